@@ -1,0 +1,168 @@
+package io.distlock;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Named distributed locks: at most one owner at a time holds a key, across every thread and process that uses the same
+ * store (for {@link io.distlock.redis.RedisLock}, the same Redis and key prefix).
+ *
+ * <p>Each successful acquisition returns a {@link LockHandle} with a {@link Lease}, so a crashed holder never blocks
+ * others for longer than its lease. Methods without a lease argument use an {@linkplain Lease#renewed() auto-renewed
+ * lease}.
+ *
+ * <h2>Waiting</h2>
+ * {@code tryAcquire} without a wait returns at once; with a wait it keeps trying until the wait ends and then returns
+ * empty; {@code acquire} waits as long as it takes. Waiting threads are woken when the holder releases; they do not
+ * poll. Waiting forms are interruptible: they throw {@link InterruptedException} and leave nothing held.
+ *
+ * <h2>Reentrancy: who is the same owner</h2>
+ * The same owner is the same thread acquiring the same key through the same {@code Lock} instance. Its nested
+ * acquisitions succeed at once after Redis confirms the outer hold still owns the key, share the outer hold's owner
+ * token and fencing token, and make sure the key's remaining lease is at least the nested lease. Another thread, or
+ * another {@code Lock} instance (another client) in the same JVM, is another owner and waits like anyone else. A handle
+ * released by a thread other than the one that acquired it still counts for the acquiring thread.
+ *
+ * <h2>Failures</h2>
+ * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When Redis cannot
+ * be asked, methods throw {@link LockBackendException}, never a plain "not acquired"; a waiting form gives up with
+ * that exception no later than its wait time (a command may be abandoned: if Redis granted the lock after the caller
+ * gave up, the lock is released again in the background).
+ *
+ * <h2>Keys</h2>
+ * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
+ */
+public interface Lock {
+
+    /** The longest key accepted, in characters. */
+    int MAX_KEY_LENGTH = 1024;
+
+    /**
+     * Takes the lock if it is free, with an auto-renewed lease; returns at once.
+     *
+     * @param key the lock's name
+     * @return the handle, or empty if someone else holds the lock
+     * @throws IllegalArgumentException if the key is null, blank or too long
+     * @throws LockBackendException if Redis could not be asked
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    Optional<LockHandle> tryAcquire(String key);
+
+    /**
+     * Takes the lock if it is free; returns at once.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the new hold
+     * @return the handle, or empty if someone else holds the lock
+     * @throws IllegalArgumentException if the key is null, blank or too long, or the lease is null
+     * @throws LockBackendException if Redis could not be asked
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    Optional<LockHandle> tryAcquire(String key, Lease lease);
+
+    /**
+     * Takes the lock with an auto-renewed lease, waiting up to {@code wait} for the holder to release it.
+     *
+     * @param key the lock's name
+     * @param wait how long to wait at most; {@link Duration#ZERO} tries once
+     * @return the handle, or empty if the lock stayed held for the whole wait
+     * @throws IllegalArgumentException if the key is invalid, or the wait is null or negative
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException;
+
+    /**
+     * Takes the lock, waiting up to {@code wait} for the holder to release it.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the new hold
+     * @param wait how long to wait at most; {@link Duration#ZERO} tries once
+     * @return the handle, or empty if the lock stayed held for the whole wait
+     * @throws IllegalArgumentException if the key, lease or wait is invalid
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException;
+
+    /**
+     * Takes the lock with an auto-renewed lease, waiting as long as it takes.
+     *
+     * @param key the lock's name
+     * @return the handle
+     * @throws IllegalArgumentException if the key is invalid
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if Redis could not be asked
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    LockHandle acquire(String key) throws InterruptedException;
+
+    /**
+     * Takes the lock, waiting as long as it takes.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the new hold
+     * @return the handle
+     * @throws IllegalArgumentException if the key or lease is invalid
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if Redis could not be asked
+     * @throws LockLostException if this thread already holds the key but the hold was lost
+     */
+    LockHandle acquire(String key, Lease lease) throws InterruptedException;
+
+    /**
+     * Runs {@code work} while holding the lock, waiting up to {@code wait} for it, and releases the lock afterwards
+     * whether the work returned or threw.
+     *
+     * <p>If the work throws, its exception is thrown and a failure to release is attached to it as suppressed. If the
+     * work returns but the lock was lost meanwhile, {@link LockLostException} is thrown instead of the result.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the hold
+     * @param wait how long to wait for the lock at most
+     * @param work what to run under the lock
+     * @param <T> the result type
+     * @param <X> the work's checked exception
+     * @return the work's result
+     * @throws X the work's own exception
+     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
+     * @throws LockLostException if the lock was lost before the work finished
+     * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
+     * @throws LockBackendException if Redis could not be asked
+     */
+    <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException;
+
+    /**
+     * Runs {@code work} while holding the lock, like {@link #callWithLock(String, Lease, Duration, LockedCallable)}.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the hold
+     * @param wait how long to wait for the lock at most
+     * @param work what to run under the lock
+     * @param <X> the work's checked exception
+     * @throws X the work's own exception
+     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
+     * @throws LockLostException if the lock was lost before the work finished
+     * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
+     * @throws LockBackendException if Redis could not be asked
+     */
+    <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
+            throws X, InterruptedException;
+
+    /**
+     * A {@link java.util.concurrent.locks.Lock} view of one key, for code written against the JDK interface. It is
+     * owned by threads, as that interface expects: {@code unlock} must be called by the thread that locked, as many
+     * times as it locked, and throws {@link IllegalMonitorStateException} otherwise or when the lock was lost.
+     * {@code newCondition} is not supported. The methods that cannot throw {@link InterruptedException} keep waiting
+     * when interrupted and restore the thread's interrupt status before returning.
+     *
+     * @param key the lock's name
+     * @param lease the lease of every acquisition through the view
+     * @return the view; views of the same key and {@code Lock} share holds and reentrancy
+     * @throws IllegalArgumentException if the key or lease is invalid
+     */
+    java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);
+}

@@ -1,0 +1,123 @@
+package io.distlock;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+
+/**
+ * One acquisition of a lock. Release it exactly once, preferably with try-with-resources:
+ *
+ * <pre>{@code
+ * try (LockHandle held = lock.acquire("stock:" + sku, Lease.fixed(Duration.ofSeconds(10)))) {
+ *     deduct(sku, held.fencingToken());
+ * }
+ * }</pre>
+ *
+ * <p>A handle is not tied to the thread that acquired it: any thread may release or extend it, so it can be handed to
+ * a thread pool, a {@code CompletableFuture} stage or a virtual thread.
+ *
+ * <p>Nested acquisitions of the same key by the same thread share one hold in Redis (see {@link Lock} for who counts
+ * as the same owner): each has its own handle, the hold count goes up by one, and the lock is released in Redis when
+ * the last of these handles is released, in whatever order.
+ *
+ * <p>A handle can learn that its lock was lost (the lease ran out, or another owner holds the key): {@link #isLost()}
+ * answers without asking Redis, {@link #onLost(Consumer)} calls back once when it happens, and {@link #release()}
+ * reports it with a {@link LockLostException}.
+ */
+public interface LockHandle extends AutoCloseable {
+
+    /**
+     * The lock's key, as the application named it.
+     *
+     * @return the key, without the implementation's prefix
+     */
+    String key();
+
+    /**
+     * A number that is greater than that of every earlier acquisition of this key, in any process. A resource that
+     * remembers the highest token it has accepted can reject writes from a holder whose lease ran out while it was
+     * paused. Nested acquisitions that share a hold share its token.
+     *
+     * @return the fencing token, at least 1
+     */
+    long fencingToken();
+
+    /**
+     * The random, unguessable token that identifies this hold in Redis; only its owner can release or extend the lock.
+     * Keep it out of logs.
+     *
+     * @return the owner token
+     */
+    String ownerToken();
+
+    /**
+     * The lease this acquisition asked for.
+     *
+     * @return the lease
+     */
+    Lease lease();
+
+    /**
+     * Asks Redis whether this handle's hold still owns the lock.
+     *
+     * @return true if Redis still has the key under this hold's owner token; false once released or lost
+     * @throws LockBackendException if Redis could not be asked
+     */
+    boolean isHeld();
+
+    /**
+     * Asks Redis how much of the lease is left.
+     *
+     * @return the key's remaining time to live in Redis, or {@link Duration#ZERO} if this hold no longer owns the lock
+     * @throws LockBackendException if Redis could not be asked
+     */
+    Duration remainingLease();
+
+    /**
+     * Sets the remaining lease to {@code lease} from now, in Redis, if this hold still owns the lock. An auto-renewed
+     * lease goes on being renewed afterwards; a fixed lease now ends {@code lease} from now.
+     *
+     * @param lease the new remaining lease, from 1 ms to {@link Lease#MAX_FIXED}
+     * @throws IllegalArgumentException if {@code lease} is out of range
+     * @throws IllegalStateException if this handle was already released
+     * @throws LockLostException if the lock was lost; the key is not touched
+     * @throws LockBackendException if Redis could not be asked; the lease may or may not have been extended
+     */
+    void extend(Duration lease);
+
+    /**
+     * Tells, without asking Redis, whether this hold is known to have lost its lock: a fixed lease ran out by the
+     * local monotonic clock, a renewal found another owner or no key, or renewals failed until the lease must have run
+     * out. Counting starts before the acquire command was sent, so this errs on the side of "lost".
+     *
+     * @return true once the lock is known to be lost
+     */
+    boolean isLost();
+
+    /**
+     * Registers a callback that runs once when this hold is found to have lost its lock, on an internal thread; it
+     * must return quickly. It runs at once if the lock is already known to be lost, and never after a normal release.
+     *
+     * @param callback receives the exception describing the loss
+     */
+    void onLost(Consumer<LockLostException> callback);
+
+    /**
+     * Releases this acquisition. The lock is deleted in Redis, and waiters are woken, when the last handle of a hold is
+     * released; a nested handle only lowers the hold count.
+     *
+     * @throws IllegalStateException if this handle was already released
+     * @throws LockLostException if the lock was lost before release; nothing of another owner's is touched
+     * @throws LockBackendException if Redis could not be asked; the lock then expires with its lease
+     */
+    void release();
+
+    /**
+     * Releases this acquisition like {@link #release()}, unless it was already released, in which case it does
+     * nothing.
+     *
+     * @throws LockLostException if the lock was lost before release
+     * @throws LockBackendException if Redis could not be asked
+     */
+    @Override
+    void close();
+}

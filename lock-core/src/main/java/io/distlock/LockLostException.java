@@ -1,0 +1,78 @@
+package io.distlock;
+
+import java.time.Duration;
+
+/**
+ * The holder of a lock no longer holds it: the lease ran out or another owner took the key before the holder released
+ * it. Work done after {@link #lostAfter()} was not protected by the lock; a resource that checks fencing tokens rejects
+ * the stale holder's writes.
+ */
+public class LockLostException extends LockException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Why a held lock was lost. */
+    public enum Reason {
+        /** A fixed lease ran out before the holder released the lock. */
+        LEASE_EXPIRED("its fixed lease ran out before release"),
+        /** Redis no longer had the key: it expired or was deleted by someone else. */
+        KEY_GONE("Redis no longer has the key (it expired or was deleted)"),
+        /** Redis had the key, but under another owner's token. */
+        OWNED_BY_OTHER("another owner holds the key now"),
+        /** Renewals failed (Redis unreachable or slow) until the lease must have run out. */
+        RENEWAL_FAILED("renewals failed until the lease must have run out");
+
+        private final String description;
+
+        Reason(String description) {
+            this.description = description;
+        }
+
+        /**
+         * A short explanation for messages and logs.
+         *
+         * @return the explanation
+         */
+        public String description() {
+            return description;
+        }
+    }
+
+    private final Reason reason;
+    private final Duration lostAfter;
+
+    /**
+     * Creates the exception.
+     *
+     * @param key the lock's key
+     * @param reason why the lock was lost
+     * @param lostAfter how long after acquisition the loss was detected (by the holder's monotonic clock)
+     */
+    public LockLostException(String key, Reason reason, Duration lostAfter) {
+        super(
+                key,
+                "Lock '" + key + "' was lost " + lostAfter.toMillis() + " ms after it was acquired: "
+                        + reason.description(),
+                null);
+        this.reason = reason;
+        this.lostAfter = lostAfter;
+    }
+
+    /**
+     * Why the lock was lost.
+     *
+     * @return the reason
+     */
+    public Reason reason() {
+        return reason;
+    }
+
+    /**
+     * How long after acquisition the loss was detected.
+     *
+     * @return the time from acquisition to detection
+     */
+    public Duration lostAfter() {
+        return lostAfter;
+    }
+}

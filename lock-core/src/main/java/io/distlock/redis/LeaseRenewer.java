@@ -1,0 +1,187 @@
+package io.distlock.redis;
+
+import io.distlock.LockLostException.Reason;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps auto-renewed leases alive and notices lost holds, on one small scheduler thread per lock instance.
+ *
+ * <p>Every renewal interval it extends all tracked leases, as many keys per script as share a cluster slot, comparing
+ * owner tokens first, so a renewal can never extend a key that was released or taken over. A hold is marked lost when
+ * a renewal finds the key gone or owned by another, or when no renewal was confirmed for a whole lease.
+ */
+final class LeaseRenewer implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
+    private static final int MAX_KEYS_PER_SCRIPT = 100;
+
+    private final ScriptRunner runner;
+    private final boolean clustered;
+    private final long leaseMillis;
+    private final ScheduledThreadPoolExecutor scheduler;
+    private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger roundsInFlight = new AtomicInteger();
+
+    LeaseRenewer(ScriptRunner runner, boolean clustered, Duration lease, Duration interval) {
+        this.runner = runner;
+        this.clustered = clustered;
+        this.leaseMillis = lease.toMillis();
+        this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
+            Thread thread = new Thread(task, "distlock-lease-renewer");
+            thread.setDaemon(true);
+            return thread;
+        });
+        scheduler.setRemoveOnCancelPolicy(true);
+        scheduler.scheduleWithFixedDelay(this::renewAll, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    long leaseMillis() {
+        return leaseMillis;
+    }
+
+    /** Runs lost-lock callbacks off the caller's thread, logging what they throw. */
+    Executor callbackExecutor() {
+        return task -> scheduler.execute(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                log.error("A distlock lost-lock callback failed", e);
+            }
+        });
+    }
+
+    void track(Hold hold) {
+        renewed.add(hold);
+    }
+
+    void untrack(Hold hold) {
+        renewed.remove(hold);
+    }
+
+    /** Makes sure the hold's callbacks run when its lease runs out, not only when someone asks. */
+    void watchExpiry(Hold hold) {
+        long delay = hold.expiresByNanos() - System.nanoTime();
+        scheduler.schedule(
+                () -> {
+                    if (!hold.isReleased() && hold.lostOrNull() == null) {
+                        watchExpiry(hold);
+                    }
+                },
+                Math.max(0, delay),
+                TimeUnit.NANOSECONDS);
+    }
+
+    private void renewAll() {
+        List<Hold> due = new ArrayList<>(renewed.size());
+        for (Hold hold : renewed) {
+            if (hold.isReleased() || hold.lostOrNull() != null) {
+                renewed.remove(hold);
+            } else {
+                due.add(hold);
+            }
+        }
+        if (due.isEmpty()) {
+            return;
+        }
+        // A round still waiting for Redis would only queue another behind it; the deadline check covers its holds.
+        if (roundsInFlight.get() == 0) {
+            for (List<Hold> batch : batches(due)) {
+                roundsInFlight.incrementAndGet();
+                renew(batch);
+            }
+        }
+        long earliestExpiry = Long.MAX_VALUE;
+        for (Hold hold : due) {
+            earliestExpiry = Math.min(earliestExpiry, hold.expiresByNanos() - System.nanoTime());
+        }
+        scheduler.schedule(this::checkDeadlines, Math.max(0, earliestExpiry), TimeUnit.NANOSECONDS);
+    }
+
+    private void renew(List<Hold> batch) {
+        byte[][] keys = new byte[batch.size()][];
+        byte[][] args = new byte[batch.size() + 1][];
+        args[0] = RedisKeys.bytes(Long.toString(leaseMillis));
+        for (int i = 0; i < batch.size(); i++) {
+            keys[i] = batch.get(i).lockKeyBytes();
+            args[i + 1] = batch.get(i).tokenBytes();
+        }
+        long sentNanos = System.nanoTime();
+        CompletableFuture<List<Long>> answer;
+        try {
+            answer = runner.send(batch.get(0).key(), "renew", LockScripts.RENEW, keys, args);
+        } catch (RuntimeException e) {
+            roundsInFlight.decrementAndGet();
+            renewalFailed(batch, e);
+            return;
+        }
+        answer.orTimeout(runner.commandTimeoutNanos(), TimeUnit.NANOSECONDS)
+                .whenCompleteAsync(
+                        (results, error) -> {
+                            roundsInFlight.decrementAndGet();
+                            if (error != null) {
+                                renewalFailed(batch, error);
+                            } else {
+                                applyResults(batch, results, sentNanos);
+                            }
+                        },
+                        scheduler);
+    }
+
+    private void applyResults(List<Hold> batch, List<Long> results, long sentNanos) {
+        for (int i = 0; i < batch.size(); i++) {
+            Hold hold = batch.get(i);
+            long result = results.get(i);
+            if (result == 1) {
+                hold.leaseSet(sentNanos, leaseMillis);
+            } else {
+                hold.markLost(result == 0 ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER);
+                renewed.remove(hold);
+            }
+        }
+    }
+
+    private void renewalFailed(List<Hold> batch, Throwable error) {
+        log.warn(
+                "Renewing {} distlock lease(s) failed; a hold is reported lost once its lease must have run out: {}",
+                batch.size(),
+                error.toString());
+    }
+
+    private void checkDeadlines() {
+        renewed.removeIf(hold -> hold.isReleased() || hold.lostOrNull() != null);
+    }
+
+    private List<List<Hold>> batches(List<Hold> holds) {
+        Map<Integer, List<Hold>> bySlot = new HashMap<>();
+        for (Hold hold : holds) {
+            int slot = clustered ? SlotHash.getSlot(hold.lockKeyBytes()) : 0;
+            bySlot.computeIfAbsent(slot, any -> new ArrayList<>()).add(hold);
+        }
+        List<List<Hold>> batches = new ArrayList<>();
+        for (List<Hold> slotHolds : bySlot.values()) {
+            for (int from = 0; from < slotHolds.size(); from += MAX_KEYS_PER_SCRIPT) {
+                batches.add(slotHolds.subList(from, Math.min(from + MAX_KEYS_PER_SCRIPT, slotHolds.size())));
+            }
+        }
+        return batches;
+    }
+
+    @Override
+    public void close() {
+        scheduler.shutdownNow();
+    }
+}

@@ -1,0 +1,62 @@
+package io.distlock.redis;
+
+import io.distlock.Lock;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Turns application keys into Redis keys. The prefix and key go inside one hash tag, {@code {prefix+key}}, so a lock
+ * and its fencing counter always share a cluster slot; the tag is never empty because the prefix is not.
+ */
+final class RedisKeys {
+
+    private static final String FENCE_SUFFIX = ":fence";
+    private static final String CHANNEL_SUFFIX = "released";
+
+    private final String prefix;
+
+    RedisKeys(String prefix) {
+        if (prefix == null || prefix.isBlank()) {
+            throw new IllegalArgumentException("key prefix must not be blank; the default is \"distlock:\"");
+        }
+        if (prefix.indexOf('{') >= 0 || prefix.indexOf('}') >= 0) {
+            throw new IllegalArgumentException(
+                    "key prefix must not contain '{' or '}' (distlock adds its own hash tag), but was \"" + prefix
+                            + "\"");
+        }
+        this.prefix = prefix;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    /** The channel on which releases are announced; one per prefix, so prefixes never wake each other's waiters. */
+    String releaseChannel() {
+        return prefix + CHANNEL_SUFFIX;
+    }
+
+    String lockKey(String key) {
+        return "{" + prefix + key + "}";
+    }
+
+    static byte[] fenceKey(String lockKey) {
+        return bytes(lockKey + FENCE_SUFFIX);
+    }
+
+    static void validate(String key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key must not be null");
+        }
+        if (key.isBlank()) {
+            throw new IllegalArgumentException("key must not be blank, but was \"" + key + "\"");
+        }
+        if (key.length() > Lock.MAX_KEY_LENGTH) {
+            throw new IllegalArgumentException("key must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
+                    + key.length() + " (starting \"" + key.substring(0, 40) + "...\")");
+        }
+    }
+
+    static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

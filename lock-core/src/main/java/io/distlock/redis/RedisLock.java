@@ -1,0 +1,611 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.LockLostException.Reason;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.LockedCallable;
+import io.distlock.LockedRunnable;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The Redis implementation of {@link Lock}, on the application's Lettuce {@link RedisConnectionFactory}.
+ *
+ * <p>An uncontended acquisition is one round trip (one Lua script that sets the key with its lease, {@code SET NX PX},
+ * and increments the key's fencing counter); a release is one round trip. Waiters are woken by a release announced on
+ * the application's one {@link ReleaseSubscription}, and only when someone waits is anything published. Redis
+ * counts every lease ({@code PX}); no wall clock of any machine is compared with another.
+ *
+ * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
+ * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
+ *
+ * <p>Needs Redis 6.2 or newer. Create it with {@link #builder(RedisConnectionFactory)}; {@link #close()} stops its
+ * renewer thread (held locks then expire with their leases).
+ */
+public final class RedisLock implements Lock, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
+
+    /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
+    private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** A waiter whose wait is nearly over still gives Redis this long to answer its attempt. */
+    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    /** After a failed subscription, waiters rely on lease expiry alone for this long before trying again. */
+    private static final long SUBSCRIBE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private static final byte[] WAIT = RedisKeys.bytes("1");
+    private static final byte[] NO_WAIT = RedisKeys.bytes("0");
+
+    private final SecureRandom random = new SecureRandom();
+    private final RedisKeys keys;
+    private final ScriptRunner runner;
+    private final WaitingRoom waitingRoom = new WaitingRoom();
+    private final LeaseRenewer renewer;
+    private final ReleaseSubscription subscription;
+    private final boolean ownsSubscription;
+    private final String releaseChannel;
+    private final byte[] releaseChannelBytes;
+    private final ReleaseSubscription.Listener releaseListener;
+    private final ConcurrentHashMap<Owner, Hold> holds = new ConcurrentHashMap<>();
+    private final Object subscribeLock = new Object();
+    private volatile boolean subscribed;
+    private volatile long nextSubscribeNanos;
+
+    private RedisLock(Builder builder) {
+        this.keys = new RedisKeys(builder.keyPrefix);
+        this.runner = new ScriptRunner(builder.connectionFactory);
+        this.renewer = new LeaseRenewer(
+                runner, builder.connectionFactory.isClusterAware(), builder.watchdogLease, builder.renewInterval());
+        this.ownsSubscription = builder.releaseSubscription == null;
+        this.subscription = builder.releaseSubscription != null
+                ? builder.releaseSubscription
+                : new ReleaseSubscription(builder.connectionFactory);
+        this.releaseChannel = keys.releaseChannel();
+        this.releaseChannelBytes = RedisKeys.bytes(releaseChannel);
+        this.releaseListener = new ReleaseSubscription.Listener() {
+            @Override
+            public void released(String lockKey) {
+                waitingRoom.released(lockKey);
+            }
+
+            @Override
+            public void subscribed() {
+                waitingRoom.releasedAll();
+            }
+        };
+    }
+
+    /**
+     * Starts building a lock on the application's connection factory.
+     *
+     * @param connectionFactory a {@link LettuceConnectionFactory}
+     * @return the builder
+     * @throws IllegalArgumentException if the factory is null or not Lettuce's
+     */
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
+            throw new IllegalArgumentException(
+                    "distlock needs a LettuceConnectionFactory (Spring Boot's default Redis " + "client), but got "
+                            + (connectionFactory == null
+                                    ? "null"
+                                    : connectionFactory.getClass().getName()));
+        }
+        return new Builder(lettuce);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key) {
+        return tryAcquire(key, Lease.renewed());
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease) {
+        validate(key, lease);
+        LockHandle nested = reenter(key, lease);
+        if (nested != null) {
+            return Optional.of(nested);
+        }
+        String lockKey = keys.lockKey(key);
+        String token = newToken();
+        long sentNanos = System.nanoTime();
+        long answer =
+                runner.awaitAnswerUninterruptibly(sendAcquire(key, lockKey, token, lease, NO_WAIT), key, "acquire");
+        return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sentNanos)) : Optional.empty();
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
+        return tryAcquire(key, Lease.renewed(), wait);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
+        validate(key, lease);
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
+                    + "; use acquire(...) to wait without limit");
+        }
+        if (wait.isZero()) {
+            return tryAcquire(key, lease);
+        }
+        return Optional.ofNullable(acquire(key, lease, saturatedNanos(wait)));
+    }
+
+    @Override
+    public LockHandle acquire(String key) throws InterruptedException {
+        return acquire(key, Lease.renewed());
+    }
+
+    @Override
+    public LockHandle acquire(String key, Lease lease) throws InterruptedException {
+        validate(key, lease);
+        LockHandle handle = acquire(key, lease, Long.MAX_VALUE);
+        if (handle == null) {
+            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+        }
+        return handle;
+    }
+
+    @Override
+    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
+        T result;
+        try {
+            result = work.call();
+        } catch (Throwable failure) {
+            try {
+                handle.release();
+            } catch (RuntimeException releaseFailure) {
+                failure.addSuppressed(releaseFailure);
+            }
+            throw failure;
+        }
+        handle.release();
+        return result;
+    }
+
+    @Override
+    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        callWithLock(key, lease, wait, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    @Override
+    public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
+        validate(key, lease);
+        return new JavaLockView(this, key, lease);
+    }
+
+    /**
+     * The prefix put before every key in Redis.
+     *
+     * @return the key prefix
+     */
+    public String keyPrefix() {
+        return keys.prefix();
+    }
+
+    /**
+     * Stops renewing leases and, unless the subscription was shared through the builder, closes the release
+     * subscription. Locks still held expire with their leases.
+     */
+    @Override
+    public void close() {
+        renewer.close();
+        subscription.unregister(releaseChannel, releaseListener);
+        if (ownsSubscription) {
+            subscription.close();
+        }
+    }
+
+    /** Waits until {@code waitNanos} have passed ({@link Long#MAX_VALUE}: forever); null if the lock stayed taken. */
+    private @Nullable LockHandle acquire(String key, Lease lease, long waitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+        }
+        LockHandle nested = reenter(key, lease);
+        if (nested != null) {
+            return nested;
+        }
+        long start = System.nanoTime();
+        long deadline = waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + waitNanos;
+        String lockKey = keys.lockKey(key);
+        String token = newToken();
+        subscribeIfNeeded();
+        WaitingRoom.Entry entry = waitingRoom.enter(lockKey);
+        try {
+            boolean attempt = entry.tryFirst();
+            while (true) {
+                if (attempt) {
+                    long sentNanos = System.nanoTime();
+                    long answer = attempt(key, lockKey, token, lease, deadline);
+                    if (answer > 0) {
+                        return held(key, lockKey, token, answer, lease, sentNanos);
+                    }
+                    long holderTtlMillis = -1 - answer;
+                    long now = System.nanoTime();
+                    entry.queue()
+                            .holderExpiresBy(
+                                    holderTtlMillis < 0
+                                            ? now + NO_EXPIRY_RECHECK_NANOS
+                                            : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+                }
+                if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                    return null;
+                }
+                attempt = entry.queue().await(deadline);
+                if (!attempt) {
+                    return null;
+                }
+            }
+        } finally {
+            entry.queue().leave();
+        }
+    }
+
+    /** One acquisition attempt that gives up when the caller's wait ends; a late success is released again. */
+    private long attempt(String key, String lockKey, String token, Lease lease, long deadline)
+            throws InterruptedException {
+        CompletableFuture<Long> answer = sendAcquire(key, lockKey, token, lease, WAIT);
+        long timeout = runner.commandTimeoutNanos();
+        if (deadline != Long.MAX_VALUE) {
+            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
+        }
+        try {
+            return ScriptRunner.await(answer, timeout, key, "acquire");
+        } catch (TimeoutException e) {
+            releaseIfGrantedLate(answer, key, lockKey, token);
+            throw ScriptRunner.timeout(key, "acquire", timeout);
+        } catch (InterruptedException e) {
+            releaseIfGrantedLate(answer, key, lockKey, token);
+            throw e;
+        }
+    }
+
+    private void releaseIfGrantedLate(CompletableFuture<Long> answer, String key, String lockKey, String token) {
+        answer.thenAccept(fencingToken -> {
+            if (fencingToken > 0) {
+                log.debug("Releasing lock '{}', granted after its caller stopped waiting", key);
+                sendRelease(key, lockKey, token).exceptionally(error -> {
+                    log.warn(
+                            "Lock '{}' was granted after its caller stopped waiting and could not be released; "
+                                    + "it expires with its lease: {}",
+                            key,
+                            error.toString());
+                    return null;
+                });
+            }
+        });
+    }
+
+    private CompletableFuture<Long> sendAcquire(String key, String lockKey, String token, Lease lease, byte[] wait) {
+        byte[] lockKeyBytes = RedisKeys.bytes(lockKey);
+        return runner.send(
+                key,
+                "acquire",
+                LockScripts.ACQUIRE,
+                new byte[][] {lockKeyBytes, RedisKeys.fenceKey(lockKey)},
+                RedisKeys.bytes(token),
+                RedisKeys.bytes(Long.toString(leaseMillis(lease))),
+                wait);
+    }
+
+    private CompletableFuture<Long> sendRelease(String key, String lockKey, String token) {
+        return runner.send(
+                key,
+                "release",
+                LockScripts.RELEASE,
+                new byte[][] {RedisKeys.bytes(lockKey)},
+                RedisKeys.bytes(token),
+                releaseChannelBytes);
+    }
+
+    private LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
+        Thread owner = Thread.currentThread();
+        Hold hold = new Hold(
+                key,
+                lockKey,
+                token,
+                fencingToken,
+                lease,
+                leaseMillis(lease),
+                owner,
+                sentNanos,
+                renewer.callbackExecutor());
+        holds.put(new Owner(owner, key), hold);
+        if (lease.isRenewed()) {
+            renewer.track(hold);
+        }
+        return new RedisLockHandle(this, hold);
+    }
+
+    /** A nested acquisition by the thread that holds the key: confirmed in Redis, sharing the outer hold. */
+    private @Nullable LockHandle reenter(String key, Lease lease) {
+        Hold outer = holds.get(new Owner(Thread.currentThread(), key));
+        if (outer == null || !outer.join()) {
+            return null;
+        }
+        boolean confirmed = false;
+        try {
+            LockLostException lost = outer.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            long leaseMillis = leaseMillis(lease);
+            long sentNanos = System.nanoTime();
+            CompletableFuture<Long> answer = runner.send(
+                    key,
+                    "re-enter",
+                    LockScripts.CONFIRM,
+                    new byte[][] {outer.lockKeyBytes()},
+                    outer.tokenBytes(),
+                    RedisKeys.bytes(Long.toString(leaseMillis)));
+            long result = runner.awaitAnswerUninterruptibly(answer, key, "re-enter");
+            if (result != 1) {
+                throw lost(outer, result);
+            }
+            outer.leaseAtLeast(sentNanos, leaseMillis);
+            confirmed = true;
+            return new RedisLockHandle(this, outer);
+        } finally {
+            if (!confirmed) {
+                release(outer);
+            }
+        }
+    }
+
+    void release(Hold hold) {
+        if (!hold.leave()) {
+            LockLostException lost = hold.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            return;
+        }
+        holds.remove(new Owner(hold.owner(), hold.key()), hold);
+        renewer.untrack(hold);
+        // A lease known to have run out is the more telling reason than the missing key Redis will report.
+        hold.lostOrNull();
+        long result;
+        try {
+            result = runner.awaitAnswerUninterruptibly(
+                    sendRelease(hold.key(), hold.lockKey(), hold.token()), hold.key(), "release");
+        } catch (LockBackendException e) {
+            hold.markReleased();
+            throw e;
+        } finally {
+            waitingRoom.released(hold.lockKey());
+        }
+        if (result == 1 && hold.markReleased()) {
+            return;
+        }
+        throw lost(hold, result);
+    }
+
+    boolean isHeld(Hold hold) {
+        return status(hold) >= 0;
+    }
+
+    Duration remainingLease(Hold hold) {
+        return Duration.ofMillis(Math.max(0, status(hold)));
+    }
+
+    void extend(Hold hold, Duration lease) {
+        long leaseMillis = Lease.fixed(lease).duration().toMillis();
+        LockLostException lost = hold.lostOrNull();
+        if (lost != null) {
+            throw lost;
+        }
+        long sentNanos = System.nanoTime();
+        CompletableFuture<Long> answer = runner.send(
+                hold.key(),
+                "extend",
+                LockScripts.EXTEND,
+                new byte[][] {hold.lockKeyBytes()},
+                hold.tokenBytes(),
+                RedisKeys.bytes(Long.toString(leaseMillis)));
+        long result = runner.awaitAnswerUninterruptibly(answer, hold.key(), "extend");
+        if (result != 1) {
+            throw lost(hold, result);
+        }
+        hold.leaseSet(sentNanos, leaseMillis);
+    }
+
+    void onLost(Hold hold, Consumer<LockLostException> callback) {
+        hold.onLost(callback);
+        if (!hold.lease().isRenewed()) {
+            renewer.watchExpiry(hold);
+        }
+    }
+
+    /** The hold's PTTL in ms if it still owns its key, or a negative number once it is released or lost. */
+    private long status(Hold hold) {
+        if (hold.isReleased() || hold.lostOrNull() != null) {
+            return -1;
+        }
+        CompletableFuture<Long> answer = runner.send(
+                hold.key(), "check", LockScripts.STATUS, new byte[][] {hold.lockKeyBytes()}, hold.tokenBytes());
+        long result = runner.awaitAnswerUninterruptibly(answer, hold.key(), "check");
+        if (result < 0) {
+            hold.markLost(result == -1 ? Reason.OWNED_BY_OTHER : Reason.KEY_GONE);
+        }
+        return result;
+    }
+
+    /** Marks the hold lost from a script's answer (0: key gone, -1: another owner) and returns the loss. */
+    private static LockLostException lost(Hold hold, long scriptResult) {
+        hold.markLost(scriptResult == 0 ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER);
+        LockLostException lost = hold.lostOrNull();
+        if (lost == null) {
+            throw new IllegalStateException("hold of '" + hold.key() + "' was released while it was found lost");
+        }
+        return lost;
+    }
+
+    private void subscribeIfNeeded() {
+        if (subscribed || System.nanoTime() - nextSubscribeNanos < 0) {
+            return;
+        }
+        synchronized (subscribeLock) {
+            if (subscribed || System.nanoTime() - nextSubscribeNanos < 0) {
+                return;
+            }
+            try {
+                subscription.register(releaseChannel, releaseListener);
+                subscribed = true;
+            } catch (RuntimeException e) {
+                nextSubscribeNanos = System.nanoTime() + SUBSCRIBE_RETRY_NANOS;
+                log.warn(
+                        "Could not subscribe to distlock release channel '{}'; waiters fall back to the holder's "
+                                + "lease until it works: {}",
+                        releaseChannel,
+                        e.toString());
+            }
+        }
+    }
+
+    private long leaseMillis(Lease lease) {
+        return lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis();
+    }
+
+    private String newToken() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    private static void validate(String key, Lease lease) {
+        RedisKeys.validate(key);
+        if (lease == null) {
+            throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
+        }
+    }
+
+    private static long saturatedNanos(Duration wait) {
+        try {
+            return Math.min(wait.toNanos(), Long.MAX_VALUE - 1);
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE - 1;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "RedisLock[prefix=" + keys.prefix() + "]";
+    }
+
+    /** Who counts as the same owner for reentrancy: the same thread, for the same key, on this lock instance. */
+    private record Owner(Thread thread, String key) {}
+
+    /** Settings of a {@link RedisLock}. */
+    public static final class Builder {
+
+        private final LettuceConnectionFactory connectionFactory;
+        private String keyPrefix = "distlock:";
+        private Duration watchdogLease = Duration.ofSeconds(30);
+        private @Nullable Duration renewInterval;
+        private @Nullable ReleaseSubscription releaseSubscription;
+
+        private Builder(LettuceConnectionFactory connectionFactory) {
+            this.connectionFactory = connectionFactory;
+        }
+
+        /**
+         * Sets the prefix of every Redis key and of the release channel. Locks with different prefixes never see each
+         * other.
+         *
+         * @param keyPrefix a non-blank prefix without '{' or '}'; default {@code "distlock:"}
+         * @return this builder
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * Sets the lease of auto-renewed acquisitions: how long a lock outlives a holder that died.
+         *
+         * @param watchdogLease from 100 ms to {@link Lease#MAX_FIXED}; default 30 s
+         * @return this builder
+         */
+        public Builder watchdogLease(Duration watchdogLease) {
+            this.watchdogLease = watchdogLease;
+            return this;
+        }
+
+        /**
+         * Sets how often auto-renewed leases are renewed.
+         *
+         * @param renewInterval positive and shorter than the watchdog lease; default a third of it
+         * @return this builder
+         */
+        public Builder renewInterval(Duration renewInterval) {
+            this.renewInterval = renewInterval;
+            return this;
+        }
+
+        /**
+         * Shares the application's release subscription instead of opening one for this lock.
+         *
+         * @param releaseSubscription the shared subscription; it is not closed with the lock
+         * @return this builder
+         */
+        public Builder releaseSubscription(ReleaseSubscription releaseSubscription) {
+            this.releaseSubscription = releaseSubscription;
+            return this;
+        }
+
+        /**
+         * Validates the settings and creates the lock. Nothing is sent to Redis yet.
+         *
+         * @return the lock
+         * @throws IllegalArgumentException naming the setting that is out of range
+         */
+        public RedisLock build() {
+            new RedisKeys(keyPrefix);
+            if (watchdogLease == null
+                    || watchdogLease.compareTo(Duration.ofMillis(100)) < 0
+                    || watchdogLease.compareTo(Lease.MAX_FIXED) > 0) {
+                throw new IllegalArgumentException(
+                        "watchdog lease must be from 100 ms to " + Lease.MAX_FIXED + ", but was " + watchdogLease);
+            }
+            Duration interval = renewInterval();
+            if (interval.isZero() || interval.isNegative() || interval.compareTo(watchdogLease) >= 0) {
+                throw new IllegalArgumentException(
+                        "renew interval must be positive and shorter than the watchdog lease (" + watchdogLease
+                                + "), but was " + interval);
+            }
+            return new RedisLock(this);
+        }
+
+        private Duration renewInterval() {
+            return renewInterval != null ? renewInterval : watchdogLease.dividedBy(3);
+        }
+    }
+}

@@ -1,0 +1,122 @@
+package io.distlock.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+
+/**
+ * The one pub/sub subscription of an application over which lock releases are announced. Every {@link RedisLock} of
+ * the application registers its release channel here, so no lock, waiter or key ever opens a subscription of its own.
+ *
+ * <p>The client resubscribes by itself after a reconnect; since releases announced meanwhile were missed, every
+ * registered lock is then told to wake its waiters so that they check Redis again.
+ *
+ * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads.
+ */
+public final class ReleaseSubscription implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
+
+    private final RedisConnectionFactory connectionFactory;
+    private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
+    private final Dispatcher dispatcher = new Dispatcher();
+    private @Nullable RedisConnection connection;
+    private boolean closed;
+
+    /**
+     * Creates the subscription; it connects when the first channel is registered.
+     *
+     * @param connectionFactory the application's Redis connection factory
+     */
+    public ReleaseSubscription(RedisConnectionFactory connectionFactory) {
+        this.connectionFactory = connectionFactory;
+    }
+
+    /** Receives the releases announced on one channel. */
+    interface Listener {
+
+        /** A lock was released; the message is its Redis key. */
+        void released(String lockKey);
+
+        /** The subscription was (re)established; announcements may have been missed before. */
+        void subscribed();
+    }
+
+    synchronized void register(String channel, Listener listener) {
+        if (closed) {
+            throw new IllegalStateException("the release subscription is closed");
+        }
+        boolean newChannel = !listeners.containsKey(channel);
+        listeners.computeIfAbsent(channel, any -> new CopyOnWriteArrayList<>()).add(listener);
+        if (!newChannel) {
+            return;
+        }
+        byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
+        if (connection == null) {
+            RedisConnection opened = connectionFactory.getConnection();
+            try {
+                opened.subscribe(dispatcher, channelBytes);
+            } catch (RuntimeException e) {
+                opened.close();
+                throw e;
+            }
+            connection = opened;
+        } else {
+            connection.getSubscription().subscribe(channelBytes);
+        }
+    }
+
+    synchronized void unregister(String channel, Listener listener) {
+        List<Listener> registered = listeners.get(channel);
+        if (registered != null) {
+            registered.remove(listener);
+        }
+    }
+
+    /** Unsubscribes and closes the subscription's connection. */
+    @Override
+    public synchronized void close() {
+        closed = true;
+        listeners.clear();
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (RuntimeException e) {
+                log.debug("Closing the release subscription failed", e);
+            }
+            connection = null;
+        }
+    }
+
+    private void forEachListener(byte[] channel, Consumer<Listener> action) {
+        List<Listener> registered = listeners.get(new String(channel, StandardCharsets.UTF_8));
+        if (registered != null) {
+            registered.forEach(action);
+        }
+    }
+
+    private final class Dispatcher implements MessageListener, SubscriptionListener {
+
+        @Override
+        public void onMessage(Message message, byte @Nullable [] pattern) {
+            String lockKey = new String(message.getBody(), StandardCharsets.UTF_8);
+            forEachListener(message.getChannel(), listener -> listener.released(lockKey));
+        }
+
+        @Override
+        public void onChannelSubscribed(byte[] channel, long count) {
+            forEachListener(channel, Listener::subscribed);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+package io.distlock.redis;
+
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.UnaryOperator;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Independent Redis clients for tests, each with its own connections, all closed together. */
+final class RedisClients implements AutoCloseable {
+
+    static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
+
+    private final List<AutoCloseable> opened = new ArrayList<>();
+    private final TestRedis redis;
+
+    RedisClients(TestRedis redis) {
+        this.redis = redis;
+    }
+
+    /** A connection factory with its own connections, like another process would have. */
+    synchronized LettuceConnectionFactory connectionFactory() {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
+        if (redis.password() != null) {
+            server.setPassword(redis.password());
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                server,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(COMMAND_TIMEOUT)
+                        .build());
+        factory.afterPropertiesSet();
+        factory.start();
+        opened.add(factory::destroy);
+        return factory;
+    }
+
+    /** A lock with default settings on its own connection factory. */
+    RedisLock lock() {
+        return lock(builder -> builder);
+    }
+
+    /** A lock on its own connection factory, with settings changed by {@code settings}. */
+    synchronized RedisLock lock(UnaryOperator<RedisLock.Builder> settings) {
+        RedisLock lock = settings.apply(RedisLock.builder(connectionFactory())).build();
+        opened.add(opened.size(), lock);
+        return lock;
+    }
+
+    /** A plain string template on its own connection factory. */
+    StringRedisTemplate template() {
+        StringRedisTemplate template = new StringRedisTemplate(connectionFactory());
+        template.afterPropertiesSet();
+        return template;
+    }
+
+    @Override
+    public synchronized void close() throws Exception {
+        // Locks first, then the factories they use.
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+        opened.clear();
+    }
+}

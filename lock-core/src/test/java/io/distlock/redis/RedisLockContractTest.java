@@ -1,0 +1,21 @@
+package io.distlock.redis;
+
+import io.distlock.Lock;
+import io.distlock.LockContract;
+import io.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterEach;
+
+class RedisLockContractTest extends LockContract {
+
+    private final RedisClients clients = new RedisClients(TestRedis.shared());
+
+    @Override
+    protected Lock newClient() {
+        return clients.lock();
+    }
+
+    @AfterEach
+    void closeClients() throws Exception {
+        clients.close();
+    }
+}
