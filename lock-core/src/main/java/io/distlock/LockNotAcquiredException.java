@@ -28,6 +28,18 @@ public class LockNotAcquiredException extends LockException {
     }
 
     /**
+     * Creates the exception for a wait that was interrupted; the caller sets the thread's interrupt status again.
+     *
+     * @param key the lock's key
+     * @param wait the wait that was interrupted
+     * @param interrupted the interruption
+     */
+    public LockNotAcquiredException(String key, Duration wait, InterruptedException interrupted) {
+        super(key, "Lock '" + key + "' was not acquired: the thread was interrupted while waiting", interrupted);
+        this.waited = wait;
+    }
+
+    /**
      * How long the caller waited for the lock.
      *
      * @return the wait time that ran out

@@ -32,6 +32,7 @@ final class LeaseRenewer implements AutoCloseable {
     private final ScriptRunner runner;
     private final boolean clustered;
     private final long leaseMillis;
+    private final Duration interval;
     private final ScheduledThreadPoolExecutor scheduler;
     private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
     private final AtomicInteger roundsInFlight = new AtomicInteger();
@@ -40,6 +41,7 @@ final class LeaseRenewer implements AutoCloseable {
         this.runner = runner;
         this.clustered = clustered;
         this.leaseMillis = lease.toMillis();
+        this.interval = interval;
         this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "distlock-lease-renewer");
             thread.setDaemon(true);
@@ -51,6 +53,10 @@ final class LeaseRenewer implements AutoCloseable {
 
     long leaseMillis() {
         return leaseMillis;
+    }
+
+    Duration interval() {
+        return interval;
     }
 
     /** Runs lost-lock callbacks off the caller's thread, logging what they throw. */

@@ -8,7 +8,9 @@ import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.LockedCallable;
+import io.distlock.LockedExecution;
 import io.distlock.LockedRunnable;
+import io.distlock.OnLockLost;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
@@ -65,6 +67,7 @@ public final class RedisLock implements Lock, AutoCloseable {
     private final ConcurrentHashMap<Owner, Hold> holds = new ConcurrentHashMap<>();
     private final Object subscribeLock = new Object();
     private volatile boolean subscribed;
+    private boolean subscribing;
     private volatile long nextSubscribeNanos;
 
     private RedisLock(Builder builder) {
@@ -169,19 +172,7 @@ public final class RedisLock implements Lock, AutoCloseable {
             throw new IllegalArgumentException("work must not be null");
         }
         LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
-        T result;
-        try {
-            result = work.call();
-        } catch (Throwable failure) {
-            try {
-                handle.release();
-            } catch (RuntimeException releaseFailure) {
-                failure.addSuppressed(releaseFailure);
-            }
-            throw failure;
-        }
-        handle.release();
-        return result;
+        return LockedExecution.call(handle, OnLockLost.THROW, work);
     }
 
     @Override
@@ -209,6 +200,24 @@ public final class RedisLock implements Lock, AutoCloseable {
      */
     public String keyPrefix() {
         return keys.prefix();
+    }
+
+    /**
+     * The lease of auto-renewed acquisitions.
+     *
+     * @return the watchdog lease
+     */
+    public Duration watchdogLease() {
+        return Duration.ofMillis(renewer.leaseMillis());
+    }
+
+    /**
+     * How often auto-renewed leases are renewed.
+     *
+     * @return the renew interval
+     */
+    public Duration renewInterval() {
+        return renewer.interval();
     }
 
     /**
@@ -397,7 +406,12 @@ public final class RedisLock implements Lock, AutoCloseable {
             result = runner.awaitAnswerUninterruptibly(
                     sendRelease(hold.key(), hold.lockKey(), hold.token()), hold.key(), "release");
         } catch (LockBackendException e) {
+            LockLostException lost = hold.lostOrNull();
             hold.markReleased();
+            if (lost != null) {
+                lost.addSuppressed(e);
+                throw lost;
+            }
             throw e;
         } finally {
             waitingRoom.released(hold.lockKey());
@@ -468,24 +482,39 @@ public final class RedisLock implements Lock, AutoCloseable {
         return lost;
     }
 
+    /**
+     * Starts subscribing to the release channel in the background, once. Waiters do not wait for it: until it is
+     * active they rely on the holder's lease, and once it is active they are all woken to check again.
+     */
     private void subscribeIfNeeded() {
         if (subscribed || System.nanoTime() - nextSubscribeNanos < 0) {
             return;
         }
         synchronized (subscribeLock) {
-            if (subscribed || System.nanoTime() - nextSubscribeNanos < 0) {
+            if (subscribed || subscribing || System.nanoTime() - nextSubscribeNanos < 0) {
                 return;
             }
-            try {
-                subscription.register(releaseChannel, releaseListener);
-                subscribed = true;
-            } catch (RuntimeException e) {
-                nextSubscribeNanos = System.nanoTime() + SUBSCRIBE_RETRY_NANOS;
-                log.warn(
-                        "Could not subscribe to distlock release channel '{}'; waiters fall back to the holder's "
-                                + "lease until it works: {}",
-                        releaseChannel,
-                        e.toString());
+            subscribing = true;
+        }
+        Thread subscriber = new Thread(this::subscribe, "distlock-subscriber");
+        subscriber.setDaemon(true);
+        subscriber.start();
+    }
+
+    private void subscribe() {
+        try {
+            subscription.register(releaseChannel, releaseListener);
+            subscribed = true;
+        } catch (RuntimeException e) {
+            nextSubscribeNanos = System.nanoTime() + SUBSCRIBE_RETRY_NANOS;
+            log.warn(
+                    "Could not subscribe to distlock release channel '{}'; waiters rely on the holder's lease until "
+                            + "it works: {}",
+                    releaseChannel,
+                    e.toString());
+        } finally {
+            synchronized (subscribeLock) {
+                subscribing = false;
             }
         }
     }

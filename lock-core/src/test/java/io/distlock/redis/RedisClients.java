@@ -16,17 +16,26 @@ final class RedisClients implements AutoCloseable {
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
     private final List<AutoCloseable> opened = new ArrayList<>();
-    private final TestRedis redis;
+    private final String host;
+    private final int port;
+    private final String password;
 
     RedisClients(TestRedis redis) {
-        this.redis = redis;
+        this(redis.host(), redis.port(), redis.password());
+    }
+
+    /** Clients of a server reached through another address, such as a fault-injecting proxy. */
+    RedisClients(String host, int port, String password) {
+        this.host = host;
+        this.port = port;
+        this.password = password;
     }
 
     /** A connection factory with its own connections, like another process would have. */
     synchronized LettuceConnectionFactory connectionFactory() {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
-        if (redis.password() != null) {
-            server.setPassword(redis.password());
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host, port);
+        if (password != null) {
+            server.setPassword(password);
         }
         LettuceConnectionFactory factory = new LettuceConnectionFactory(
                 server,

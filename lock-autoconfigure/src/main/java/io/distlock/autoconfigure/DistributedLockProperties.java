@@ -1,0 +1,182 @@
+package io.distlock.autoconfigure;
+
+import io.distlock.Lease;
+import io.distlock.OnLockLost;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.Ordered;
+
+/**
+ * Configuration of distlock, under {@code distlock.*}. Invalid values fail application start-up, naming the property.
+ */
+@ConfigurationProperties("distlock")
+public class DistributedLockProperties implements InitializingBean {
+
+    /** Whether to configure distlock at all. */
+    private boolean enabled = true;
+
+    /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
+    private String keyPrefix = "distlock:";
+
+    /** How long a @DistributedLock method waits for its lock when the annotation sets no waitSeconds; 0 tries once. */
+    private Duration defaultWait = Duration.ofSeconds(5);
+
+    /** Fixed lease of @DistributedLock methods that set no leaseSeconds; unset means an auto-renewed lease. */
+    private @Nullable Duration defaultLease;
+
+    /** What a @DistributedLock method does when it finishes after its lock was lost: THROW or LOG. */
+    private OnLockLost onLost = OnLockLost.THROW;
+
+    private final Watchdog watchdog = new Watchdog();
+
+    private final Aspect aspect = new Aspect();
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public Duration getDefaultWait() {
+        return defaultWait;
+    }
+
+    public void setDefaultWait(Duration defaultWait) {
+        this.defaultWait = defaultWait;
+    }
+
+    public @Nullable Duration getDefaultLease() {
+        return defaultLease;
+    }
+
+    public void setDefaultLease(@Nullable Duration defaultLease) {
+        this.defaultLease = defaultLease;
+    }
+
+    public OnLockLost getOnLost() {
+        return onLost;
+    }
+
+    public void setOnLost(OnLockLost onLost) {
+        this.onLost = onLost;
+    }
+
+    public Watchdog getWatchdog() {
+        return watchdog;
+    }
+
+    public Aspect getAspect() {
+        return aspect;
+    }
+
+    /**
+     * Rejects values that cannot work, naming the property, so the application fails at start-up.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    @Override
+    public void afterPropertiesSet() {
+        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.key-prefix", keyPrefix, "must not be blank and must not contain '{' or '}'");
+        }
+        if (defaultWait == null || defaultWait.isNegative()) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.default-wait", defaultWait, "must be zero (try once) or positive");
+        }
+        if (defaultLease != null && !isValidLease(defaultLease, Duration.ofMillis(1))) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.default-lease",
+                    defaultLease,
+                    "must be from 1ms to " + Lease.MAX_FIXED.toDays() + "d, or unset for an auto-renewed lease");
+        }
+        if (onLost == null || onLost == OnLockLost.DEFAULT) {
+            throw new InvalidConfigurationPropertyValueException("distlock.on-lost", onLost, "must be THROW or LOG");
+        }
+        watchdog.validate();
+    }
+
+    private static boolean isValidLease(Duration lease, Duration minimum) {
+        return lease.compareTo(minimum) >= 0 && lease.compareTo(Lease.MAX_FIXED) <= 0;
+    }
+
+    /** Auto-renewed leases. */
+    public static class Watchdog {
+
+        /** Lease of auto-renewed locks: how long a lock outlives a holder that died. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        /** How often auto-renewed leases are renewed; unset means a third of the lease. */
+        private @Nullable Duration renewInterval;
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public @Nullable Duration getRenewInterval() {
+            return renewInterval;
+        }
+
+        public void setRenewInterval(@Nullable Duration renewInterval) {
+            this.renewInterval = renewInterval;
+        }
+
+        /**
+         * The renew interval to use.
+         *
+         * @return the configured interval, or a third of the lease
+         */
+        public Duration effectiveRenewInterval() {
+            return renewInterval != null ? renewInterval : lease.dividedBy(3);
+        }
+
+        void validate() {
+            if (lease == null || !isValidLease(lease, Duration.ofMillis(100))) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.watchdog.lease", lease, "must be from 100ms to " + Lease.MAX_FIXED.toDays() + "d");
+            }
+            if (renewInterval != null
+                    && (renewInterval.isZero() || renewInterval.isNegative() || renewInterval.compareTo(lease) >= 0)) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.watchdog.renew-interval",
+                        renewInterval,
+                        "must be positive and shorter than distlock.watchdog.lease (" + lease + ")");
+            }
+        }
+    }
+
+    /** The advisor behind @DistributedLock. */
+    public static class Aspect {
+
+        /**
+         * Order of the @DistributedLock advisor; lower runs further outside. The default puts the lock outside
+         * transactions, whose advisor has the lowest precedence.
+         */
+        private int order = Ordered.LOWEST_PRECEDENCE - 1;
+
+        public int getOrder() {
+            return order;
+        }
+
+        public void setOrder(int order) {
+            this.order = order;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.distlock.annotation;
+
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.LockedExecution;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+
+/**
+ * Takes the lock of a {@code @DistributedLock} method before it runs and releases it afterwards; when the lock is not
+ * acquired in time, calls the fallback or throws {@link LockNotAcquiredException} without running the method.
+ */
+public final class DistributedLockInterceptor implements MethodInterceptor {
+
+    private final Supplier<Lock> lock;
+    private final LockedMethods methods;
+
+    /**
+     * Creates the interceptor.
+     *
+     * @param lock supplies the lock that annotated methods take, on their first call; so the advisor can exist before
+     *     the Redis connection does
+     * @param methods the checked annotated methods
+     */
+    public DistributedLockInterceptor(Supplier<Lock> lock, LockedMethods methods) {
+        this.lock = lock;
+        this.methods = methods;
+    }
+
+    @Override
+    public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
+        Object target = invocation.getThis();
+        if (target == null) {
+            throw new IllegalStateException("@DistributedLock needs a target object to call "
+                    + DistributedLockDefinitionException.describe(invocation.getMethod()));
+        }
+        LockedMethod locked = methods.get(invocation.getMethod(), AopUtils.getTargetClass(target));
+        Object[] args = invocation.getArguments();
+        String key = locked.key(target, args);
+        Optional<LockHandle> handle;
+        try {
+            handle = lock.get().tryAcquire(key, locked.lease(), locked.waitTime());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockNotAcquiredException(key, locked.waitTime(), e);
+        }
+        if (handle.isEmpty()) {
+            return locked.notAcquired(target, args, new LockNotAcquiredException(key, locked.waitTime()));
+        }
+        return LockedExecution.call(handle.get(), locked.onLost(), invocation::proceed);
+    }
+}

@@ -1,0 +1,312 @@
+package io.distlock.annotation;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.OnLockLost;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Flow;
+import java.util.concurrent.Future;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.context.expression.BeanFactoryResolver;
+import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
+import org.springframework.core.MethodIntrospector;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.VariableReference;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
+import org.springframework.util.ConcurrentReferenceHashMap;
+import org.springframework.util.ReflectionUtils;
+
+/**
+ * Finds, checks and remembers the {@code @DistributedLock} methods of bean classes. Checking happens once per class,
+ * when its first bean is created; a problem is a {@link DistributedLockDefinitionException}.
+ */
+public final class LockedMethods {
+
+    private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
+    private static final Set<String> BUILT_IN_VARIABLES = Set.of("root", "this");
+    private static final long MAX_LEASE_SECONDS = Lease.MAX_FIXED.toSeconds();
+    private static final String REACTIVE_PUBLISHER = "org.reactivestreams.Publisher";
+    private static final Map<Class<?>, List<Method>> ANNOTATED_BY_CLASS = new ConcurrentReferenceHashMap<>();
+
+    private final @Nullable BeanFactory beanFactory;
+    private final LockDefaults defaults;
+    private final SpelExpressionParser parser;
+    private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+    private final Map<MethodClassKey, LockedMethod> checked = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the registry.
+     *
+     * @param beanFactory resolves {@code @beanName} references in key expressions; null allows none
+     * @param defaults what unset annotation attributes mean
+     */
+    public LockedMethods(@Nullable BeanFactory beanFactory, LockDefaults defaults) {
+        this.beanFactory = beanFactory;
+        this.defaults = defaults;
+        this.parser = new SpelExpressionParser(new SpelParserConfiguration(
+                SpelCompilerMode.MIXED, beanFactory == null ? null : LockedMethods.class.getClassLoader()));
+    }
+
+    /**
+     * What unset annotation attributes mean.
+     *
+     * @return the defaults this registry applies
+     */
+    public LockDefaults defaults() {
+        return defaults;
+    }
+
+    /**
+     * Whether a method, as called on a target class, carries {@code @DistributedLock} (on itself or on the method it
+     * implements or overrides).
+     *
+     * @param method the method as invoked
+     * @param targetClass the class of the target bean
+     * @return true if the method is to be locked
+     */
+    public static boolean isAnnotated(Method method, @Nullable Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        return AnnotatedElementUtils.hasAnnotation(specific, DistributedLock.class);
+    }
+
+    /**
+     * Checks every {@code @DistributedLock} method of a class.
+     *
+     * @param targetClass the bean's class (not its proxy class)
+     * @return the annotated methods, empty if there are none
+     * @throws DistributedLockDefinitionException for the first annotation that cannot work
+     */
+    public List<Method> inspect(Class<?> targetClass) {
+        List<Method> annotated = annotatedMethods(targetClass);
+        annotated.forEach(method -> get(method, targetClass));
+        return annotated;
+    }
+
+    /**
+     * Finds the {@code @DistributedLock} methods of a class without checking them.
+     *
+     * @param targetClass the bean's class (not its proxy class)
+     * @return the annotated methods, empty if there are none
+     */
+    public static List<Method> annotatedMethods(Class<?> targetClass) {
+        return ANNOTATED_BY_CLASS.computeIfAbsent(
+                targetClass,
+                type -> List.copyOf(MethodIntrospector.selectMethods(
+                                type, (MethodIntrospector.MetadataLookup<DistributedLock>) method ->
+                                        AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class))
+                        .keySet()));
+    }
+
+    LockedMethod get(Method method, Class<?> targetClass) {
+        return checked.computeIfAbsent(new MethodClassKey(method, targetClass), key -> check(method, targetClass));
+    }
+
+    private LockedMethod check(Method invoked, Class<?> targetClass) {
+        Method method = AopUtils.getMostSpecificMethod(invoked, targetClass);
+        DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+        if (annotation == null) {
+            throw new DistributedLockDefinitionException(method, "the annotation is missing");
+        }
+        checkReachable(method);
+        checkReturnType(method);
+        Lease lease = lease(method, annotation.leaseSeconds());
+        Duration wait = waitTime(method, annotation.waitSeconds());
+        OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
+        SpelExpression key = parseKey(method, annotation.key());
+        Method fallback = fallback(method, targetClass, annotation.fallback());
+        return new LockedMethod(
+                method,
+                annotation.key(),
+                key,
+                lease,
+                wait,
+                onLost,
+                fallback,
+                fallback != null && fallback.getParameterCount() == method.getParameterCount() + 1,
+                parameterNames,
+                beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
+    }
+
+    private static void checkReachable(Method method) {
+        if (Modifier.isPrivate(method.getModifiers()) || Modifier.isStatic(method.getModifiers())) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "private and static methods are never called through the Spring proxy, so they could not be "
+                            + "locked; make the method public (or protected/package-private) and non-static");
+        }
+    }
+
+    private static void checkReturnType(Method method) {
+        Class<?> type = method.getReturnType();
+        boolean deferred = CompletionStage.class.isAssignableFrom(type)
+                || Future.class.isAssignableFrom(type)
+                || Flow.Publisher.class.isAssignableFrom(type)
+                || isReactivePublisher(type);
+        if (deferred) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "it returns " + type.getName() + ", whose work goes on after the method returns and the lock is "
+                            + "released; asynchronous and reactive return types are not supported yet. Lock inside the "
+                            + "asynchronous work instead, or return a plain value");
+        }
+    }
+
+    private static boolean isReactivePublisher(Class<?> type) {
+        for (Class<?> candidate : ClassUtils.getAllInterfacesForClassAsSet(type)) {
+            if (candidate.getName().equals(REACTIVE_PUBLISHER)) {
+                return true;
+            }
+        }
+        return type.getName().equals(REACTIVE_PUBLISHER);
+    }
+
+    private Lease lease(Method method, long seconds) {
+        if (seconds == DistributedLock.DEFAULT) {
+            return defaults.defaultLease();
+        }
+        if (seconds < 1 || seconds > MAX_LEASE_SECONDS) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "leaseSeconds must be from 1 to " + MAX_LEASE_SECONDS + ", or left unset for the default, but was "
+                            + seconds);
+        }
+        return Lease.fixed(Duration.ofSeconds(seconds));
+    }
+
+    private Duration waitTime(Method method, long seconds) {
+        if (seconds == DistributedLock.DEFAULT) {
+            return defaults.waitTime();
+        }
+        if (seconds < 0) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "waitSeconds must be 0 (try once) or more, or left unset for the default, but was " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private SpelExpression parseKey(Method method, String text) {
+        if (text.isBlank()) {
+            throw new DistributedLockDefinitionException(
+                    method, "key must be a SpEL expression such as \"'stock:' + #sku\", but was blank");
+        }
+        SpelExpression expression;
+        try {
+            expression = (SpelExpression) parser.parseExpression(text);
+        } catch (ParseException e) {
+            throw new DistributedLockDefinitionException(
+                    method, "key \"" + text + "\" is not a valid SpEL expression: " + e.getMessage());
+        }
+        Set<String> variables = new LinkedHashSet<>();
+        Set<String> beans = new LinkedHashSet<>();
+        collectReferences(expression.getAST(), variables, beans);
+        checkVariables(method, text, variables);
+        checkBeans(method, text, beans);
+        return expression;
+    }
+
+    private void checkVariables(Method method, String text, Set<String> variables) {
+        String[] names = parameterNames.getParameterNames(method);
+        List<String> known = names == null ? List.of() : Arrays.asList(names);
+        for (String variable : variables) {
+            if (BUILT_IN_VARIABLES.contains(variable) || known.contains(variable)) {
+                continue;
+            }
+            var positional = POSITIONAL.matcher(variable);
+            if (positional.matches()) {
+                if (Integer.parseInt(positional.group(1)) >= method.getParameterCount()) {
+                    throw new DistributedLockDefinitionException(
+                            method,
+                            "key \"" + text + "\" refers to #" + variable + " but the method has "
+                                    + method.getParameterCount() + " parameter(s)");
+                }
+                continue;
+            }
+            if (names == null && method.getParameterCount() > 0) {
+                throw new DistributedLockDefinitionException(
+                        method,
+                        "key \"" + text + "\" refers to #" + variable + ", but the parameter names of "
+                                + method.getDeclaringClass().getSimpleName() + " were not compiled into its class "
+                                + "file. Compile with -parameters (Maven: <parameters>true</parameters> in "
+                                + "maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer "
+                                + "to parameters by position: #p0, #p1, ...");
+            }
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "key \"" + text + "\" refers to #" + variable + ", which is not a parameter; parameters are "
+                            + known + " (or #p0..#p" + Math.max(0, method.getParameterCount() - 1)
+                            + "), plus #root");
+        }
+    }
+
+    private void checkBeans(Method method, String text, Set<String> beans) {
+        for (String bean : beans) {
+            if (beanFactory == null || !beanFactory.containsBean(bean)) {
+                throw new DistributedLockDefinitionException(
+                        method, "key \"" + text + "\" refers to bean @" + bean + ", but there is no such bean");
+            }
+        }
+    }
+
+    private static void collectReferences(SpelNode node, Set<String> variables, Set<String> beans) {
+        if (node instanceof VariableReference) {
+            variables.add(node.toStringAST().substring(1));
+        } else if (node instanceof BeanReference) {
+            beans.add(node.toStringAST().substring(1));
+        }
+        for (int i = 0; i < node.getChildCount(); i++) {
+            collectReferences(node.getChild(i), variables, beans);
+        }
+    }
+
+    private static @Nullable Method fallback(Method method, Class<?> targetClass, String name) {
+        if (name.isEmpty()) {
+            return null;
+        }
+        Class<?>[] parameters = method.getParameterTypes();
+        Class<?>[] withException = Arrays.copyOf(parameters, parameters.length + 1);
+        withException[parameters.length] = LockNotAcquiredException.class;
+        Method fallback = ReflectionUtils.findMethod(targetClass, name, parameters);
+        if (fallback == null) {
+            fallback = ReflectionUtils.findMethod(targetClass, name, withException);
+        }
+        if (fallback == null) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "fallback method \"" + name + "\" was not found in " + targetClass.getName()
+                            + "; it must take the same parameters " + Arrays.toString(parameters)
+                            + ", optionally followed by a LockNotAcquiredException");
+        }
+        if (!ClassUtils.isAssignable(method.getReturnType(), fallback.getReturnType())) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "fallback method \"" + name + "\" returns "
+                            + fallback.getReturnType().getName() + ", which cannot be returned as "
+                            + method.getReturnType().getName());
+        }
+        ReflectionUtils.makeAccessible(fallback);
+        return fallback;
+    }
+}
