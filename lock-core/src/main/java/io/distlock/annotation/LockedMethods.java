@@ -173,13 +173,20 @@ public final class LockedMethods {
         }
     }
 
-    private static boolean isReactivePublisher(Class<?> type) {
-        for (Class<?> candidate : ClassUtils.getAllInterfacesForClassAsSet(type)) {
-            if (candidate.getName().equals(REACTIVE_PUBLISHER)) {
+    /** By name, since Reactive Streams need not be on the class path; walks the whole type hierarchy. */
+    private static boolean isReactivePublisher(@Nullable Class<?> type) {
+        if (type == null) {
+            return false;
+        }
+        if (type.getName().equals(REACTIVE_PUBLISHER) || isReactivePublisher(type.getSuperclass())) {
+            return true;
+        }
+        for (Class<?> implemented : type.getInterfaces()) {
+            if (isReactivePublisher(implemented)) {
                 return true;
             }
         }
-        return type.getName().equals(REACTIVE_PUBLISHER);
+        return false;
     }
 
     private Lease lease(Method method, long seconds) {

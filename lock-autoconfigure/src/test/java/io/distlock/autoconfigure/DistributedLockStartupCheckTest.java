@@ -1,0 +1,209 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.DistributedLock;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.test.TestRedis;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Mono;
+
+/** Every mistake in a {@code @DistributedLock} fails start-up with a message that names it. */
+class DistributedLockStartupCheckTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class,
+                    AopAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port());
+
+    @Test
+    void validAnnotationStarts() {
+        runner.withBean(Valid.class).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void syntaxErrorNamesClassMethodAndExpression() {
+        assertStartupFails(
+                SyntaxError.class, "SyntaxError.deduct(String)", "'stock:' +", "not a valid SpEL expression");
+    }
+
+    @Test
+    void unknownParameterNamesTheParameters() {
+        assertStartupFails(UnknownParameter.class, "UnknownParameter.deduct(String)", "#skuu", "[sku]");
+    }
+
+    @Test
+    void positionBeyondTheParametersIsRejected() {
+        assertStartupFails(BadPosition.class, "BadPosition.deduct(String)", "#p1", "1 parameter(s)");
+    }
+
+    @Test
+    void missingBeanIsRejected() {
+        assertStartupFails(MissingBean.class, "MissingBean.deduct(String)", "@keyMaker", "no such bean");
+    }
+
+    @Test
+    void asynchronousAndReactiveReturnTypesAreRejected() {
+        assertStartupFails(ReturnsFuture.class, "ReturnsFuture.deduct(String)", "CompletableFuture", "not supported");
+        assertStartupFails(ReturnsPlainFuture.class, "ReturnsPlainFuture.deduct(String)", "Future", "not supported");
+        assertStartupFails(ReturnsMono.class, "ReturnsMono.deduct(String)", "Mono", "not supported");
+    }
+
+    @Test
+    void leaseAndWaitOutOfRangeAreRejected() {
+        assertStartupFails(ZeroLease.class, "ZeroLease.deduct(String)", "leaseSeconds must be from 1 to 86400", "0");
+        assertStartupFails(NegativeWait.class, "NegativeWait.deduct(String)", "waitSeconds must be 0", "-2");
+    }
+
+    @Test
+    void fallbackMustExistAndFit() {
+        assertStartupFails(MissingFallback.class, "MissingFallback.deduct(String)", "\"nope\" was not found");
+        assertStartupFails(
+                IncompatibleFallback.class, "IncompatibleFallback.deduct(String)", "returns java.lang.String");
+    }
+
+    @Test
+    void privateMethodsAreRejected() {
+        assertStartupFails(PrivateMethod.class, "PrivateMethod.deduct(String)", "private and static methods");
+    }
+
+    @Test
+    void finalMethodsOfClassProxiesAreRejected() {
+        assertStartupFails(FinalMethod.class, "FinalMethod.deduct(String)", "final methods");
+    }
+
+    @Test
+    void beansLeftUnproxiedAreRejected() {
+        runner.withPropertyValues("spring.aop.auto=false")
+                .withBean(Valid.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContaining("was not proxied by distlock")
+                        .hasMessageContaining("spring.aop.auto"));
+    }
+
+    private void assertStartupFails(Class<?> bean, String... messageParts) {
+        runner.withBean(bean).run(context -> {
+            assertThat(context).hasFailed();
+            Throwable failure = context.getStartupFailure();
+            for (String part : messageParts) {
+                assertThat(failure).as(bean.getSimpleName()).hasStackTraceContaining(part);
+            }
+        });
+    }
+
+    public static class Valid {
+        @DistributedLock(key = "'stock:' + #sku")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class SyntaxError {
+        @DistributedLock(key = "'stock:' +")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class UnknownParameter {
+        @DistributedLock(key = "'stock:' + #skuu")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class BadPosition {
+        @DistributedLock(key = "'stock:' + #p1")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class MissingBean {
+        @DistributedLock(key = "@keyMaker.make(#sku)")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class ReturnsFuture {
+        @DistributedLock(key = "#sku")
+        public CompletableFuture<String> deduct(String sku) {
+            return CompletableFuture.completedFuture(sku);
+        }
+    }
+
+    public static class ReturnsPlainFuture {
+        @DistributedLock(key = "#sku")
+        public Future<String> deduct(String sku) {
+            return CompletableFuture.completedFuture(sku);
+        }
+    }
+
+    public static class ReturnsMono {
+        @DistributedLock(key = "#sku")
+        public Mono<String> deduct(String sku) {
+            return Mono.just(sku);
+        }
+    }
+
+    public static class ZeroLease {
+        @DistributedLock(key = "#sku", leaseSeconds = 0)
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class NegativeWait {
+        @DistributedLock(key = "#sku", waitSeconds = -2)
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class MissingFallback {
+        @DistributedLock(key = "#sku", fallback = "nope")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class IncompatibleFallback {
+        @DistributedLock(key = "#sku", fallback = "busy")
+        public List<String> deduct(String sku) {
+            return List.of(sku);
+        }
+
+        public String busy(String sku, LockNotAcquiredException reason) {
+            return "busy";
+        }
+    }
+
+    public static class PrivateMethod {
+        @DistributedLock(key = "#sku")
+        private String deduct(String sku) {
+            return sku;
+        }
+
+        public String call(String sku) {
+            return deduct(sku);
+        }
+    }
+
+    public static class FinalMethod {
+        @DistributedLock(key = "#sku")
+        public final String deduct(String sku) {
+            return sku;
+        }
+    }
+}
