@@ -313,6 +313,30 @@ class RedisLockTest {
     }
 
     @Test
+    void holdIsLostNoLaterThanItsLeaseWhenTheNetworkStopsForwarding() throws Exception {
+        try (TcpProxy network = TcpProxy.start(redis.host(), redis.port());
+                RedisClients viaProxy = new RedisClients("127.0.0.1", network.port(), null)) {
+            RedisLock lock = viaProxy.lock(builder -> builder.watchdogLease(Duration.ofMillis(900)));
+            LockHandle held = lock.tryAcquire(key).orElseThrow();
+            AtomicReference<LockLostException> reported = new AtomicReference<>();
+            held.onLost(reported::set);
+            Thread.sleep(350);
+            long lastGoodRenewal = System.nanoTime();
+            network.pause();
+            try {
+                await().atMost(Duration.ofSeconds(3)).until(() -> reported.get() != null);
+                assertThat(Duration.ofNanos(System.nanoTime() - lastGoodRenewal))
+                        .isLessThan(Duration.ofMillis(900 + 200));
+                assertThat(reported.get().reason()).isEqualTo(Reason.RENEWAL_FAILED);
+                assertThat(held.isLost()).isTrue();
+            } finally {
+                network.resume();
+            }
+            assertThatThrownBy(held::release).isInstanceOf(LockLostException.class);
+        }
+    }
+
+    @Test
     void settingsOutOfRangeAreRejectedWithTheirName() {
         var factory = clients.connectionFactory();
         assertThatIllegalArgumentException()
