@@ -1,0 +1,253 @@
+package io.distlock.test;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.ProcessBuilder.Redirect;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/** A redis-server child process of this JVM, from the PATH or extracted from embedded-redis. */
+final class ProcessBackend implements RedisBackend {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
+    private static final Duration RESTART_PORT_WAIT = Duration.ofSeconds(5);
+    private static final int PORT_ATTEMPTS = 5;
+
+    private final RedisExecutable executable;
+    private final ServerOptions options;
+    private final ServerDirectory directory;
+    private int port;
+    private Process process;
+    private boolean stopped;
+
+    private ProcessBackend(RedisExecutable executable, ServerOptions options, ServerDirectory directory) {
+        this.executable = executable;
+        this.options = options;
+        this.directory = directory;
+    }
+
+    static ProcessBackend start(RedisExecutable executable, ServerOptions options) {
+        ProcessBackend backend = new ProcessBackend(executable, options, ServerDirectory.create());
+        try {
+            backend.startOnFreePort();
+            return backend;
+        } catch (RuntimeException e) {
+            backend.directory.delete();
+            throw e;
+        }
+    }
+
+    @Override
+    public String host() {
+        return FreePorts.LOOPBACK_HOST;
+    }
+
+    @Override
+    public synchronized int port() {
+        return port;
+    }
+
+    @Override
+    public synchronized String description() {
+        return executable.label() + " on port " + port;
+    }
+
+    @Override
+    public synchronized void kill() {
+        destroy(requireRunning());
+        process = null;
+        PortProbe.awaitClosed(host(), port, STOP_TIMEOUT);
+    }
+
+    @Override
+    public synchronized void startAgain() {
+        if (stopped) {
+            throw new IllegalStateException(description() + " was closed");
+        }
+        if (process != null) {
+            throw new IllegalStateException(description() + " is still running; kill() it before startAgain()");
+        }
+        long deadline = System.nanoTime() + RESTART_PORT_WAIT.toNanos();
+        while (true) {
+            Optional<StartFailure> failure = launch();
+            if (failure.isEmpty()) {
+                return;
+            }
+            // The old socket can linger in the kernel for a moment although redis-server binds with SO_REUSEADDR.
+            if (!failure.get().portTaken() || System.nanoTime() - deadline > 0) {
+                throw failure.get().toException();
+            }
+            PortProbe.sleepPollInterval();
+        }
+    }
+
+    @Override
+    public synchronized void pause() {
+        signal("STOP");
+    }
+
+    @Override
+    public synchronized void resume() {
+        signal("CONT");
+    }
+
+    @Override
+    public synchronized void stop() {
+        if (stopped) {
+            return;
+        }
+        stopped = true;
+        if (process != null) {
+            destroy(process);
+            process = null;
+        }
+        directory.delete();
+    }
+
+    private void startOnFreePort() {
+        for (int attempt = 1; ; attempt++) {
+            port = FreePorts.next();
+            Optional<StartFailure> failure = launch();
+            if (failure.isEmpty()) {
+                return;
+            }
+            if (!failure.get().portTaken() || attempt == PORT_ATTEMPTS) {
+                throw failure.get().toException();
+            }
+        }
+    }
+
+    /** Starts the process on {@link #port}; empty once it answers, otherwise why it did not. */
+    private Optional<StartFailure> launch() {
+        long logStart = directory.logSize();
+        Process started;
+        try {
+            started = new ProcessBuilder(commandLine())
+                    .redirectErrorStream(true)
+                    .redirectOutput(Redirect.appendTo(directory.log().toFile()))
+                    .start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run " + executable.path(), e);
+        }
+        try {
+            return awaitReady(started, logStart);
+        } catch (RuntimeException e) {
+            // Interrupted while waiting: the process is not ours to track yet, so it must not outlive this call.
+            started.destroyForcibly();
+            throw e;
+        }
+    }
+
+    private Optional<StartFailure> awaitReady(Process started, long logStart) {
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (started.isAlive()) {
+            if (PortProbe.isServedBy(host(), port, options.password(), started.pid())) {
+                process = started;
+                return Optional.empty();
+            }
+            if (System.nanoTime() - deadline > 0) {
+                destroy(started);
+                return Optional.of(failure("did not answer within " + START_TIMEOUT.toSeconds() + " s", logStart));
+            }
+            PortProbe.sleepPollInterval();
+        }
+        return Optional.of(failure("exited with code " + started.exitValue(), logStart));
+    }
+
+    private List<String> commandLine() {
+        List<String> command = new ArrayList<>(List.of(
+                executable.path().toString(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                host(),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory.path().toString(),
+                "--daemonize",
+                "no",
+                // Protected mode guards exposed password-less servers; these throwaway ones must accept any client.
+                "--protected-mode",
+                "no"));
+        command.addAll(options.redisArgs());
+        return command;
+    }
+
+    private StartFailure failure(String reason, long logStart) {
+        return new StartFailure(
+                executable.label() + " on port " + port + " " + reason + "; last lines of " + directory.log() + ":",
+                directory.logTail(logStart));
+    }
+
+    private Process requireRunning() {
+        if (process == null) {
+            throw new IllegalStateException(description() + " is not running");
+        }
+        return process;
+    }
+
+    /** Sends a POSIX signal via kill(1), because the JDK can only send SIGTERM and SIGKILL. */
+    private void signal(String signal) {
+        if (Os.isWindows()) {
+            throw new UnsupportedOperationException(
+                    "pause() and resume() send SIGSTOP/SIGCONT to redis-server, and Windows has no such signals");
+        }
+        long pid = requireRunning().pid();
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .redirectErrorStream(true)
+                    .start();
+            if (!kill.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                kill.destroyForcibly();
+                throw new IllegalStateException("kill -" + signal + " " + pid + " did not finish");
+            }
+            if (kill.exitValue() != 0) {
+                try (InputStream output = kill.getInputStream()) {
+                    throw new IllegalStateException(
+                            "kill -" + signal + " " + pid + " failed: " + new String(output.readAllBytes(), UTF_8));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not run kill -" + signal + " " + pid, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while sending SIG" + signal + " to " + pid, e);
+        }
+    }
+
+    private static void destroy(Process process) {
+        process.destroyForcibly();
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(
+                        "redis-server " + process.pid() + " survived SIGKILL for " + STOP_TIMEOUT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(
+                    "Interrupted while waiting for redis-server " + process.pid() + " to die", e);
+        }
+    }
+
+    /** Why a start failed, with the server's own words from its log. */
+    private record StartFailure(String reason, String logTail) {
+
+        boolean portTaken() {
+            return logTail.contains("Address already in use");
+        }
+
+        IllegalStateException toException() {
+            return new IllegalStateException(reason + "\n" + logTail);
+        }
+    }
+}

@@ -1,0 +1,349 @@
+package io.distlock.test;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * A real, throwaway Redis server on a free port (never 6379) for tests.
+ *
+ * <pre>{@code
+ * try (TestRedis redis = TestRedis.start()) {
+ *     redis.command("SET", "k", "v");
+ * }
+ * }</pre>
+ *
+ * <p>Servers start with persistence off, protected mode off and their own temp directory as working dir. Where they
+ * come from is decided once per JVM (see {@link Provider}) unless a test forces a provider with {@link
+ * Builder#provider(Provider)}. Instances are thread-safe.
+ */
+public final class TestRedis implements AutoCloseable {
+
+    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private static TestRedis shared;
+
+    private final RedisBackend backend;
+    private final ServerOptions options;
+    private final Provider provider;
+    private final boolean isShared;
+
+    private TestRedis(RedisBackend backend, ServerOptions options, Provider provider, boolean isShared) {
+        this.backend = backend;
+        this.options = options;
+        this.provider = provider;
+        this.isShared = isShared;
+        LiveServers.add(backend);
+    }
+
+    /**
+     * Starts a fresh server with default options from the default provider.
+     *
+     * @return the running server; close it when the test is done
+     */
+    public static TestRedis start() {
+        return builder().start();
+    }
+
+    /**
+     * Returns a builder for a server with a password, extra config directives or a specific provider.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the JVM-wide server, starting it on first use; a JVM shutdown hook stops it.
+     *
+     * <p>For tests that just need "a Redis" and clean up their own keys. Other tests use it too, so it refuses {@link
+     * #kill()}, {@link #startAgain()}, {@link #pause()} and {@link #resume()}, and {@link #close()} does nothing.
+     *
+     * @return the shared server, started with default options
+     */
+    public static synchronized TestRedis shared() {
+        if (shared == null) {
+            shared = builder().start(true);
+        }
+        return shared;
+    }
+
+    /**
+     * Returns the provider that servers use unless they force one: {@code distlock.test.redis} (system property) or
+     * {@code DISTLOCK_TEST_REDIS} (environment variable) if set, otherwise the first available of {@link
+     * Provider#TESTCONTAINERS}, {@link Provider#PATH} and {@link Provider#EMBEDDED}. Decided and logged once per JVM.
+     *
+     * @return the default provider
+     */
+    public static Provider defaultProvider() {
+        return ProviderSelection.defaultProvider();
+    }
+
+    /**
+     * Returns where this server came from.
+     *
+     * @return the provider that started this server
+     */
+    public Provider provider() {
+        return provider;
+    }
+
+    /**
+     * Returns the host to connect to.
+     *
+     * @return {@code 127.0.0.1} for process providers; the Docker host for {@link Provider#TESTCONTAINERS}
+     */
+    public String host() {
+        return backend.host();
+    }
+
+    /**
+     * Returns the port the server listens on; it stays the same across {@link #kill()} and {@link #startAgain()}.
+     *
+     * @return the port, never 6379
+     */
+    public int port() {
+        return backend.port();
+    }
+
+    /**
+     * Returns the password of the default user.
+     *
+     * @return the {@code requirepass} password, or {@code null} when the server has none
+     */
+    public String password() {
+        return options.password();
+    }
+
+    /**
+     * Returns a connection URI as Lettuce and Spring Data Redis understand it.
+     *
+     * @return {@code redis://[:password@]host:port}, with the password percent-encoded
+     */
+    public String uri() {
+        String credentials = password() == null ? "" : ":" + percentEncode(password()) + "@";
+        return "redis://" + credentials + host() + ":" + port();
+    }
+
+    /**
+     * Describes the server for test output.
+     *
+     * @return for example {@code redis-server 7.0.15 from PATH on port 41234}
+     */
+    public String description() {
+        return backend.description();
+    }
+
+    /**
+     * Kills the server abruptly (SIGKILL, or {@code docker kill}) and returns once its port refuses connections. All
+     * data is lost, as nothing is persisted.
+     *
+     * @throws IllegalStateException if the server is not running
+     */
+    public void kill() {
+        requireOwn("kill()");
+        backend.kill();
+    }
+
+    /**
+     * Starts a killed server again on the same port with the same options, and returns once it answers PING.
+     *
+     * @throws IllegalStateException if the server is still running or cannot start
+     */
+    public void startAgain() {
+        requireOwn("startAgain()");
+        backend.startAgain();
+    }
+
+    /**
+     * Freezes the server (SIGSTOP, or {@code docker pause}): it keeps accepting connections but answers nothing until
+     * {@link #resume()}, which is how a hung Redis looks to a client.
+     *
+     * @throws UnsupportedOperationException on Windows, which has no SIGSTOP
+     */
+    public void pause() {
+        requireOwn("pause()");
+        backend.pause();
+    }
+
+    /**
+     * Lets a {@link #pause() paused} server run again; it then answers the commands that waited.
+     *
+     * @throws UnsupportedOperationException on Windows, which has no SIGCONT
+     */
+    public void resume() {
+        requireOwn("resume()");
+        backend.resume();
+    }
+
+    /** Deletes all keys of all databases. */
+    public void flushAll() {
+        command("FLUSHALL");
+    }
+
+    /**
+     * Runs one command on a new connection, authenticating first if the server has a password.
+     *
+     * @param args the command name and its arguments, for example {@code "GET", "key"}
+     * @return simple strings, integers and bulk strings as text, a nil reply as {@code null}, arrays as their elements
+     *     joined by line feeds (nil elements as empty lines)
+     * @throws IllegalStateException with Redis's error text when Redis answers with an error
+     * @throws UncheckedIOException when the server cannot be reached or does not answer within 10 seconds
+     */
+    public String command(String... args) {
+        if (args.length == 0) {
+            throw new IllegalArgumentException("A Redis command needs at least its name");
+        }
+        try (RespConnection connection = RespConnection.open(host(), port(), COMMAND_TIMEOUT)) {
+            if (password() != null) {
+                connection.call("AUTH", password());
+            }
+            return connection.call(args);
+        } catch (IOException e) {
+            throw new UncheckedIOException(args[0] + " failed on " + description() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Stops the server and deletes its temp directory; calling it again does nothing. Does nothing at all on the
+     * {@link #shared()} server, which a shutdown hook stops.
+     */
+    @Override
+    public void close() {
+        if (!isShared) {
+            backend.stop();
+            LiveServers.remove(backend);
+        }
+    }
+
+    /**
+     * Returns the {@link #description()}, so assertion messages name the server.
+     *
+     * @return the description
+     */
+    @Override
+    public String toString() {
+        return description();
+    }
+
+    private void requireOwn(String operation) {
+        if (isShared) {
+            throw new UnsupportedOperationException(operation + " would disturb every other test using the shared "
+                    + "server; start a server of your own with TestRedis.start()");
+        }
+    }
+
+    private static String percentEncode(String text) {
+        StringBuilder encoded = new StringBuilder();
+        for (byte b : text.getBytes(UTF_8)) {
+            int c = b & 0xFF;
+            boolean unreserved = (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || (c >= '0' && c <= '9')
+                    || "-._~".indexOf(c) >= 0;
+            if (unreserved) {
+                encoded.append((char) c);
+            } else {
+                encoded.append('%').append(String.format("%02X", c));
+            }
+        }
+        return encoded.toString();
+    }
+
+    /** Where a test Redis server comes from. */
+    public enum Provider {
+        /** A {@code redis:7.4-alpine} container started by Testcontainers; needs a running Docker engine. */
+        TESTCONTAINERS,
+        /** The {@code redis-server} executable found on the {@code PATH}. */
+        PATH,
+        /** The redis-server binary bundled in the {@code embedded-redis} jar, extracted to a temp directory. */
+        EMBEDDED
+    }
+
+    /** Options for a server of one's own; obtained from {@link TestRedis#builder()}. */
+    public static final class Builder {
+
+        private String password;
+        private final List<String> configDirectives = new ArrayList<>();
+        private Provider provider;
+
+        private Builder() {}
+
+        /**
+         * Protects the default user with a password ({@code requirepass}).
+         *
+         * @param password a non-empty password
+         * @return this builder
+         */
+        public Builder password(String password) {
+            if (Objects.requireNonNull(password, "password").isEmpty()) {
+                throw new IllegalArgumentException("An empty requirepass means no password; leave it unset instead");
+            }
+            this.password = password;
+            return this;
+        }
+
+        /**
+         * Adds {@code redis.conf} directives, passed to redis-server as command-line arguments. Tokens are separated
+         * by whitespace and may be quoted with {@code "} or {@code '}, for example {@code "maxmemory 10mb"} or
+         * <code>"user app on &gt;pw ~&#123;distlock:* resetchannels &amp;distlock:* +@all"</code>.
+         *
+         * @param directives one directive per string
+         * @return this builder
+         */
+        public Builder configLine(String... directives) {
+            for (String directive : directives) {
+                // Parsed now so that a malformed directive fails where it is written, not at start().
+                ConfigArgs.of(directive);
+            }
+            configDirectives.addAll(Arrays.asList(directives));
+            return this;
+        }
+
+        /**
+         * Forces where the server comes from instead of {@link TestRedis#defaultProvider()}.
+         *
+         * @param provider the provider to use
+         * @return this builder
+         */
+        public Builder provider(Provider provider) {
+            this.provider = Objects.requireNonNull(provider, "provider");
+            return this;
+        }
+
+        /**
+         * Starts the server and waits until it answers PING.
+         *
+         * @return the running server; close it when the test is done
+         * @throws IllegalStateException if the server cannot start, with the end of its log
+         */
+        public TestRedis start() {
+            return start(false);
+        }
+
+        private TestRedis start(boolean isShared) {
+            Provider chosen = provider != null ? provider : ProviderSelection.defaultProvider();
+            ServerOptions options = new ServerOptions(password, configDirectives);
+            return new TestRedis(startBackend(chosen, options), options, chosen, isShared);
+        }
+
+        private static RedisBackend startBackend(Provider provider, ServerOptions options) {
+            return switch (provider) {
+                case TESTCONTAINERS -> ContainerBackend.start(options);
+                case PATH ->
+                    ProcessBackend.start(
+                            RedisExecutable.onPath()
+                                    .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH")),
+                            options);
+                case EMBEDDED -> ProcessBackend.start(RedisExecutable.embedded(), options);
+            };
+        }
+    }
+}
