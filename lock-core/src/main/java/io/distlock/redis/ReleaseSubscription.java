@@ -1,10 +1,12 @@
 package io.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -22,7 +24,8 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * <p>The client resubscribes by itself after a reconnect; since releases announced meanwhile were missed, every
  * registered lock is then told to wake its waiters so that they check Redis again.
  *
- * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads.
+ * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads. Subscribing may block on the
+ * network, but never while {@link #close()} or a lock's own calls wait for it.
  */
 public final class ReleaseSubscription implements AutoCloseable {
 
@@ -31,8 +34,11 @@ public final class ReleaseSubscription implements AutoCloseable {
     private final RedisConnectionFactory connectionFactory;
     private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
     private final Dispatcher dispatcher = new Dispatcher();
-    private @Nullable RedisConnection connection;
-    private boolean closed;
+    /** Serialises subscribing; only subscribing threads ever wait for it. */
+    private final ReentrantLock subscribing = new ReentrantLock();
+
+    private volatile @Nullable RedisConnection connection;
+    private volatile boolean closed;
 
     /**
      * Creates the subscription; it connects when the first channel is registered.
@@ -53,49 +59,79 @@ public final class ReleaseSubscription implements AutoCloseable {
         void subscribed();
     }
 
-    synchronized void register(String channel, Listener listener) {
+    /**
+     * Adds a listener and subscribes to its channel if nobody has yet; blocks on Redis while subscribing.
+     *
+     * @throws IllegalStateException if the subscription is closed
+     * @throws RuntimeException the client's failure to subscribe; the listener stays registered for the next attempt
+     */
+    void register(String channel, Listener listener) {
         if (closed) {
             throw new IllegalStateException("the release subscription is closed");
         }
-        boolean newChannel = !listeners.containsKey(channel);
         listeners.computeIfAbsent(channel, any -> new CopyOnWriteArrayList<>()).add(listener);
-        if (!newChannel) {
-            return;
-        }
-        byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
-        if (connection == null) {
-            RedisConnection opened = connectionFactory.getConnection();
-            try {
-                opened.subscribe(dispatcher, channelBytes);
-            } catch (RuntimeException e) {
-                opened.close();
-                throw e;
-            }
-            connection = opened;
-        } else {
-            connection.getSubscription().subscribe(channelBytes);
+        subscribing.lock();
+        try {
+            subscribe(channel);
+        } finally {
+            subscribing.unlock();
         }
     }
 
-    synchronized void unregister(String channel, Listener listener) {
+    void unregister(String channel, Listener listener) {
         List<Listener> registered = listeners.get(channel);
         if (registered != null) {
             registered.remove(listener);
         }
     }
 
-    /** Unsubscribes and closes the subscription's connection. */
+    private void subscribe(String channel) {
+        byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
+        RedisConnection current = connection;
+        if (current != null && current.isSubscribed()) {
+            if (!isSubscribedTo(current, channelBytes)) {
+                current.getSubscription().subscribe(channelBytes);
+            }
+            return;
+        }
+        if (current != null) {
+            closeQuietly(current);
+        }
+        RedisConnection opened = connectionFactory.getConnection();
+        try {
+            opened.subscribe(dispatcher, channelBytes);
+        } catch (RuntimeException e) {
+            closeQuietly(opened);
+            throw e;
+        }
+        connection = opened;
+        if (closed) {
+            closeQuietly(opened);
+        }
+    }
+
+    private static boolean isSubscribedTo(RedisConnection connection, byte[] channel) {
+        var subscription = connection.getSubscription();
+        return subscription != null
+                && subscription.getChannels().stream().anyMatch(subscribed -> Arrays.equals(subscribed, channel));
+    }
+
+    /** Unsubscribes and closes the subscription's connection; never waits for a subscription in progress. */
     @Override
-    public synchronized void close() {
+    public void close() {
         closed = true;
         listeners.clear();
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (RuntimeException e) {
-                log.debug("Closing the release subscription failed", e);
-            }
-            connection = null;
+        RedisConnection current = connection;
+        if (current != null) {
+            closeQuietly(current);
+        }
+    }
+
+    private static void closeQuietly(RedisConnection connection) {
+        try {
+            connection.close();
+        } catch (RuntimeException e) {
+            log.debug("Closing the release subscription failed", e);
         }
     }
 

@@ -1,0 +1,327 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.redis.RedisLock;
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Bad input of every kind, each row with the clear error it must give; after each row a normal lock still works.
+ * Odd but valid keys must simply work.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class BadInputTest {
+
+    private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(10));
+
+    private static final ApplicationContextRunner RUNNER = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class,
+                    AopAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port());
+
+    private static ConfigurableApplicationContext context;
+    private static Lock lock;
+    private static Lock otherClient;
+    private static Keys keys;
+
+    @BeforeAll
+    static void startApplication() {
+        context = new SpringApplicationBuilder(Application.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.data.redis.port=" + TestRedis.shared().port())
+                .run();
+        lock = context.getBean(Lock.class);
+        keys = context.getBean(Keys.class);
+        otherClient =
+                RedisLock.builder(context.getBean(RedisConnectionFactory.class)).build();
+    }
+
+    @AfterAll
+    static void stopApplication() {
+        ((RedisLock) otherClient).close();
+        context.close();
+    }
+
+    static Stream<Arguments> rows() {
+        return Stream.of(
+                row(
+                        "null key",
+                        () -> lock.tryAcquire(null, LEASE),
+                        IllegalArgumentException.class,
+                        "key must not be null"),
+                row("empty key", () -> lock.tryAcquire("", LEASE), IllegalArgumentException.class, "blank"),
+                row("blank key", () -> lock.tryAcquire(" \t\n", LEASE), IllegalArgumentException.class, "blank"),
+                row(
+                        "key over 1024 characters",
+                        () -> lock.tryAcquire("k".repeat(1025), LEASE),
+                        IllegalArgumentException.class,
+                        "at most 1024 characters"),
+                row(
+                        "null lease",
+                        () -> lock.tryAcquire(unique(), (Lease) null),
+                        IllegalArgumentException.class,
+                        "lease"),
+                row("zero lease", () -> Lease.fixed(Duration.ZERO), IllegalArgumentException.class, "at least 1 ms"),
+                row(
+                        "negative lease",
+                        () -> Lease.fixed(Duration.ofSeconds(-1)),
+                        IllegalArgumentException.class,
+                        "at least 1 ms"),
+                row(
+                        "sub-millisecond lease",
+                        () -> Lease.fixed(Duration.ofNanos(500)),
+                        IllegalArgumentException.class,
+                        "at least 1 ms"),
+                row(
+                        "absurd lease",
+                        () -> Lease.fixed(Duration.ofSeconds(Long.MAX_VALUE)),
+                        IllegalArgumentException.class,
+                        "at most PT24H"),
+                row(
+                        "negative wait",
+                        () -> lock.tryAcquire(unique(), LEASE, Duration.ofMillis(-1)),
+                        IllegalArgumentException.class,
+                        "wait must be zero"),
+                row("null wait", () -> lock.tryAcquire(unique(), LEASE, null), IllegalArgumentException.class, "wait"),
+                row(
+                        "extend by a zero lease",
+                        () -> held().extend(Duration.ZERO),
+                        IllegalArgumentException.class,
+                        "at least 1 ms"),
+                row(
+                        "releasing twice",
+                        () -> {
+                            LockHandle handle = held();
+                            handle.release();
+                            handle.release();
+                        },
+                        IllegalStateException.class,
+                        "already released"),
+                row(
+                        "extending a released handle",
+                        () -> {
+                            LockHandle handle = held();
+                            handle.release();
+                            handle.extend(Duration.ofSeconds(1));
+                        },
+                        IllegalStateException.class,
+                        "already released"),
+                row("releasing a lost lock", () -> lostHandle().release(), LockLostException.class, "was lost"),
+                row(
+                        "extending a lost lock",
+                        () -> lostHandle().extend(Duration.ofSeconds(5)),
+                        LockLostException.class,
+                        "was lost"),
+                row(
+                        "releasing through another thread a lock another client took over",
+                        () -> releaseOnOtherThread(lostHandle()),
+                        LockLostException.class,
+                        "lease ran out"),
+                row(
+                        "null work",
+                        () -> lock.runWithLock(unique(), LEASE, Duration.ZERO, null),
+                        IllegalArgumentException.class,
+                        "work"),
+                row(
+                        "annotation key evaluating to null",
+                        () -> keys.locked(null),
+                        IllegalArgumentException.class,
+                        "evaluated to null"),
+                row(
+                        "annotation key evaluating to blank",
+                        () -> keys.locked(" "),
+                        IllegalArgumentException.class,
+                        "blank key"),
+                row(
+                        "annotation key failing to evaluate",
+                        () -> keys.nested(null),
+                        IllegalArgumentException.class,
+                        "could not be evaluated"),
+                row(
+                        "annotation syntax error",
+                        () -> startWith(SyntaxError.class),
+                        IllegalStateException.class,
+                        "not a valid SpEL expression"),
+                row(
+                        "annotation unknown parameter",
+                        () -> startWith(UnknownParameter.class),
+                        IllegalStateException.class,
+                        "which is not a parameter"),
+                row(
+                        "invalid property",
+                        () -> startWith("distlock.default-wait=-3s"),
+                        IllegalStateException.class,
+                        "distlock.default-wait"),
+                row(
+                        "conflicting properties",
+                        () -> startWith("distlock.watchdog.lease=1s", "distlock.watchdog.renew-interval=2s"),
+                        IllegalStateException.class,
+                        "distlock.watchdog.renew-interval"),
+                row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
+                row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
+                row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),
+                row("key with glob characters", () -> lockAndRelease("stock:*?[a-z]"), null, null),
+                row("key with newlines", () -> lockAndRelease("line1\nline2\r\n"), null, null),
+                row("key of exactly 1024 characters", () -> lockAndRelease("k".repeat(1024)), null, null),
+                row(
+                        "absurd wait on a free lock",
+                        () -> lock.tryAcquire(unique(), LEASE, Duration.ofSeconds(Long.MAX_VALUE))
+                                .orElseThrow()
+                                .release(),
+                        null,
+                        null));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("rows")
+    void badInputGivesAClearErrorAndDisturbsNothing(
+            String name, Action action, Class<? extends Throwable> expected, String messagePart) throws Throwable {
+        if (expected == null) {
+            action.run();
+        } else {
+            assertThatThrownBy(action::run)
+                    .as(name)
+                    .isInstanceOf(expected)
+                    .satisfies(error -> assertThat(messages(error)).contains(messagePart));
+        }
+        assertNormalLockStillWorks();
+    }
+
+    private static void assertNormalLockStillWorks() throws Exception {
+        String key = unique();
+        try (LockHandle held =
+                lock.tryAcquire(key, LEASE, Duration.ofSeconds(5)).orElseThrow()) {
+            assertThat(otherClient.tryAcquire(key, LEASE)).isEmpty();
+        }
+        assertThat(otherClient.tryAcquire(key, LEASE)).isPresent();
+    }
+
+    private static String messages(Throwable error) {
+        StringBuilder all = new StringBuilder();
+        for (Throwable current = error; current != null; current = current.getCause()) {
+            all.append(current.getMessage()).append('\n');
+        }
+        return all.toString();
+    }
+
+    private static String unique() {
+        return "bad-input:" + UUID.randomUUID();
+    }
+
+    private static LockHandle held() {
+        return lock.tryAcquire(unique(), LEASE).orElseThrow();
+    }
+
+    /** A handle whose short lease ran out and whose key another client then took. */
+    private static LockHandle lostHandle() throws Exception {
+        String key = unique();
+        LockHandle handle =
+                lock.tryAcquire(key, Lease.fixed(Duration.ofMillis(50))).orElseThrow();
+        otherClient.tryAcquire(key, LEASE, Duration.ofSeconds(5)).orElseThrow();
+        return handle;
+    }
+
+    private static void releaseOnOtherThread(LockHandle handle) throws Throwable {
+        try {
+            CompletableFuture.runAsync(handle::release).get(10, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static void lockAndRelease(String key) {
+        LockHandle held = lock.tryAcquire(key, LEASE).orElseThrow();
+        assertThat(otherClient.tryAcquire(key, LEASE)).isEmpty();
+        held.release();
+        otherClient.tryAcquire(key, LEASE).orElseThrow().release();
+    }
+
+    private static void startWith(Class<?> bean) {
+        rethrowStartupFailure(RUNNER.withBean(bean));
+    }
+
+    private static void startWith(String... properties) {
+        rethrowStartupFailure(RUNNER.withPropertyValues(properties));
+    }
+
+    private static void rethrowStartupFailure(ApplicationContextRunner runner) {
+        runner.run(started -> {
+            if (started.getStartupFailure() != null) {
+                throw new IllegalStateException("start-up failed", started.getStartupFailure());
+            }
+        });
+    }
+
+    private static Arguments row(String name, Action action, Class<? extends Throwable> expected, String message) {
+        return Arguments.of(name, action, expected, message);
+    }
+
+    @FunctionalInterface
+    interface Action {
+        void run() throws Throwable;
+    }
+
+    public static class Keys {
+
+        @DistributedLock(key = "#sku")
+        public String locked(String sku) {
+            return sku;
+        }
+
+        @DistributedLock(key = "'order:' + #order.id()")
+        public String nested(Order order) {
+            return order.id();
+        }
+    }
+
+    public record Order(String id) {}
+
+    public static class SyntaxError {
+        @DistributedLock(key = "'stock:' + + ")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class UnknownParameter {
+        @DistributedLock(key = "'stock:' + #item")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(Keys.class)
+    static class Application {}
+}

@@ -1,0 +1,94 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** distlock over Spring Boot's standard Redis security settings: a password, and an ACL user limited to its keys. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisSecurityTest {
+
+    /** The minimal ACL documented in the README. */
+    static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "
+            + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish";
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class,
+                    AopAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class))
+            .withPropertyValues("distlock.watchdog.lease=2s");
+
+    private final String key = "security:" + UUID.randomUUID();
+
+    @Test
+    void worksWithAPasswordProtectedRedis() {
+        try (TestRedis redis =
+                TestRedis.builder().password("s3cret with spaces").start()) {
+            runner.withPropertyValues(
+                            "spring.data.redis.port=" + redis.port(), "spring.data.redis.password=" + redis.password())
+                    .run(context -> exerciseEveryKindOfCommand(context.getBean(Lock.class)));
+        }
+    }
+
+    @Test
+    void worksWithAnAclUserLimitedToTheLockKeysAndChannel() {
+        try (TestRedis redis = TestRedis.builder().configLine(DISTLOCK_ACL).start()) {
+            runner.withPropertyValues(
+                            "spring.data.redis.port=" + redis.port(),
+                            "spring.data.redis.username=app",
+                            "spring.data.redis.password=app-secret")
+                    .run(context -> {
+                        exerciseEveryKindOfCommand(context.getBean(Lock.class));
+                        StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
+                        assertThatThrownBy(() -> template.opsForValue().get("not-a-lock"))
+                                .hasStackTraceContaining("NOPERM");
+                        assertThat(redis.command("ACL", "LOG"))
+                                .as("denied commands")
+                                .doesNotContain("distlock");
+                    });
+        }
+    }
+
+    /** Acquire, re-enter, renew, extend, check, wait for a release notification, release. */
+    private void exerciseEveryKindOfCommand(Lock lock) throws Exception {
+        LockHandle renewed = lock.tryAcquire(key).orElseThrow();
+        try (LockHandle nested = lock.tryAcquire(key).orElseThrow()) {
+            assertThat(nested.fencingToken()).isEqualTo(renewed.fencingToken());
+        }
+        Thread.sleep(2500);
+        assertThat(renewed.isLost()).as("kept past its 2 s lease by renewals").isFalse();
+        renewed.extend(Duration.ofSeconds(5));
+        assertThat(renewed.remainingLease()).isPositive();
+        CompletableFuture<Optional<LockHandle>> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+        Thread.sleep(300);
+        long released = System.nanoTime();
+        renewed.release();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isPresent();
+        assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
+        waiter.get().orElseThrow().release();
+    }
+}

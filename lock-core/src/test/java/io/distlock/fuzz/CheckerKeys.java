@@ -1,0 +1,43 @@
+package io.distlock.fuzz;
+
+/** The checker's own Redis keys for one run, apart from the locks' keys: every run has its namespace. */
+record CheckerKeys(String namespace) {
+
+    /** The section inside the critical section of a lock key right now, expiring no later than its lease. */
+    String claim(String key) {
+        return namespace + "claim:" + key;
+    }
+
+    /** The highest fencing token that has entered a critical section of a lock key. */
+    String lastFence(String key) {
+        return namespace + "last-fence:" + key;
+    }
+
+    /** Every fencing token that entered a critical section of a lock key, in the order they entered. */
+    String fences(String key) {
+        return namespace + "fences:" + key;
+    }
+
+    /** A hash of violation counts by kind, written by the checker's scripts. */
+    String violations() {
+        return namespace + "violations";
+    }
+
+    /** The first 200 violations, described. */
+    String details() {
+        return namespace + "details";
+    }
+
+    /**
+     * How often a claim had expired while its holder still owned the lock with more than the claim's 2 ms margin left:
+     * time in which the checker was blind.
+     */
+    String lapses() {
+        return namespace + "claim-lapses";
+    }
+
+    /** Set by the parent once every worker process is ready, so all of them start hammering together. */
+    String go() {
+        return namespace + "go";
+    }
+}

@@ -1,0 +1,300 @@
+package io.distlock.fuzz;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockBackendException;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.LockNotAcquiredException;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * One fuzz worker thread: until the run ends, draws an operation, a lease and a key, runs one critical section under
+ * the lock with the checker watching, and judges what the holder learned about a lost lock.
+ */
+final class FuzzLoop implements Runnable {
+
+    /** Auto-renewed held sections refresh their claim this often, well within the renewal interval. */
+    private static final long REFRESH_MILLIS = 40;
+
+    private static final long HANDOFF_TIMEOUT_SECONDS = 30;
+
+    private final LockUnderTest target;
+    private final Lock lock;
+    private final SectionChecker checker;
+    private final Workload workload;
+    private final Tally tally;
+    private final ExecutorService releaser;
+    private final SplittableRandom random;
+    private final String name;
+    private final long endNanos;
+    private boolean opensWithRenewedHold;
+    private long sections;
+
+    FuzzLoop(
+            LockUnderTest target,
+            SectionChecker checker,
+            Workload workload,
+            Tally tally,
+            ExecutorService releaser,
+            SplittableRandom random,
+            String name,
+            long endNanos) {
+        this.target = target;
+        this.lock = target.lock();
+        this.checker = checker;
+        this.workload = workload;
+        this.tally = tally;
+        this.releaser = releaser;
+        this.random = random;
+        this.name = name;
+        this.endNanos = endNanos;
+    }
+
+    /** Makes the first section a renewed lease held across renewals, so every run has some however slow it is. */
+    FuzzLoop openingWithRenewedHold() {
+        opensWithRenewedHold = true;
+        return this;
+    }
+
+    @Override
+    public void run() {
+        while (System.nanoTime() - endNanos < 0 && !Thread.currentThread().isInterrupted()) {
+            boolean renewedHold = opensWithRenewedHold && sections == 0;
+            Operation operation = renewedHold ? Operation.ACQUIRE : workload.operation(random);
+            LeaseProfile.Plan plan =
+                    (renewedHold ? LeaseProfile.RENEWED_HELD : workload.profile(operation, random)).plan(random);
+            String key = workload.key(random);
+            try {
+                if (operation == Operation.CALL || operation == Operation.RUN) {
+                    withCallback(operation, plan, key);
+                } else {
+                    withHandle(operation, plan, key);
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (LockBackendException e) {
+                tally.error(Count.BACKEND_ERRORS, name, e);
+            } catch (SectionChecker.CheckerFailure e) {
+                tally.error(Count.CHECKER_ERRORS, name, e);
+            } catch (RuntimeException | ExecutionException | TimeoutException e) {
+                tally.error(Count.UNEXPECTED_ERRORS, name, e);
+            }
+        }
+    }
+
+    /** The forms that hand out a handle: the worker releases it, or has another thread release it. */
+    private void withHandle(Operation operation, LeaseProfile.Plan plan, String key)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        long calledNanos = System.nanoTime();
+        Optional<LockHandle> acquired = switch (operation) {
+            case TRY_NOW -> lock.tryAcquire(key, plan.lease());
+            case ACQUIRE -> Optional.of(lock.acquire(key, plan.lease()));
+            default -> lock.tryAcquire(key, plan.lease(), workload.wait(random));
+        };
+        if (acquired.isEmpty()) {
+            tally.add(Count.NOT_ACQUIRED);
+            return;
+        }
+        tally.acquired(operation, plan.profile());
+        Section section = newSection(key, acquired.get(), calledNanos);
+        LockHandle last = section.handle();
+        boolean exited = false;
+        try {
+            checker.enter(section);
+            if (operation == Operation.NESTED) {
+                last = nest(section);
+            }
+            work(plan, section);
+            exit(section);
+            exited = true;
+        } finally {
+            if (!exited) {
+                abandon(section);
+            }
+        }
+        section.lossReported(operation == Operation.HANDOFF ? releaseElsewhere(last) : release(last));
+        judge(section, plan);
+    }
+
+    /** The forms that run work under the lock; the work finds its handle through {@link LockContext}. */
+    private void withCallback(Operation operation, LeaseProfile.Plan plan, String key) throws InterruptedException {
+        AtomicReference<Section> inside = new AtomicReference<>();
+        long calledNanos = System.nanoTime();
+        try {
+            if (operation == Operation.CALL) {
+                lock.callWithLock(
+                        key,
+                        plan.lease(),
+                        workload.wait(random),
+                        () -> section(operation, plan, key, calledNanos, inside));
+            } else {
+                lock.runWithLock(
+                        key,
+                        plan.lease(),
+                        workload.wait(random),
+                        () -> section(operation, plan, key, calledNanos, inside));
+            }
+        } catch (LockNotAcquiredException e) {
+            tally.add(Count.NOT_ACQUIRED);
+            return;
+        } catch (LockLostException e) {
+            if (inside.get() == null) {
+                throw e;
+            }
+            inside.get().lossReported(true);
+        }
+        judge(inside.get(), plan);
+    }
+
+    private Section section(
+            Operation operation, LeaseProfile.Plan plan, String key, long calledNanos, AtomicReference<Section> inside)
+            throws InterruptedException {
+        LockHandle handle = LockContext.current(key)
+                .orElseThrow(() -> new IllegalStateException("no handle in LockContext inside " + operation.label()));
+        tally.acquired(operation, plan.profile());
+        Section section = newSection(key, handle, calledNanos);
+        inside.set(section);
+        checker.enter(section);
+        try {
+            work(plan, section);
+        } finally {
+            exit(section);
+        }
+        return section;
+    }
+
+    /**
+     * Re-enters the held lock and releases one of the two handles, inner or outer first; the hold must survive that.
+     *
+     * @return the handle to release after the section
+     */
+    private LockHandle nest(Section section) {
+        LockHandle outer = section.handle();
+        Lease innerLease =
+                random.nextBoolean() ? LeaseProfile.FIXED_LONG.plan(random).lease() : Lease.renewed();
+        Optional<LockHandle> inner;
+        try {
+            inner = lock.tryAcquire(section.key(), innerLease);
+        } catch (LockLostException e) {
+            section.lossReported(true);
+            return outer;
+        }
+        if (inner.isEmpty()) {
+            tally.violation(Count.REENTRY_FAILED, section.id() + " could not re-enter its own lock " + section.key());
+            return outer;
+        }
+        if (inner.get().fencingToken() != outer.fencingToken()) {
+            tally.violation(
+                    Count.REENTRY_FAILED,
+                    section.id() + " re-entered " + section.key() + " with fencing token "
+                            + inner.get().fencingToken());
+            section.lossReported(release(inner.get()));
+            return outer;
+        }
+        boolean innerFirst = random.nextBoolean();
+        section.lossReported(release(innerFirst ? inner.get() : outer));
+        checker.check(section);
+        return innerFirst ? outer : inner.get();
+    }
+
+    private void work(LeaseProfile.Plan plan, Section section) throws InterruptedException {
+        if (plan.profile() == LeaseProfile.RENEWED_HELD) {
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(plan.workMillis());
+            while (section.state() == SectionChecker.State.HELD && System.nanoTime() - end < 0) {
+                Thread.sleep(REFRESH_MILLIS);
+                checker.refresh(section);
+            }
+        } else if (plan.workMillis() > 0) {
+            Thread.sleep(plan.workMillis());
+        }
+    }
+
+    private void exit(Section section) {
+        checker.exit(section);
+        section.seenLost(section.handle().isLost());
+    }
+
+    /** After a failure inside the section: leave and release as far as possible; the failure is what gets reported. */
+    private void abandon(Section section) {
+        try {
+            checker.exit(section);
+        } catch (RuntimeException alsoFailed) {
+            // The section's claim then expires with its lease.
+        }
+        try {
+            section.handle().close();
+        } catch (RuntimeException alsoFailed) {
+            // The lock then expires with its lease.
+        }
+    }
+
+    /** Releases, telling whether the lock reported it lost. */
+    private static boolean release(LockHandle handle) {
+        try {
+            handle.release();
+            return false;
+        } catch (LockLostException e) {
+            return true;
+        }
+    }
+
+    private boolean releaseElsewhere(LockHandle handle)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Future<Boolean> released = releaser.submit(() -> release(handle));
+        try {
+            return released.get(HANDOFF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw e;
+        }
+    }
+
+    private void judge(Section section, LeaseProfile.Plan plan) {
+        if (section.entry() == SectionChecker.Entry.VIOLATION || section.state() == SectionChecker.State.VIOLATION) {
+            tally.violation(
+                    Count.CHECKER_VIOLATIONS_SEEN,
+                    section.id() + " on " + section.key() + ": entry " + section.entry() + ", state "
+                            + section.state());
+            return;
+        }
+        if (section.entry() == SectionChecker.Entry.NOT_OWNED) {
+            tally.add(Count.LOST_BEFORE_ENTRY);
+        }
+        if (section.lostInside() && !section.lossReported()) {
+            tally.violation(
+                    Count.UNDETECTED_LOSS,
+                    section.id() + " on " + section.key() + " (" + plan.lease()
+                            + ") lost its lock inside the section, yet its release returned normally");
+            return;
+        }
+        if (section.lostInside()) {
+            tally.add(Count.LOST_DETECTED);
+            if (!section.seenLost()) {
+                tally.add(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST);
+            }
+        } else if (section.lossReported()) {
+            tally.add(Count.LOST_AFTER_SECTION);
+        }
+        if (plan.lease().isRenewed() && section.lossReported()) {
+            tally.add(Count.RENEWED_LOST);
+        } else if (plan.profile() == LeaseProfile.RENEWED_HELD) {
+            tally.add(Count.RENEWED_HELD_KEPT);
+        }
+    }
+
+    private Section newSection(String key, LockHandle handle, long calledNanos) {
+        sections++;
+        return new Section(key, target.redisKey(key), handle, name, sections, calledNanos);
+    }
+}

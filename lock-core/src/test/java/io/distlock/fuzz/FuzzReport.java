@@ -1,0 +1,130 @@
+package io.distlock.fuzz;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The outcome of a fuzz run and its summary table, in Markdown so it can be pasted into the reliability notes.
+ *
+ * @param kind the lock that was driven
+ * @param settings the run's size and seed
+ * @param startUp from starting the worker JVMs until all were ready to go
+ * @param windDown from the end of the hammering time until the last worker exited
+ * @param totals the workers' counts
+ * @param records what the checker recorded in Redis
+ * @param notable violation, error and hang lines the workers printed
+ * @param exitStatuses the workers' exit statuses
+ */
+record FuzzReport(
+        LockKind kind,
+        FuzzSettings settings,
+        Duration startUp,
+        Duration windDown,
+        Totals totals,
+        CheckerRecords records,
+        List<String> notable,
+        List<Integer> exitStatuses) {
+
+    /** Every kind of violation: the checker's, the offline fencing check's, and those the workers judged. */
+    long violations() {
+        return records.totalViolations() + totals.get(Count.UNDETECTED_LOSS) + totals.get(Count.REENTRY_FAILED);
+    }
+
+    /** Errors that make the run inconclusive: the checker's records may be incomplete or a worker misbehaved. */
+    long errors() {
+        return totals.get(Count.CHECKER_ERRORS)
+                + totals.get(Count.UNEXPECTED_ERRORS)
+                + totals.get(Count.HUNG_THREADS)
+                + exitStatuses.stream().filter(status -> status != 0).count();
+    }
+
+    /** The violation descriptions and worker lines, for an assertion message. */
+    String evidence() {
+        List<String> lines = new ArrayList<>(records.details());
+        lines.addAll(notable);
+        return lines.isEmpty() ? "(none recorded)" : String.join(System.lineSeparator(), lines);
+    }
+
+    String table() {
+        long acquisitions = totals.acquisitions();
+        List<String> rows = new ArrayList<>();
+        rows.add("### Mutual exclusion fuzz: " + kind.label());
+        rows.add("");
+        rows.add("| | |");
+        rows.add("|---|---:|");
+        row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
+        row(rows, "lock keys shared by all threads", number(settings.keys()));
+        row(
+                rows,
+                "wall clock: JVM start-ups + hammering + wind-down",
+                seconds(startUp) + " + " + settings.seconds() + " s + " + seconds(windDown));
+        row(rows, "seed (`-Dfuzz.seed`)", Long.toString(settings.seed()));
+        row(
+                rows,
+                "**acquisitions**",
+                "**" + number(acquisitions) + "** (" + number(acquisitions / settings.seconds()) + "/s)");
+        for (Operation operation : Operation.values()) {
+            row(rows, "&nbsp;&nbsp;" + operation.label(), number(totals.get(operation)));
+        }
+        for (LeaseProfile profile : LeaseProfile.values()) {
+            row(rows, "&nbsp;&nbsp;lease " + profile.label(), number(totals.get(profile)));
+        }
+        row(rows, "critical sections checked (entered holding the lock)", number(records.sectionsChecked()));
+        row(rows, "not acquired (busy for the whole wait)", number(totals.get(Count.NOT_ACQUIRED)));
+        row(rows, "lost and detected (lease ran out in the section; holder told)", lost());
+        row(
+                rows,
+                "lost after the section, before release (release said so)",
+                number(totals.get(Count.LOST_AFTER_SECTION)));
+        row(rows, "renewed holds kept across 4+ renewals", number(totals.get(Count.RENEWED_HELD_KEPT)));
+        row(rows, "renewed leases lost (renewal too late; holder told)", number(totals.get(Count.RENEWED_LOST)));
+        row(rows, "claim lapses (checker blind while the lock was still held)", number(records.claimLapses()));
+        row(rows, "backend errors (Redis slower than the command timeout)", number(totals.get(Count.BACKEND_ERRORS)));
+        row(
+                rows,
+                "checker errors / unexpected errors / hung threads",
+                totals.get(Count.CHECKER_ERRORS) + " / " + totals.get(Count.UNEXPECTED_ERRORS) + " / "
+                        + totals.get(Count.HUNG_THREADS));
+        row(rows, "**violations**", "**" + number(violations()) + "**");
+        row(
+                rows,
+                "&nbsp;&nbsp;overlap: entered while another holder's lease was alive",
+                number(records.violation("overlap")));
+        row(
+                rows,
+                "&nbsp;&nbsp;lock deleted or taken over before its lease ended",
+                number(records.violation("taken-early")));
+        row(
+                rows,
+                "&nbsp;&nbsp;fencing token not increasing (online / offline list check)",
+                records.violation("fencing") + " / " + records.fenceInversions());
+        row(rows, "&nbsp;&nbsp;lease ran out but release returned normally", number(totals.get(Count.UNDETECTED_LOSS)));
+        row(
+                rows,
+                "&nbsp;&nbsp;re-entry refused or with another fencing token",
+                number(totals.get(Count.REENTRY_FAILED)));
+        return String.join(System.lineSeparator(), rows);
+    }
+
+    private String lost() {
+        long detected = totals.get(Count.LOST_DETECTED);
+        long beforeEntry = totals.get(Count.LOST_BEFORE_ENTRY);
+        long notYetSeen = totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST);
+        return number(detected) + " (" + number(beforeEntry) + " before entering; " + number(notYetSeen)
+                + " with isLost() still false at the end)";
+    }
+
+    private static void row(List<String> rows, String label, String value) {
+        rows.add("| " + label + " | " + value + " |");
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0);
+    }
+
+    private static String number(long value) {
+        return String.format(Locale.ROOT, "%,d", value);
+    }
+}

@@ -1,0 +1,88 @@
+package io.distlock.fuzz;
+
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs one fuzz run from the parent: starts the worker JVMs, starts them hammering together once all are ready, waits
+ * for their summaries and reads back the checker's records. Workers are killed in every case.
+ */
+final class FuzzRun {
+
+    /** Worker JVMs start in parallel on a busy machine; this is long enough for the slowest. */
+    private static final Duration START_UP = Duration.ofSeconds(90);
+
+    /** Beyond the run and the workers' own grace for finishing sections, time to print and exit. */
+    private static final Duration EXIT_SLACK = Duration.ofSeconds(30);
+
+    private FuzzRun() {}
+
+    /** The longest a run of these settings takes before its waits give up. */
+    static Duration budget(FuzzSettings settings) {
+        return START_UP.plusSeconds(settings.seconds())
+                .plus(FuzzWorker.GRACE)
+                .plus(EXIT_SLACK)
+                .plusSeconds(30);
+    }
+
+    static FuzzReport run(TestRedis redis, LockKind kind, FuzzSettings settings) throws InterruptedException {
+        CheckerKeys keys =
+                new CheckerKeys("fuzz:" + kind.name().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
+        List<WorkerProcess> workers = new ArrayList<>();
+        long started = System.nanoTime();
+        try {
+            for (int process = 0; process < settings.processes(); process++) {
+                workers.add(WorkerProcess.start(new WorkerConfig(
+                        redis.host(),
+                        redis.port(),
+                        keys.namespace(),
+                        kind,
+                        process,
+                        settings.threads(),
+                        settings.keys(),
+                        settings.seconds(),
+                        settings.seedOf(process))));
+            }
+            long readyBy = started + START_UP.toNanos();
+            for (WorkerProcess worker : workers) {
+                if (!worker.awaitReady(readyBy)) {
+                    throw new IllegalStateException(
+                            "a fuzz worker was not ready within " + START_UP + "; last output: " + worker.tail());
+                }
+            }
+            redis.command("SET", keys.go(), "1");
+            long goNanos = System.nanoTime();
+            long exitBy = System.nanoTime()
+                    + TimeUnit.SECONDS.toNanos(settings.seconds())
+                    + FuzzWorker.GRACE.toNanos()
+                    + EXIT_SLACK.toNanos();
+            List<Integer> statuses = new ArrayList<>();
+            List<Totals> totals = new ArrayList<>();
+            List<String> notable = new ArrayList<>();
+            for (WorkerProcess worker : workers) {
+                statuses.add(worker.awaitExit(exitBy));
+                totals.add(Totals.parse(worker.summary()));
+                notable.addAll(worker.notable());
+            }
+            long exitedNanos = System.nanoTime();
+            return new FuzzReport(
+                    kind,
+                    settings,
+                    Duration.ofNanos(goNanos - started),
+                    Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
+                    Totals.sum(totals),
+                    CheckerRecords.read(redis, keys, WorkerConfig.keyNames(settings.keys())),
+                    notable,
+                    statuses);
+        } finally {
+            for (WorkerProcess worker : workers) {
+                worker.close();
+            }
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.distlock.fuzz;
+
+import java.util.Locale;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The size of a fuzz run. The defaults fit a normal build on a small machine; a soak run raises them through system
+ * properties ({@code -Dfuzz.seconds=600}) or environment variables ({@code FUZZ_SECONDS=600}): {@code fuzz.seconds},
+ * {@code fuzz.processes}, {@code fuzz.threads}, {@code fuzz.keys} and {@code fuzz.seed} (to repeat a run's draws).
+ *
+ * @param seconds how long the workers hammer the locks
+ * @param processes worker JVMs
+ * @param threads worker threads per JVM
+ * @param keys lock keys shared by all workers
+ * @param seed the seed of the workers' random draws
+ */
+record FuzzSettings(int seconds, int processes, int threads, int keys, long seed) {
+
+    FuzzSettings {
+        if (seconds < 1 || processes < 1 || threads < 1 || keys < 1) {
+            throw new IllegalArgumentException("fuzz settings must all be at least 1: " + seconds + " s, " + processes
+                    + " processes, " + threads + " threads, " + keys + " keys");
+        }
+    }
+
+    /** The run the build does by default, or as large as the system properties or environment ask. */
+    static FuzzSettings fromEnvironment() {
+        return new FuzzSettings(
+                (int) setting("seconds", 20),
+                (int) setting("processes", 3),
+                (int) setting("threads", 6),
+                (int) setting("keys", 4),
+                setting("seed", ThreadLocalRandom.current().nextLong()));
+    }
+
+    /** A short run against a broken lock, which the checker must catch. */
+    static FuzzSettings control() {
+        return new FuzzSettings(8, 2, 6, 4, ThreadLocalRandom.current().nextLong());
+    }
+
+    /** The seed of one worker process, different for each. */
+    long seedOf(int process) {
+        return seed ^ (process * 0x9E3779B97F4A7C15L);
+    }
+
+    private static long setting(String name, long fallback) {
+        String value = System.getProperty("fuzz." + name);
+        if (value == null || value.isBlank()) {
+            value = System.getenv("FUZZ_" + name.toUpperCase(Locale.ROOT));
+        }
+        return value == null || value.isBlank() ? fallback : Long.parseLong(value.trim());
+    }
+}

@@ -1,0 +1,21 @@
+package io.distlock.fuzz;
+
+/** The lock a fuzz run drives: distlock itself, or a deliberately broken lock the checker must catch. */
+enum LockKind {
+    /** {@link io.distlock.redis.RedisLock}. */
+    DISTLOCK("distlock RedisLock"),
+    /** {@code SET NX PX} to take, a plain {@code DEL} to release: an outlived holder deletes its successor's lock. */
+    RELEASE_WITHOUT_COMPARE("broken: release is DEL without comparing the owner"),
+    /** {@code SET NX PX} to take, {@code GET}, compare, then {@code DEL} as separate commands to release. */
+    NON_ATOMIC_RELEASE("broken: release is GET, compare, DEL in separate commands");
+
+    private final String label;
+
+    LockKind(String label) {
+        this.label = label;
+    }
+
+    String label() {
+        return label;
+    }
+}

@@ -1,0 +1,56 @@
+package io.distlock.fuzz;
+
+import io.distlock.Lock;
+import io.distlock.redis.RedisLock;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The lock a fuzz worker drives, behind the {@link Lock} interface, and where it keeps each lock in Redis. The checker
+ * reads that key only to learn the holder's remaining lease (see {@link SectionChecker}).
+ */
+final class LockUnderTest implements AutoCloseable {
+
+    private final Lock lock;
+    private final String prefix;
+
+    private LockUnderTest(Lock lock, String prefix) {
+        this.lock = lock;
+        this.prefix = prefix;
+    }
+
+    /** Opens the lock of the given kind on {@code factory}, with every key under {@code prefix}. */
+    static LockUnderTest open(LockKind kind, LettuceConnectionFactory factory, String prefix) {
+        if (kind == LockKind.DISTLOCK) {
+            return new LockUnderTest(
+                    RedisLock.builder(factory)
+                            .keyPrefix(prefix)
+                            .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                            .build(),
+                    prefix);
+        }
+        StringRedisTemplate redis = new StringRedisTemplate(factory);
+        redis.afterPropertiesSet();
+        return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix);
+    }
+
+    /** RedisLock documents its lock key as {@code {prefix + key}}; the naive locks use the same layout. */
+    static String redisKey(String prefix, String key) {
+        return "{" + prefix + key + "}";
+    }
+
+    Lock lock() {
+        return lock;
+    }
+
+    String redisKey(String key) {
+        return redisKey(prefix, key);
+    }
+
+    @Override
+    public void close() {
+        if (lock instanceof RedisLock redisLock) {
+            redisLock.close();
+        }
+    }
+}

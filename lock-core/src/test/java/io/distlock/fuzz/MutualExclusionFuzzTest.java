@@ -1,0 +1,102 @@
+package io.distlock.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.distlock.test.TestRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Mutual exclusion at scale, across processes: several worker JVMs ({@link FuzzWorker}) with several threads each
+ * hammer a few shared keys with every way of taking a lock (try once, try with a wait, block, {@code callWithLock},
+ * {@code runWithLock}, nested re-entry released in either order, release from another thread), under long fixed
+ * leases, short fixed leases that sections often outlive, and auto-renewed leases, some held across several renewals.
+ *
+ * <p>An independent checker ({@link SectionChecker}) records every critical section in Redis with Lua scripts on a
+ * connection of its own. Entering, a section claims its key with a checker key that expires with the holder's lease
+ * (read from the lock's key), and appends its fencing token to the key's list; exiting, it removes its claim. A section
+ * that finds another's claim alive overlapped it; a section that still has its claim but no longer its lock key had
+ * its lock taken before the lease ended; a fencing token that does not rise is out of order (checked as sections
+ * enter, and again from the lists afterwards). A section whose lease ran out is <em>lost</em>, not a violation, since
+ * its claim expired with the lease, but its holder must be told: a release (or {@code callWithLock}) that returns
+ * normally after a lost section is a violation. Each worker prints a summary line; the parent adds them up with the
+ * checker's records and prints a table (in the test's output file under {@code target/surefire-reports}).
+ *
+ * <p>The same workers drive deliberately broken locks ({@link NaiveLock}) to show the checker catches them.
+ *
+ * <p>The default run is sized for the build. A soak run (see {@link FuzzSettings} for the settings):
+ *
+ * <pre>
+ * ./mvnw -pl lock-core -am verify -Dtest=MutualExclusionFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dfuzz.seconds=600 -Dfuzz.processes=4 -Dfuzz.threads=8
+ * </pre>
+ */
+class MutualExclusionFuzzTest {
+
+    private static TestRedis redis;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = TestRedis.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        if (redis != null) {
+            redis.close();
+        }
+    }
+
+    @Test
+    void distlockNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+        FuzzSettings settings = FuzzSettings.fromEnvironment();
+
+        FuzzReport report = assertTimeoutPreemptively(
+                FuzzRun.budget(settings), () -> FuzzRun.run(redis, LockKind.DISTLOCK, settings));
+
+        System.out.println(report.table());
+        System.out.println(report.evidence());
+        Totals totals = report.totals();
+        assertThat(report.errors())
+                .as("errors; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.violations())
+                .as("violations; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
+                .as("every acquisition was seen by the checker")
+                .isEqualTo(totals.acquisitions());
+        for (Operation operation : Operation.values()) {
+            assertThat(totals.get(operation))
+                    .as("acquisitions by %s", operation.label())
+                    .isPositive();
+        }
+        assertThat(totals.get(Count.LOST_DETECTED))
+                .as("short leases ran out inside sections")
+                .isPositive();
+        assertThat(totals.get(LeaseProfile.RENEWED_HELD))
+                .as("auto-renewed sections held across renewals")
+                .isPositive();
+    }
+
+    @ParameterizedTest
+    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE"})
+    void theCheckerCatchesABrokenLock(LockKind kind) {
+        FuzzSettings settings = FuzzSettings.control();
+
+        FuzzReport report =
+                assertTimeoutPreemptively(FuzzRun.budget(settings), () -> FuzzRun.run(redis, kind, settings));
+
+        System.out.println(report.table());
+        assertThat(report.errors())
+                .as("errors; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.records().violation("overlap") + report.records().violation("taken-early"))
+                .as("overlaps and early takeovers caught")
+                .isPositive();
+    }
+}

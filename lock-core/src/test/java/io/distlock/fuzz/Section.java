@@ -1,0 +1,100 @@
+package io.distlock.fuzz;
+
+import io.distlock.LockHandle;
+import java.util.concurrent.TimeUnit;
+
+/** One critical section: the hold it runs under, what the checker saw, and what the holder learned about a loss. */
+final class Section {
+
+    private final String key;
+    private final String lockKey;
+    private final LockHandle handle;
+    private final String id;
+    private final long leaseFloorNanos;
+    private SectionChecker.Entry entry = SectionChecker.Entry.CLAIMED;
+    private SectionChecker.State state = SectionChecker.State.HELD;
+    private boolean lossReported;
+    private boolean seenLost;
+
+    /**
+     * Starts the record of a section.
+     *
+     * @param calledNanos when the acquisition was called, by {@link System#nanoTime()}: before Redis set the lease
+     */
+    Section(String key, String lockKey, LockHandle handle, String worker, long number, long calledNanos) {
+        this.key = key;
+        this.lockKey = lockKey;
+        this.handle = handle;
+        this.id = worker + "#" + number + "/fence " + handle.fencingToken();
+        long leaseNanos = LeaseProfile.initialLease(handle.lease()).toNanos();
+        // Redis's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding.
+        this.leaseFloorNanos = calledNanos + leaseNanos - leaseNanos / 1000 - TimeUnit.MILLISECONDS.toNanos(1);
+    }
+
+    String key() {
+        return key;
+    }
+
+    String lockKey() {
+        return lockKey;
+    }
+
+    LockHandle handle() {
+        return handle;
+    }
+
+    /** Names the section in the checker's records: worker, section number and fencing token. */
+    String id() {
+        return id;
+    }
+
+    SectionChecker.Entry entry() {
+        return entry;
+    }
+
+    void entered(SectionChecker.Entry entry) {
+        this.entry = entry;
+    }
+
+    SectionChecker.State state() {
+        return state;
+    }
+
+    /** Keeps the worst state seen: a lock once lost stays lost, a violation stays a violation. */
+    void checked(SectionChecker.State seen) {
+        if (seen.compareTo(state) > 0) {
+            state = seen;
+        }
+    }
+
+    /** True once the lock told its holder, by exception from a release or a nested acquisition, that it was lost. */
+    boolean lossReported() {
+        return lossReported;
+    }
+
+    void lossReported(boolean reported) {
+        lossReported |= reported;
+    }
+
+    /** True if {@link LockHandle#isLost()} already said so when the section ended. */
+    boolean seenLost() {
+        return seenLost;
+    }
+
+    void seenLost(boolean lost) {
+        seenLost = lost;
+    }
+
+    /**
+     * Tells whether the lease certainly has not run out yet: Redis set it after the acquisition was called, and leases
+     * only ever grow, so until the lease's length has passed since the call, the lock cannot have expired.
+     */
+    boolean leaseCertainlyAlive() {
+        return System.nanoTime() - leaseFloorNanos < 0;
+    }
+
+    /** The lock was not the holder's any more when the section ended, or already when it began. */
+    boolean lostInside() {
+        return entry == SectionChecker.Entry.NOT_OWNED || state == SectionChecker.State.LOST;
+    }
+}

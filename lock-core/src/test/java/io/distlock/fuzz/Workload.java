@@ -1,0 +1,73 @@
+package io.distlock.fuzz;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * What a fuzz worker does next: which operation, with which lease, on which key, waiting how long. Draws are weighted;
+ * the weights keep the section mix dominated by tiny sections so that tens of thousands of acquisitions fit in a short
+ * run, with enough short and renewed leases to exercise loss and renewal.
+ */
+final class Workload {
+
+    private final int[] operationWeights;
+    private final int[] profileWeights;
+    private final List<String> keys;
+
+    private Workload(int[] operationWeights, int[] profileWeights, List<String> keys) {
+        this.operationWeights = operationWeights;
+        this.profileWeights = profileWeights;
+        this.keys = List.copyOf(keys);
+    }
+
+    /**
+     * The mix for a lock kind. Locks without reentrancy get no nested sections; the broken locks get more short leases,
+     * since an outlived lease is where their release goes wrong.
+     */
+    static Workload of(LockKind kind, List<String> keys) {
+        // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF.
+        // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
+        // RENEWED_HELD.
+        return kind == LockKind.DISTLOCK
+                ? new Workload(new int[] {24, 24, 10, 11, 11, 10, 10}, new int[] {820, 12, 8, 159, 1}, keys)
+                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10}, new int[] {500, 100, 350, 50, 0}, keys);
+    }
+
+    Operation operation(SplittableRandom random) {
+        return Operation.values()[draw(operationWeights, random)];
+    }
+
+    /** A nested section needs an outer hold that outlives it, so it gets a long or renewed lease. */
+    LeaseProfile profile(Operation operation, SplittableRandom random) {
+        LeaseProfile profile = LeaseProfile.values()[draw(profileWeights, random)];
+        if (operation == Operation.NESTED && profile != LeaseProfile.RENEWED) {
+            return LeaseProfile.FIXED_LONG;
+        }
+        return profile;
+    }
+
+    String key(SplittableRandom random) {
+        return keys.get(random.nextInt(keys.size()));
+    }
+
+    /** A wait for the waiting forms: sometimes zero (try once), usually a few holders' worth. */
+    Duration wait(SplittableRandom random) {
+        return random.nextInt(10) == 0 ? Duration.ZERO : Duration.ofMillis(random.nextLong(10, 251));
+    }
+
+    private static int draw(int[] weights, SplittableRandom random) {
+        int total = 0;
+        for (int weight : weights) {
+            total += weight;
+        }
+        int point = random.nextInt(total);
+        for (int i = 0; i < weights.length; i++) {
+            point -= weights[i];
+            if (point < 0) {
+                return i;
+            }
+        }
+        throw new IllegalStateException("weights must be positive in total");
+    }
+}

@@ -1,0 +1,136 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.test.TcpProxy;
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Redis restarted, slow or stalled under held and waited locks: nobody hangs, losses are reported, all recovers. */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class RedisFaultsTest {
+
+    private static final Lease LONG = Lease.fixed(Duration.ofSeconds(30));
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final String key = "faults:" + UUID.randomUUID();
+
+    @AfterEach
+    void stopThreads() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void restartWhileLocksAreHeldAndWaitedForRecoversAndReportsTheLosses() throws Exception {
+        try (TestRedis redis = TestRedis.start();
+                RedisClients clients = new RedisClients(redis)) {
+            RedisLock holder = clients.lock(builder -> builder.watchdogLease(Duration.ofMillis(1500)));
+            RedisLock waiter = clients.lock();
+            LockHandle renewed = holder.tryAcquire(key + ":renewed").orElseThrow();
+            LockHandle fixed = holder.tryAcquire(key + ":fixed", LONG).orElseThrow();
+            holder.tryAcquire(key + ":short-wait", LONG).orElseThrow();
+            AtomicReference<LockLostException> renewedLoss = new AtomicReference<>();
+            renewed.onLost(renewedLoss::set);
+            Future<Optional<LockHandle>> patient =
+                    submit(() -> waiter.tryAcquire(key + ":fixed", LONG, Duration.ofSeconds(20)));
+            Future<Optional<LockHandle>> impatient =
+                    submit(() -> waiter.tryAcquire(key + ":short-wait", LONG, Duration.ofMillis(1500)));
+            Thread.sleep(300);
+
+            long outage = System.nanoTime();
+            redis.kill();
+            Thread.sleep(1000);
+            redis.startAgain();
+            long restarted = System.nanoTime();
+
+            // The short wait ends on time, with whatever it could learn: no lock, an error, or the freed lock.
+            assertThatWaitEnded(impatient, outage, Duration.ofMillis(1500 + 700));
+            // The restart emptied Redis; the patient waiter is woken when the subscription comes back.
+            assertThat(patient.get(10, TimeUnit.SECONDS)).isPresent();
+            System.out.printf(
+                    "Waiter acquired the vanished lock %d ms after Redis restarted%n",
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - restarted));
+            // The renewed hold is reported lost: renewals failed for a whole lease, or found the key gone. The fixed
+            // hold learns it when it releases.
+            await().atMost(Duration.ofSeconds(5)).until(() -> renewedLoss.get() != null);
+            assertThat(renewedLoss.get().reason())
+                    .isIn(LockLostException.Reason.RENEWAL_FAILED, LockLostException.Reason.KEY_GONE);
+            assertThatThrownBy(fixed::release).isInstanceOf(LockLostException.class);
+
+            // The same clients work again, including the wake-up of waiters by release notifications.
+            LockHandle again = holder.tryAcquire(key + ":after", LONG).orElseThrow();
+            Future<Optional<LockHandle>> woken =
+                    submit(() -> waiter.tryAcquire(key + ":after", LONG, Duration.ofSeconds(20)));
+            Thread.sleep(300);
+            long released = System.nanoTime();
+            again.release();
+            assertThat(woken.get(10, TimeUnit.SECONDS)).isPresent();
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
+        }
+    }
+
+    @Test
+    void slowRedisStillEndsWaitsOnTimeAndAnswersWithinTheCommandTimeout() throws Exception {
+        try (TestRedis redis = TestRedis.start();
+                TcpProxy network = TcpProxy.start(redis.host(), redis.port());
+                RedisClients clients = new RedisClients("127.0.0.1", network.port(), null)) {
+            RedisLock lock = clients.lock();
+            lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
+            network.latency(Duration.ofMillis(300));
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> lock.tryAcquire(key, LONG, Duration.ofMillis(100)))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("did not answer within")
+                    .hasMessageContaining(key);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(400));
+
+            LockHandle slow = lock.tryAcquire(key + ":slow", LONG).orElseThrow();
+            slow.release();
+
+            network.latency(Duration.ofSeconds(3));
+            start = System.nanoTime();
+            assertThatThrownBy(() -> lock.tryAcquire(key + ":stalled", LONG))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("within " + RedisClients.COMMAND_TIMEOUT.toMillis() + " ms");
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(RedisClients.COMMAND_TIMEOUT.plusMillis(700));
+            network.latency(Duration.ZERO);
+        }
+    }
+
+    private <T> Future<T> submit(Callable<T> call) {
+        return threads.submit(call);
+    }
+
+    private static void assertThatWaitEnded(Future<Optional<LockHandle>> wait, long since, Duration within)
+            throws InterruptedException {
+        long remaining = within.toNanos() - (System.nanoTime() - since);
+        try {
+            wait.get(Math.max(0, remaining), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            assertThat(e.getCause()).isInstanceOf(LockBackendException.class);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new AssertionError(
+                    "a wait of 1.5 s still ran " + within.toMillis() + " ms after the outage began", e);
+        }
+    }
+}
