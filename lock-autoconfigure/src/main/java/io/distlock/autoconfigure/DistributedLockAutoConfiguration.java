@@ -17,9 +17,11 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.util.function.SingletonSupplier;
@@ -76,11 +78,15 @@ public final class DistributedLockAutoConfiguration {
         @ConditionalOnMissingBean
         @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
         static DistributedLockAdvisor distlockAdvisor(
-                ObjectProvider<Lock> lock, LockedMethods lockedMethods, DistributedLockProperties properties) {
-            DistributedLockInterceptor interceptor =
-                    new DistributedLockInterceptor(SingletonSupplier.of(lock::getObject), lockedMethods);
-            return new DistributedLockAdvisor(
-                    interceptor, properties.getAspect().getOrder());
+                ObjectProvider<Lock> lock, ObjectProvider<LockedMethods> lockedMethods, Environment environment) {
+            // Advisors are created while post-processors are still being set up; everything else is resolved lazily
+            // and the order is read straight from the environment, so that no ordinary bean is created that early.
+            DistributedLockInterceptor interceptor = new DistributedLockInterceptor(
+                    SingletonSupplier.of(lock::getObject), SingletonSupplier.of(lockedMethods::getObject));
+            int order = Binder.get(environment)
+                    .bind("distlock.aspect.order", Integer.class)
+                    .orElse(new DistributedLockProperties.Aspect().getOrder());
+            return new DistributedLockAdvisor(interceptor, order);
         }
 
         @Bean

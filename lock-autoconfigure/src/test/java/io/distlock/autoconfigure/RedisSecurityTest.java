@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
@@ -18,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** distlock over Spring Boot's standard Redis security settings: a password, and an ACL user limited to its keys. */
@@ -43,7 +45,8 @@ class RedisSecurityTest {
                 TestRedis.builder().password("s3cret with spaces").start()) {
             runner.withPropertyValues(
                             "spring.data.redis.port=" + redis.port(), "spring.data.redis.password=" + redis.password())
-                    .run(context -> exerciseEveryKindOfCommand(context.getBean(Lock.class)));
+                    .run(context -> exerciseEveryKindOfCommand(
+                            context.getBean(Lock.class), context.getBean(RedisConnectionFactory.class)));
         }
     }
 
@@ -55,7 +58,8 @@ class RedisSecurityTest {
                             "spring.data.redis.username=app",
                             "spring.data.redis.password=app-secret")
                     .run(context -> {
-                        exerciseEveryKindOfCommand(context.getBean(Lock.class));
+                        exerciseEveryKindOfCommand(
+                                context.getBean(Lock.class), context.getBean(RedisConnectionFactory.class));
                         StringRedisTemplate template = context.getBean(StringRedisTemplate.class);
                         assertThatThrownBy(() -> template.opsForValue().get("not-a-lock"))
                                 .hasStackTraceContaining("NOPERM");
@@ -66,8 +70,11 @@ class RedisSecurityTest {
         }
     }
 
-    /** Acquire, re-enter, renew, extend, check, wait for a release notification, release. */
-    private void exerciseEveryKindOfCommand(Lock lock) throws Exception {
+    /**
+     * Acquire, re-enter, renew, extend, check, release; and wait for a release announced over pub/sub, by a second
+     * client, which is woken by Redis rather than by the releasing client's own process.
+     */
+    private void exerciseEveryKindOfCommand(Lock lock, RedisConnectionFactory connectionFactory) throws Exception {
         LockHandle renewed = lock.tryAcquire(key).orElseThrow();
         try (LockHandle nested = lock.tryAcquire(key).orElseThrow()) {
             assertThat(nested.fencingToken()).isEqualTo(renewed.fencingToken());
@@ -76,9 +83,10 @@ class RedisSecurityTest {
         assertThat(renewed.isLost()).as("kept past its 2 s lease by renewals").isFalse();
         renewed.extend(Duration.ofSeconds(5));
         assertThat(renewed.remainingLease()).isPositive();
+        RedisLock otherClient = RedisLock.builder(connectionFactory).build();
         CompletableFuture<Optional<LockHandle>> waiter = CompletableFuture.supplyAsync(() -> {
             try {
-                return lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
+                return otherClient.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return Optional.empty();
@@ -90,5 +98,6 @@ class RedisSecurityTest {
         assertThat(waiter.get(10, TimeUnit.SECONDS)).isPresent();
         assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
         waiter.get().orElseThrow().release();
+        otherClient.close();
     }
 }

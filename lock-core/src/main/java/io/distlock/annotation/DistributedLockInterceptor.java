@@ -18,16 +18,16 @@ import org.springframework.aop.support.AopUtils;
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
     private final Supplier<Lock> lock;
-    private final LockedMethods methods;
+    private final Supplier<LockedMethods> methods;
 
     /**
-     * Creates the interceptor.
+     * Creates the interceptor. Both collaborators are asked for on the first call, so the advisor can exist before the
+     * Redis connection and the configuration do.
      *
-     * @param lock supplies the lock that annotated methods take, on their first call; so the advisor can exist before
-     *     the Redis connection does
-     * @param methods the checked annotated methods
+     * @param lock supplies the lock that annotated methods take
+     * @param methods supplies the checked annotated methods
      */
-    public DistributedLockInterceptor(Supplier<Lock> lock, LockedMethods methods) {
+    public DistributedLockInterceptor(Supplier<Lock> lock, Supplier<LockedMethods> methods) {
         this.lock = lock;
         this.methods = methods;
     }
@@ -39,7 +39,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throw new IllegalStateException("@DistributedLock needs a target object to call "
                     + DistributedLockDefinitionException.describe(invocation.getMethod()));
         }
-        LockedMethod locked = methods.get(invocation.getMethod(), AopUtils.getTargetClass(target));
+        LockedMethod locked = methods.get().get(invocation.getMethod(), AopUtils.getTargetClass(target));
         Object[] args = invocation.getArguments();
         String key = locked.key(target, args);
         Optional<LockHandle> handle;

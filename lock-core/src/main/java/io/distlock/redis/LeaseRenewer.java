@@ -8,7 +8,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -125,23 +124,23 @@ final class LeaseRenewer implements AutoCloseable {
             keys[i] = batch.get(i).lockKeyBytes();
             args[i + 1] = batch.get(i).tokenBytes();
         }
-        long sentNanos = System.nanoTime();
-        CompletableFuture<List<Long>> answer;
+        ScriptRunner.Sent<List<Long>> sent;
         try {
-            answer = runner.send(batch.get(0).key(), "renew", LockScripts.RENEW, keys, args);
+            sent = runner.send(batch.get(0).key(), "renew", LockScripts.RENEW, keys, args);
         } catch (RuntimeException e) {
             roundsInFlight.decrementAndGet();
             renewalFailed(batch, e);
             return;
         }
-        answer.orTimeout(runner.commandTimeoutNanos(), TimeUnit.NANOSECONDS)
+        sent.answer()
+                .orTimeout(runner.commandTimeoutNanos(), TimeUnit.NANOSECONDS)
                 .whenCompleteAsync(
                         (results, error) -> {
                             roundsInFlight.decrementAndGet();
                             if (error != null) {
                                 renewalFailed(batch, error);
                             } else {
-                                applyResults(batch, results, sentNanos);
+                                applyResults(batch, results, sent.sentNanos());
                             }
                         },
                         scheduler);

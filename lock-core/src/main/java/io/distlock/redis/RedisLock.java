@@ -23,6 +23,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -38,9 +39,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
  *
  * <p>Needs Redis 6.2 or newer. Create it with {@link #builder(RedisConnectionFactory)}; {@link #close()} stops its
- * renewer thread (held locks then expire with their leases).
+ * renewer thread (held locks then expire with their leases). As a Spring bean it closes in the lifecycle phase {@link
+ * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock implements Lock, AutoCloseable {
+public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
+
+    /**
+     * The {@link SmartLifecycle} phase in which distlock's beans stop: after everything in the default phase and the
+     * web server, before Spring Data Redis's connection factory.
+     */
+    public static final int LIFECYCLE_PHASE = Integer.MAX_VALUE / 2;
 
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
 
@@ -67,6 +75,7 @@ public final class RedisLock implements Lock, AutoCloseable {
     private final ConcurrentHashMap<Owner, Hold> holds = new ConcurrentHashMap<>();
     private final Object subscribeLock = new Object();
     private volatile boolean subscribed;
+    private volatile boolean closed;
     private boolean subscribing;
     private volatile long nextSubscribeNanos;
 
@@ -126,10 +135,9 @@ public final class RedisLock implements Lock, AutoCloseable {
         }
         String lockKey = keys.lockKey(key);
         String token = newToken();
-        long sentNanos = System.nanoTime();
-        long answer =
-                runner.awaitAnswerUninterruptibly(sendAcquire(key, lockKey, token, lease, NO_WAIT), key, "acquire");
-        return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sentNanos)) : Optional.empty();
+        ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NO_WAIT);
+        long answer = runner.awaitAnswerUninterruptibly(sent.answer(), key, "acquire");
+        return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sent.sentNanos())) : Optional.empty();
     }
 
     @Override
@@ -226,11 +234,32 @@ public final class RedisLock implements Lock, AutoCloseable {
      */
     @Override
     public void close() {
+        closed = true;
         renewer.close();
         subscription.unregister(releaseChannel, releaseListener);
         if (ownsSubscription) {
             subscription.close();
         }
+    }
+
+    /** Nothing to start: the lock sends nothing to Redis until it is used. */
+    @Override
+    public void start() {}
+
+    /** Closes the lock, like {@link #close()}. */
+    @Override
+    public void stop() {
+        close();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return !closed;
+    }
+
+    @Override
+    public int getPhase() {
+        return LIFECYCLE_PHASE;
     }
 
     /** Waits until {@code waitNanos} have passed ({@link Long#MAX_VALUE}: forever); null if the lock stayed taken. */
@@ -252,10 +281,10 @@ public final class RedisLock implements Lock, AutoCloseable {
             boolean attempt = entry.tryFirst();
             while (true) {
                 if (attempt) {
-                    long sentNanos = System.nanoTime();
-                    long answer = attempt(key, lockKey, token, lease, deadline);
+                    ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, WAIT);
+                    long answer = awaitAttempt(sent.answer(), key, lockKey, token, deadline);
                     if (answer > 0) {
-                        return held(key, lockKey, token, answer, lease, sentNanos);
+                        return held(key, lockKey, token, answer, lease, sent.sentNanos());
                     }
                     long holderTtlMillis = -1 - answer;
                     long now = System.nanoTime();
@@ -278,10 +307,9 @@ public final class RedisLock implements Lock, AutoCloseable {
         }
     }
 
-    /** One acquisition attempt that gives up when the caller's wait ends; a late success is released again. */
-    private long attempt(String key, String lockKey, String token, Lease lease, long deadline)
+    /** Waits for an acquisition attempt until the caller's wait ends; a late success is released again. */
+    private long awaitAttempt(CompletableFuture<Long> answer, String key, String lockKey, String token, long deadline)
             throws InterruptedException {
-        CompletableFuture<Long> answer = sendAcquire(key, lockKey, token, lease, WAIT);
         long timeout = runner.commandTimeoutNanos();
         if (deadline != Long.MAX_VALUE) {
             timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
@@ -301,7 +329,7 @@ public final class RedisLock implements Lock, AutoCloseable {
         answer.thenAccept(fencingToken -> {
             if (fencingToken > 0) {
                 log.debug("Releasing lock '{}', granted after its caller stopped waiting", key);
-                sendRelease(key, lockKey, token).exceptionally(error -> {
+                sendRelease(key, lockKey, token).answer().exceptionally(error -> {
                     log.warn(
                             "Lock '{}' was granted after its caller stopped waiting and could not be released; "
                                     + "it expires with its lease: {}",
@@ -313,7 +341,7 @@ public final class RedisLock implements Lock, AutoCloseable {
         });
     }
 
-    private CompletableFuture<Long> sendAcquire(String key, String lockKey, String token, Lease lease, byte[] wait) {
+    private ScriptRunner.Sent<Long> sendAcquire(String key, String lockKey, String token, Lease lease, byte[] wait) {
         byte[] lockKeyBytes = RedisKeys.bytes(lockKey);
         return runner.send(
                 key,
@@ -325,7 +353,7 @@ public final class RedisLock implements Lock, AutoCloseable {
                 wait);
     }
 
-    private CompletableFuture<Long> sendRelease(String key, String lockKey, String token) {
+    private ScriptRunner.Sent<Long> sendRelease(String key, String lockKey, String token) {
         return runner.send(
                 key,
                 "release",
@@ -367,19 +395,18 @@ public final class RedisLock implements Lock, AutoCloseable {
                 throw lost;
             }
             long leaseMillis = leaseMillis(lease);
-            long sentNanos = System.nanoTime();
-            CompletableFuture<Long> answer = runner.send(
+            ScriptRunner.Sent<Long> sent = runner.send(
                     key,
                     "re-enter",
                     LockScripts.CONFIRM,
                     new byte[][] {outer.lockKeyBytes()},
                     outer.tokenBytes(),
                     RedisKeys.bytes(Long.toString(leaseMillis)));
-            long result = runner.awaitAnswerUninterruptibly(answer, key, "re-enter");
+            long result = runner.awaitAnswerUninterruptibly(sent.answer(), key, "re-enter");
             if (result != 1) {
                 throw lost(outer, result);
             }
-            outer.leaseAtLeast(sentNanos, leaseMillis);
+            outer.leaseAtLeast(sent.sentNanos(), leaseMillis);
             confirmed = true;
             return new RedisLockHandle(this, outer);
         } finally {
@@ -404,7 +431,7 @@ public final class RedisLock implements Lock, AutoCloseable {
         long result;
         try {
             result = runner.awaitAnswerUninterruptibly(
-                    sendRelease(hold.key(), hold.lockKey(), hold.token()), hold.key(), "release");
+                    sendRelease(hold.key(), hold.lockKey(), hold.token()).answer(), hold.key(), "release");
         } catch (LockBackendException e) {
             LockLostException lost = hold.lostOrNull();
             hold.markReleased();
@@ -436,19 +463,18 @@ public final class RedisLock implements Lock, AutoCloseable {
         if (lost != null) {
             throw lost;
         }
-        long sentNanos = System.nanoTime();
-        CompletableFuture<Long> answer = runner.send(
+        ScriptRunner.Sent<Long> sent = runner.send(
                 hold.key(),
                 "extend",
                 LockScripts.EXTEND,
                 new byte[][] {hold.lockKeyBytes()},
                 hold.tokenBytes(),
                 RedisKeys.bytes(Long.toString(leaseMillis)));
-        long result = runner.awaitAnswerUninterruptibly(answer, hold.key(), "extend");
+        long result = runner.awaitAnswerUninterruptibly(sent.answer(), hold.key(), "extend");
         if (result != 1) {
             throw lost(hold, result);
         }
-        hold.leaseSet(sentNanos, leaseMillis);
+        hold.leaseSet(sent.sentNanos(), leaseMillis);
     }
 
     void onLost(Hold hold, Consumer<LockLostException> callback) {
@@ -463,9 +489,9 @@ public final class RedisLock implements Lock, AutoCloseable {
         if (hold.isReleased() || hold.lostOrNull() != null) {
             return -1;
         }
-        CompletableFuture<Long> answer = runner.send(
+        ScriptRunner.Sent<Long> sent = runner.send(
                 hold.key(), "check", LockScripts.STATUS, new byte[][] {hold.lockKeyBytes()}, hold.tokenBytes());
-        long result = runner.awaitAnswerUninterruptibly(answer, hold.key(), "check");
+        long result = runner.awaitAnswerUninterruptibly(sent.answer(), hold.key(), "check");
         if (result < 0) {
             hold.markLost(result == -1 ? Reason.OWNED_BY_OTHER : Reason.KEY_GONE);
         }

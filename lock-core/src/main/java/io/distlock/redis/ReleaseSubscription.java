@@ -11,6 +11,7 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -24,10 +25,13 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * <p>The client resubscribes by itself after a reconnect; since releases announced meanwhile were missed, every
  * registered lock is then told to wake its waiters so that they check Redis again.
  *
+ * <p>As a Spring bean it closes in the lifecycle phase {@link RedisLock#LIFECYCLE_PHASE}: after the web server has
+ * stopped taking requests, before the connection factory stops.
+ *
  * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads. Subscribing may block on the
  * network, but never while {@link #close()} or a lock's own calls wait for it.
  */
-public final class ReleaseSubscription implements AutoCloseable {
+public final class ReleaseSubscription implements AutoCloseable, SmartLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
 
@@ -125,6 +129,26 @@ public final class ReleaseSubscription implements AutoCloseable {
         if (current != null) {
             closeQuietly(current);
         }
+    }
+
+    /** Nothing to start: the subscription connects when the first waiter needs it. */
+    @Override
+    public void start() {}
+
+    /** Closes the subscription. */
+    @Override
+    public void stop() {
+        close();
+    }
+
+    @Override
+    public boolean isRunning() {
+        return !closed;
+    }
+
+    @Override
+    public int getPhase() {
+        return RedisLock.LIFECYCLE_PHASE;
     }
 
     private static void closeQuietly(RedisConnection connection) {

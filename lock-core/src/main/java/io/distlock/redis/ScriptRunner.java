@@ -43,7 +43,7 @@ final class ScriptRunner {
      *
      * @throws LockBackendException if no connection could be had
      */
-    <T> CompletableFuture<T> send(String key, String operation, RedisScript<?> script, byte[][] keys, byte[]... args) {
+    <T> Sent<T> send(String key, String operation, RedisScript<?> script, byte[][] keys, byte[]... args) {
         RedisConnection connection;
         try {
             connection = connectionFactory.getConnection();
@@ -52,6 +52,8 @@ final class ScriptRunner {
         }
         try {
             RedisClusterAsyncCommands<byte[], byte[]> commands = ((LettuceConnection) connection).getNativeConnection();
+            // Taken once the connection exists: a lease can start no earlier than this, however long connecting took.
+            long sentNanos = System.nanoTime();
             ScriptOutputType type =
                     script.getResultType() == Long.class ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
             CompletableFuture<T> result = commands.<T>evalsha(script.getSha1(), type, keys, args)
@@ -65,7 +67,7 @@ final class ScriptRunner {
                                     .toCompletableFuture()
                             : CompletableFuture.failedFuture(unwrap(error)));
             result.whenComplete((value, error) -> connection.close());
-            return result;
+            return new Sent<>(result, sentNanos);
         } catch (RuntimeException e) {
             connection.close();
             throw failure(key, operation, e);
@@ -117,6 +119,14 @@ final class ScriptRunner {
             }
         }
     }
+
+    /**
+     * A command on its way.
+     *
+     * @param answer completes with Redis's answer
+     * @param sentNanos when it was sent, by the monotonic clock: Redis ran it no earlier
+     */
+    record Sent<T>(CompletableFuture<T> answer, long sentNanos) {}
 
     static LockBackendException timeout(String key, String operation, long waitedNanos) {
         return new LockBackendException(

@@ -14,7 +14,7 @@ import java.util.Locale;
  * @param windDown from the end of the hammering time until the last worker exited
  * @param totals the workers' counts
  * @param records what the checker recorded in Redis
- * @param notable violation, error and hang lines the workers printed
+ * @param notable violation, error and hang lines the workers printed, and the last output of workers that failed
  * @param exitStatuses the workers' exit statuses
  */
 record FuzzReport(

@@ -51,8 +51,8 @@ final class FuzzRun {
             long readyBy = started + START_UP.toNanos();
             for (WorkerProcess worker : workers) {
                 if (!worker.awaitReady(readyBy)) {
-                    throw new IllegalStateException(
-                            "a fuzz worker was not ready within " + START_UP + "; last output: " + worker.tail());
+                    throw new IllegalStateException("a fuzz worker ended or was not ready within " + START_UP
+                            + "; last output: " + worker.tail());
                 }
             }
             redis.command("SET", keys.go(), "1");
@@ -65,7 +65,11 @@ final class FuzzRun {
             List<Totals> totals = new ArrayList<>();
             List<String> notable = new ArrayList<>();
             for (WorkerProcess worker : workers) {
-                statuses.add(worker.awaitExit(exitBy));
+                int status = worker.awaitExit(exitBy);
+                statuses.add(status);
+                if (status != 0) {
+                    notable.add("worker exited with status " + status + "; last output: " + worker.tail());
+                }
                 totals.add(Totals.parse(worker.summary()));
                 notable.addAll(worker.notable());
             }

@@ -6,7 +6,10 @@ enum LockKind {
     DISTLOCK("distlock RedisLock"),
     /** {@code SET NX PX} to take, a plain {@code DEL} to release: an outlived holder deletes its successor's lock. */
     RELEASE_WITHOUT_COMPARE("broken: release is DEL without comparing the owner"),
-    /** {@code SET NX PX} to take, {@code GET}, compare, then {@code DEL} as separate commands to release. */
+    /**
+     * {@code SET NX PX} to take, {@code GET}, compare, then {@code DEL} as separate commands to release, the seeds'
+     * release: a lease that runs out between them lets the DEL remove the next holder's lock.
+     */
     NON_ATOMIC_RELEASE("broken: release is GET, compare, DEL in separate commands");
 
     private final String label;

@@ -59,7 +59,6 @@ class MutualExclusionFuzzTest {
                 FuzzRun.budget(settings), () -> FuzzRun.run(redis, LockKind.DISTLOCK, settings));
 
         System.out.println(report.table());
-        System.out.println(report.evidence());
         Totals totals = report.totals();
         assertThat(report.errors())
                 .as("errors; evidence:%n%s", report.evidence())

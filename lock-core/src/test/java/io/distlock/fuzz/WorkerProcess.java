@@ -28,6 +28,7 @@ final class WorkerProcess implements AutoCloseable {
     private final CountDownLatch ready = new CountDownLatch(1);
     private final List<String> notable = new ArrayList<>();
     private final Deque<String> tail = new ArrayDeque<>();
+    private boolean readySeen;
     private String summary;
 
     private WorkerProcess(int number, Process process) {
@@ -58,9 +59,16 @@ final class WorkerProcess implements AutoCloseable {
         }
     }
 
-    /** Waits until the worker is connected and waiting for the start signal; false if it did not get there in time. */
+    /**
+     * Waits until the worker is connected and waiting for the start signal.
+     *
+     * @return false if it did not get there in time, or ended first
+     */
     boolean awaitReady(long deadlineNanos) throws InterruptedException {
-        return ready.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        ready.await(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        synchronized (this) {
+            return readySeen;
+        }
     }
 
     /**
@@ -102,11 +110,15 @@ final class WorkerProcess implements AutoCloseable {
             }
         } catch (IOException e) {
             keep("(output of worker " + number + " ended: " + e + ")");
+        } finally {
+            // A worker that ended before it was ready must not be waited for.
+            ready.countDown();
         }
     }
 
     private synchronized void keep(String line) {
         if (line.startsWith(FuzzWorker.READY)) {
+            readySeen = true;
             ready.countDown();
         } else if (line.startsWith(Tally.SUMMARY)) {
             summary = line;
