@@ -1,0 +1,39 @@
+package io.distlock.sample.inventory.redis;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The embedded default: when no Redis is configured, starts one and hands it to Spring Boot as the connection details,
+ * which take the place of the {@code spring.data.redis.*} properties. It stops with the application context.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(NoRedisConfiguredCondition.class)
+class EmbeddedRedisConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(EmbeddedRedisConfiguration.class);
+
+    @Bean(destroyMethod = "close")
+    EmbeddedRedis embeddedRedis() {
+        EmbeddedRedis redis = EmbeddedRedis.start();
+        log.info(
+                "No Redis configured (spring.data.redis.url/host/port): started an embedded redis-server at {}. "
+                        + "It stops with this application and keeps nothing; set SPRING_DATA_REDIS_URL to use your own.",
+                redis.uri());
+        return redis;
+    }
+
+    @Bean
+    DataRedisConnectionDetails embeddedRedisConnectionDetails(EmbeddedRedis redis) {
+        return new DataRedisConnectionDetails() {
+            @Override
+            public Standalone getStandalone() {
+                return Standalone.of(redis.host(), redis.port());
+            }
+        };
+    }
+}

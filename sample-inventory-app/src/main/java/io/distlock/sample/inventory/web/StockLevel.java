@@ -1,0 +1,4 @@
+package io.distlock.sample.inventory.web;
+
+/** The answer of every successful stock change: how many units of the SKU are in stock now. */
+public record StockLevel(String sku, long stock) {}

@@ -1,0 +1,25 @@
+package io.distlock.sample.inventory;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.ContextConfiguration;
+
+/**
+ * The whole application against the shared test Redis, with MockMvc and the test-only {@link SlowInventoryTasks}. One
+ * annotation for every such test, so they all share one cached application context.
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@SpringBootTest
+@AutoConfigureMockMvc
+@ContextConfiguration(initializers = UseTestRedis.class)
+@Import(SlowInventoryTasks.class)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public @interface InventoryTest {}
