@@ -113,7 +113,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     public static Builder builder(RedisConnectionFactory connectionFactory) {
         if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
             throw new IllegalArgumentException(
-                    "distlock needs a LettuceConnectionFactory (Spring Boot's default Redis " + "client), but got "
+                    "distlock needs a LettuceConnectionFactory (Spring Boot's default Redis client), but got "
                             + (connectionFactory == null
                                     ? "null"
                                     : connectionFactory.getClass().getName()));
@@ -230,7 +230,8 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
 
     /**
      * Stops renewing leases and, unless the subscription was shared through the builder, closes the release
-     * subscription. Locks still held expire with their leases.
+     * subscription. Locks still held expire with their leases; handles can still be released. New acquisitions throw
+     * {@link IllegalStateException}.
      */
     @Override
     public void close() {
@@ -271,8 +272,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         if (nested != null) {
             return nested;
         }
-        long start = System.nanoTime();
-        long deadline = waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : start + waitNanos;
+        long deadline = waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + waitNanos;
         String lockKey = keys.lockKey(key);
         String token = newToken();
         subscribeIfNeeded();
@@ -555,7 +555,10 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
     }
 
-    private static void validate(String key, Lease lease) {
+    private void validate(String key, Lease lease) {
+        if (closed) {
+            throw new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed");
+        }
         RedisKeys.validate(key);
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");

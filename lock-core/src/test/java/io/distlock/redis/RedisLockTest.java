@@ -337,6 +337,20 @@ class RedisLockTest {
     }
 
     @Test
+    void closedLockRefusesNewAcquisitionsButReleasesWhatItHeld() {
+        RedisLock lock = clients.lock();
+        LockHandle held = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+
+        lock.close();
+
+        assertThatThrownBy(() -> lock.tryAcquire(key + ":new", Lease.fixed(LONG)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+        held.release();
+        assertThat(redis.command("EXISTS", "{distlock:" + key + "}")).isEqualTo("0");
+    }
+
+    @Test
     void settingsOutOfRangeAreRejectedWithTheirName() {
         var factory = clients.connectionFactory();
         assertThatIllegalArgumentException()
