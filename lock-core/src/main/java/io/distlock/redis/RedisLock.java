@@ -58,6 +58,8 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     /** After a failed subscription, waiters rely on lease expiry alone for this long before trying again. */
     private static final long SUBSCRIBE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long closing waits for a subscription in progress. */
+    private static final long SUBSCRIBER_SHUTDOWN_WAIT_MILLIS = 2000;
 
     private static final byte[] WAIT = RedisKeys.bytes("1");
     private static final byte[] NO_WAIT = RedisKeys.bytes("0");
@@ -76,7 +78,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     private final Object subscribeLock = new Object();
     private volatile boolean subscribed;
     private volatile boolean closed;
-    private boolean subscribing;
+    private @Nullable Thread subscriber;
     private volatile long nextSubscribeNanos;
 
     private RedisLock(Builder builder) {
@@ -236,6 +238,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     @Override
     public void close() {
         closed = true;
+        awaitSubscriber();
         renewer.close();
         subscription.unregister(releaseChannel, releaseListener);
         if (ownsSubscription) {
@@ -517,14 +520,13 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
             return;
         }
         synchronized (subscribeLock) {
-            if (subscribed || subscribing || System.nanoTime() - nextSubscribeNanos < 0) {
+            if (subscribed || subscriber != null || closed || System.nanoTime() - nextSubscribeNanos < 0) {
                 return;
             }
-            subscribing = true;
+            subscriber = new Thread(this::subscribe, "distlock-subscriber");
+            subscriber.setDaemon(true);
+            subscriber.start();
         }
-        Thread subscriber = new Thread(this::subscribe, "distlock-subscriber");
-        subscriber.setDaemon(true);
-        subscriber.start();
     }
 
     private void subscribe() {
@@ -540,8 +542,24 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
                     e.toString());
         } finally {
             synchronized (subscribeLock) {
-                subscribing = false;
+                subscriber = null;
             }
+        }
+    }
+
+    /** Lets a subscription in progress finish, briefly, so it does not connect while the client shuts down. */
+    private void awaitSubscriber() {
+        Thread running;
+        synchronized (subscribeLock) {
+            running = subscriber;
+        }
+        if (running == null) {
+            return;
+        }
+        try {
+            running.join(SUBSCRIBER_SHUTDOWN_WAIT_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -82,7 +82,7 @@ final class FuzzLoop implements Runnable {
             } catch (InterruptedException e) {
                 return;
             } catch (LockBackendException e) {
-                tally.error(Count.BACKEND_ERRORS, name, e);
+                tally.expectedError(Count.BACKEND_ERRORS, name, e);
             } catch (SectionChecker.CheckerFailure e) {
                 tally.error(Count.CHECKER_ERRORS, name, e);
             } catch (RuntimeException | ExecutionException | TimeoutException e) {

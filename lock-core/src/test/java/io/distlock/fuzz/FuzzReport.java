@@ -81,7 +81,10 @@ record FuzzReport(
         row(rows, "renewed holds kept across 4+ renewals", number(totals.get(Count.RENEWED_HELD_KEPT)));
         row(rows, "renewed leases lost (renewal too late; holder told)", number(totals.get(Count.RENEWED_LOST)));
         row(rows, "claim lapses (checker blind while the lock was still held)", number(records.claimLapses()));
-        row(rows, "backend errors (Redis slower than the command timeout)", number(totals.get(Count.BACKEND_ERRORS)));
+        row(
+                rows,
+                "LockBackendException (no answer in time; the operation was skipped)",
+                number(totals.get(Count.BACKEND_ERRORS)));
         row(
                 rows,
                 "checker errors / unexpected errors / hung threads",

@@ -6,12 +6,13 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The counts of one worker process, shared by its threads, and the lines it prints for the parent: at most a few
- * details of violations and errors as they happen, and one summary line at the end.
+ * The counts of one worker process, shared by its threads, and the lines it prints for the parent: a few details of
+ * violations and errors as they happen, and one summary line at the end.
  */
 final class Tally {
 
@@ -19,12 +20,13 @@ final class Tally {
     static final String VIOLATION = "FUZZ-VIOLATION";
     static final String ERROR = "FUZZ-ERROR";
 
+    /** Enough lines of each count to see what went wrong, without flooding the parent when everything does. */
     private static final int MAX_PRINTED = 20;
 
-    private final Map<Operation, LongAdder> byOperation = adders(Operation.class);
-    private final Map<LeaseProfile, LongAdder> byProfile = adders(LeaseProfile.class);
-    private final Map<Count, LongAdder> counts = adders(Count.class);
-    private final AtomicInteger printed = new AtomicInteger();
+    private final Map<Operation, LongAdder> byOperation = each(Operation.class, LongAdder::new);
+    private final Map<LeaseProfile, LongAdder> byProfile = each(LeaseProfile.class, LongAdder::new);
+    private final Map<Count, LongAdder> counts = each(Count.class, LongAdder::new);
+    private final Map<Count, AtomicInteger> printed = each(Count.class, AtomicInteger::new);
 
     void acquired(Operation operation, LeaseProfile profile) {
         byOperation.get(operation).increment();
@@ -37,14 +39,23 @@ final class Tally {
 
     void violation(Count count, String description) {
         add(count);
-        print(VIOLATION + " " + count + ": " + description);
+        print(count, VIOLATION + " " + count + ": " + description);
     }
 
+    /** Counts an error and prints it with its stack trace, on one line. */
     void error(Count count, String worker, Throwable error) {
         add(count);
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        print(ERROR + " " + count + " in " + worker + ": " + trace.toString().replace('\n', '|'));
+        print(
+                count,
+                ERROR + " " + count + " in " + worker + ": " + trace.toString().replace('\n', '|'));
+    }
+
+    /** Counts an error that is expected now and then, such as a slow answer on a busy machine, printing its message. */
+    void expectedError(Count count, String worker, Throwable error) {
+        add(count);
+        print(count, ERROR + " " + count + " in " + worker + ": " + error);
     }
 
     /** The summary line: {@code FUZZ-SUMMARY NAME=count ...} for every operation, lease profile and count. */
@@ -55,17 +66,17 @@ final class Tally {
                 .collect(Collectors.joining(" ", SUMMARY + " ", ""));
     }
 
-    private void print(String line) {
-        if (printed.incrementAndGet() <= MAX_PRINTED) {
+    private void print(Count count, String line) {
+        if (printed.get(count).incrementAndGet() <= MAX_PRINTED) {
             System.out.println(line);
         }
     }
 
-    private static <E extends Enum<E>> Map<E, LongAdder> adders(Class<E> type) {
-        Map<E, LongAdder> adders = new EnumMap<>(type);
+    private static <E extends Enum<E>, V> Map<E, V> each(Class<E> type, Supplier<V> value) {
+        Map<E, V> map = new EnumMap<>(type);
         for (E constant : type.getEnumConstants()) {
-            adders.put(constant, new LongAdder());
+            map.put(constant, value.get());
         }
-        return adders;
+        return map;
     }
 }
