@@ -25,9 +25,10 @@ import java.util.Optional;
  *
  * <h2>Failures</h2>
  * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When Redis cannot
- * be asked, methods throw {@link LockBackendException}, never a plain "not acquired"; a waiting form gives up with
- * that exception no later than its wait time (a command may be abandoned: if Redis granted the lock after the caller
- * gave up, the lock is released again in the background).
+ * be asked, methods throw {@link LockBackendException}, never a plain "not acquired". A waiting form ends no later than
+ * its wait time, or 200 ms after it when an attempt is still on its way: if Redis answered earlier attempts of the
+ * same call, the lock counts as not acquired; if Redis never answered, {@link LockBackendException} is thrown. An
+ * abandoned attempt that Redis grants later is released again in the background.
  *
  * <h2>Keys</h2>
  * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.

@@ -55,7 +55,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
     private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** A waiter whose wait is nearly over still gives Redis this long to answer its attempt. */
-    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
     /** After a failed subscription, waiters rely on lease expiry alone for this long before trying again. */
     private static final long SUBSCRIBE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** How long closing waits for a subscription in progress. */
@@ -282,10 +282,15 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         WaitingRoom.Entry entry = waitingRoom.enter(lockKey);
         try {
             boolean attempt = entry.tryFirst();
+            boolean redisAnswered = false;
             while (true) {
                 if (attempt) {
                     ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, WAIT);
-                    long answer = awaitAttempt(sent.answer(), key, lockKey, token, deadline);
+                    Long answer = awaitAttempt(sent.answer(), key, lockKey, token, deadline, redisAnswered);
+                    if (answer == null) {
+                        return null;
+                    }
+                    redisAnswered = true;
                     if (answer > 0) {
                         return held(key, lockKey, token, answer, lease, sent.sentNanos());
                     }
@@ -310,8 +315,21 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         }
     }
 
-    /** Waits for an acquisition attempt until the caller's wait ends; a late success is released again. */
-    private long awaitAttempt(CompletableFuture<Long> answer, String key, String lockKey, String token, long deadline)
+    /**
+     * Waits for an acquisition attempt until the caller's wait ends (or a little longer, so a short remainder does not
+     * fail a healthy Redis); a success that comes later is released again.
+     *
+     * @return the script's answer, or null if the wait ended first although Redis had answered this caller before:
+     *     then the lock was simply not acquired in time
+     * @throws LockBackendException if the wait ended and Redis had not answered this caller at all
+     */
+    private @Nullable Long awaitAttempt(
+            CompletableFuture<Long> answer,
+            String key,
+            String lockKey,
+            String token,
+            long deadline,
+            boolean redisAnsweredBefore)
             throws InterruptedException {
         long timeout = runner.commandTimeoutNanos();
         if (deadline != Long.MAX_VALUE) {
@@ -321,6 +339,9 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
             return ScriptRunner.await(answer, timeout, key, "acquire");
         } catch (TimeoutException e) {
             releaseIfGrantedLate(answer, key, lockKey, token);
+            if (redisAnsweredBefore && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                return null;
+            }
             throw ScriptRunner.timeout(key, "acquire", timeout);
         } catch (InterruptedException e) {
             releaseIfGrantedLate(answer, key, lockKey, token);

@@ -52,7 +52,7 @@ record FuzzReport(
         List<String> rows = new ArrayList<>();
         rows.add("### Mutual exclusion fuzz: " + kind.label());
         rows.add("");
-        rows.add("| | |");
+        rows.add("| measure | value |");
         rows.add("|---|---:|");
         row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
         row(rows, "lock keys shared by all threads", number(settings.keys()));
@@ -76,7 +76,7 @@ record FuzzReport(
         row(rows, "lost and detected (lease ran out in the section; holder told)", lost());
         row(
                 rows,
-                "lost after the section, before release (release said so)",
+                "lost between section exit and release (release said so)",
                 number(totals.get(Count.LOST_AFTER_SECTION)));
         row(rows, "renewed holds kept across 4+ renewals", number(totals.get(Count.RENEWED_HELD_KEPT)));
         row(rows, "renewed leases lost (renewal too late; holder told)", number(totals.get(Count.RENEWED_LOST)));

@@ -16,7 +16,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * A worker process of a fuzz run: {@link WorkerConfig} as arguments; prints {@value #READY} once connected, waits for
  * the run's start signal in Redis, runs its threads for the run's duration and prints its {@link Tally} summary line.
- * Exits with 0, or 2 if worker threads hung (their stacks are printed), or 3 if the start signal never came.
+ * Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start signal never
+ * came.
  */
 public final class FuzzWorker {
 
@@ -31,8 +32,14 @@ public final class FuzzWorker {
 
     private FuzzWorker() {}
 
-    public static void main(String[] args) throws InterruptedException {
-        int status = run(WorkerConfig.parse(args));
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = run(WorkerConfig.parse(args));
+        } catch (InterruptedException | RuntimeException e) {
+            e.printStackTrace(System.out);
+            status = 1;
+        }
         System.out.flush();
         // Lettuce and executor threads must not keep the process alive after its summary.
         System.exit(status);

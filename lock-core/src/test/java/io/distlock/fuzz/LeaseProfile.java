@@ -8,7 +8,7 @@ import java.util.SplittableRandom;
 enum LeaseProfile {
     /** A lease far longer than the section: any overlap is a violation. */
     FIXED_LONG("fixed 10 s, tiny section"),
-    /** A lease of 15-40 ms and a section of half to one and a half times that: often outlived, must be reported lost. */
+    /** A lease of 15-40 ms and a section of half to one and a half times that: often outlived, then reported lost. */
     FIXED_SHORT("fixed 15-40 ms, section 0.5-1.5x the lease"),
     /**
      * A lease of 15-40 ms and a section that ends 0-8 ms before it: release races the lease's end, where a release that

@@ -19,12 +19,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>An independent checker ({@link SectionChecker}) records every critical section in Redis with Lua scripts on a
  * connection of its own. Entering, a section claims its key with a checker key that expires with the holder's lease
  * (read from the lock's key), and appends its fencing token to the key's list; exiting, it removes its claim. A section
- * that finds another's claim alive overlapped it; a section that still has its claim but no longer its lock key had
- * its lock taken before the lease ended; a fencing token that does not rise is out of order (checked as sections
- * enter, and again from the lists afterwards). A section whose lease ran out is <em>lost</em>, not a violation, since
- * its claim expired with the lease, but its holder must be told: a release (or {@code callWithLock}) that returns
- * normally after a lost section is a violation. Each worker prints a summary line; the parent adds them up with the
- * checker's records and prints a table (in the test's output file under {@code target/surefire-reports}).
+ * that finds another's claim alive overlapped it; a section whose lock key is gone while its claim is alive, or before
+ * its lease can have run out by its own clock, had its lock taken early; a fencing token that does not rise is out of
+ * order (checked as sections enter, and again from the lists afterwards). A section whose lease ran out is
+ * <em>lost</em>, not a violation, since its claim expired with the lease, but its holder must be told: a release (or
+ * {@code callWithLock}) that returns normally after a lost section is a violation. Each worker prints a summary line;
+ * the parent adds them up with the checker's records and prints a table (in the test's output file under
+ * {@code target/surefire-reports}).
  *
  * <p>The same workers drive deliberately broken locks ({@link NaiveLock}) to show the checker catches them.
  *
@@ -77,6 +78,9 @@ class MutualExclusionFuzzTest {
         assertThat(totals.get(Count.LOST_DETECTED))
                 .as("short leases ran out inside sections")
                 .isPositive();
+        assertThat(totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST))
+                .as("lost sections whose isLost() was still false, although it errs on the side of lost")
+                .isZero();
         assertThat(totals.get(LeaseProfile.RENEWED_HELD))
                 .as("auto-renewed sections held across renewals")
                 .isPositive();

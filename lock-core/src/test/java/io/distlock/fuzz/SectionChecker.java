@@ -16,15 +16,18 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <ul>
  *   <li><b>overlap</b>: a section enters while another section's claim is alive;
- *   <li><b>taken early</b>: a section still has its claim but its lock key is gone or someone else's, so the lock was
- *       deleted or taken over before its lease ended;
+ *   <li><b>taken early</b>: a section's lock key is gone or someone else's while its claim is still alive, or while,
+ *       by the holder's own clock, less time than the lease has passed since it called for the lock (Redis set the
+ *       lease after that call, and leases only grow): the lock was deleted or taken over before its lease ended, which
+ *       also catches a lock stolen before its holder could claim it;
  *   <li><b>fencing</b>: a section enters with a fencing token not above every earlier one of that key.
  * </ul>
  *
- * <p>A section whose lock key is not its own any more when it enters or exits (the lease ran out) is <em>lost</em>:
- * no violation by itself, but its holder must learn of it, which the worker checks. The lock key is read only to
- * learn the remaining lease and whether it still names the holder's owner token; every judgement is the checker's.
- * Auto-renewed sections refresh their claim from the lock key's PTTL while they run.
+ * <p>A section whose lock key is not its own any more when it enters or exits, once its lease may have run out, is
+ * <em>lost</em>: no violation by itself, but its holder must learn of it, which the worker checks. The lock key is read
+ * only to learn the remaining lease and whether it still names the holder's owner token (a prefix match, since
+ * RedisLock may append a mark for waiters); every judgement is the checker's. Auto-renewed sections refresh their claim
+ * from the lock key's PTTL while they run.
  */
 final class SectionChecker {
 
@@ -32,9 +35,9 @@ final class SectionChecker {
     enum Entry {
         /** The lock key was the holder's; the section claimed it. */
         CLAIMED,
-        /** The lock key was not the holder's any more: the lease ran out between acquisition and entry. */
+        /** The lock key was not the holder's any more: the lease may have run out between acquisition and entry. */
         NOT_OWNED,
-        /** Another section was inside, or the fencing token went backwards. */
+        /** Another section was inside, the fencing token went backwards, or the lock was taken early. */
         VIOLATION
     }
 
@@ -42,9 +45,9 @@ final class SectionChecker {
     enum State {
         /** The lock key is still the holder's. */
         HELD,
-        /** The lock key is not the holder's any more and its claim has expired with the lease. */
+        /** The lock key is not the holder's any more, and its claim and lease may have run out. */
         LOST,
-        /** The lock key is not the holder's although its claim, and so its lease, is still alive. */
+        /** The lock key is not the holder's although its lease is certainly still alive. */
         VIOLATION
     }
 
