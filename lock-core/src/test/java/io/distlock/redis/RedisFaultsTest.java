@@ -84,6 +84,12 @@ class RedisFaultsTest {
             again.release();
             assertThat(woken.get(10, TimeUnit.SECONDS)).isPresent();
             assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
+            // And renewals: a new auto-renewed hold outlives its watchdog lease twice over.
+            LockHandle renewedAgain = holder.tryAcquire(key + ":renewed-again").orElseThrow();
+            Thread.sleep(3000);
+            assertThat(renewedAgain.isLost()).isFalse();
+            assertThat(renewedAgain.isHeld()).isTrue();
+            renewedAgain.release();
         }
     }
 
