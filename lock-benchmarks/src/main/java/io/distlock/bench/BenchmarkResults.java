@@ -1,0 +1,44 @@
+package io.distlock.bench;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The results of one benchmark run.
+ *
+ * @param settings how it ran
+ * @param environment where and with what it ran
+ * @param scenarios the results of each scenario, in order
+ * @param took how long the run took
+ */
+public record BenchmarkResults(
+        BenchmarkSettings settings, Environment environment, List<ScenarioResults> scenarios, Duration took) {
+
+    /** Copies the scenarios. */
+    public BenchmarkResults {
+        scenarios = List.copyOf(scenarios);
+    }
+
+    /**
+     * One scenario's results.
+     *
+     * @param scenario the scenario
+     * @return its results, if it ran
+     */
+    public Optional<ScenarioResults> of(Scenario scenario) {
+        return scenarios.stream().filter(s -> s.scenario() == scenario).findFirst();
+    }
+
+    /**
+     * Evidence of two holders at once, anywhere in the run.
+     *
+     * @return the number of violations
+     */
+    public long violations() {
+        return scenarios.stream()
+                .flatMap(s -> s.measurements().stream())
+                .mapToLong(Measurement::violations)
+                .sum();
+    }
+}

@@ -1,0 +1,165 @@
+package io.distlock.bench;
+
+import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.redis.CommandCounts;
+import io.distlock.bench.redis.CommandMonitor;
+import io.distlock.bench.redis.MonitorCounts;
+import io.distlock.bench.redis.RedisInfo;
+import io.distlock.bench.redis.RedisTarget;
+import io.distlock.bench.worker.WorkerGroup;
+import io.distlock.bench.worker.WorkerPool;
+import io.distlock.bench.worker.WorkloadResult;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs every scenario for every contender against one Redis and collects the results.
+ *
+ * <p>Each contender runs in worker processes of its own, all started before the first measurement. Within a
+ * scenario, every contender warms up first; then the trials go round: trial 1 of every contender, then trial 2, and so
+ * on, so that a disturbance of the machine spreads over all contenders instead of hitting one. Contenders never run at
+ * the same time, so the difference of {@code INFO commandstats} around a trial is that contender's alone.
+ */
+public final class BenchmarkRun {
+
+    private final BenchmarkSettings settings;
+    private final RedisTarget target;
+    private final Consumer<String> progress;
+    private final String runId = Long.toString(System.currentTimeMillis(), 36);
+
+    /**
+     * Prepares a run.
+     *
+     * @param settings how long and how hard
+     * @param target the Redis to run against
+     * @param progress where progress lines go
+     */
+    public BenchmarkRun(BenchmarkSettings settings, RedisTarget target, Consumer<String> progress) {
+        this.settings = settings;
+        this.target = target;
+        this.progress = progress;
+    }
+
+    /**
+     * Runs all scenarios.
+     *
+     * @return the results
+     * @throws InterruptedException if interrupted
+     * @throws IllegalStateException if a worker failed, with the end of its log
+     */
+    public BenchmarkResults run() throws InterruptedException {
+        Instant started = Instant.now();
+        long startNanos = System.nanoTime();
+        String loadAtStart = Environment.loadAverage();
+        try (RedisInfo info = new RedisInfo(target.endpoint())) {
+            String redisVersion = info.serverVersion();
+            progress.accept("Redis " + redisVersion + ": " + target.provider() + "; load average " + loadAtStart);
+            List<ScenarioResults> scenarios = new ArrayList<>();
+            Map<ContenderKind, Integer> processes = processesPerContender();
+            progress.accept("Starting "
+                    + processes.values().stream().mapToInt(Integer::intValue).sum() + " worker JVMs");
+            try (WorkerPool pool = WorkerPool.start(
+                    processes,
+                    target.endpoint(),
+                    settings.workerJvmArgs(),
+                    settings.output().resolve("logs"))) {
+                for (Scenario scenario : settings.scenarios()) {
+                    scenarios.add(runScenario(scenario, pool, info));
+                }
+            }
+            return new BenchmarkResults(
+                    settings,
+                    Environment.describe(started, target, redisVersion, loadAtStart),
+                    scenarios,
+                    Duration.ofNanos(System.nanoTime() - startNanos));
+        }
+    }
+
+    /** As many worker processes for each contender as the selected scenario that needs most of them. */
+    private Map<ContenderKind, Integer> processesPerContender() {
+        Map<ContenderKind, Integer> processes = new LinkedHashMap<>();
+        for (ContenderKind kind : settings.contenders()) {
+            settings.scenarios().stream()
+                    .filter(scenario -> scenario.includes(kind))
+                    .mapToInt(scenario -> scenario.processes(settings))
+                    .max()
+                    .ifPresent(count -> processes.put(kind, count));
+        }
+        return processes;
+    }
+
+    private ScenarioResults runScenario(Scenario scenario, WorkerPool pool, RedisInfo info)
+            throws InterruptedException {
+        List<ContenderKind> kinds =
+                settings.contenders().stream().filter(scenario::includes).toList();
+        progress.accept("Scenario " + scenario.number() + ", " + scenario.title() + ": " + scenario.shape(settings));
+        Map<ContenderKind, WorkloadResult> warmups = new LinkedHashMap<>();
+        for (ContenderKind kind : kinds) {
+            warmups.put(kind, run(pool.group(kind), scenario, "warmup", settings.warmup()));
+        }
+        Map<ContenderKind, List<Trial>> trials = new LinkedHashMap<>();
+        for (int number = 1; number <= settings.trials(); number++) {
+            for (ContenderKind kind : kinds) {
+                CommandCounts before = info.commandCounts();
+                double cpuBefore = info.cpuSeconds();
+                WorkloadResult result = run(pool.group(kind), scenario, "trial" + number, settings.trial());
+                Trial trial = new Trial(result, info.commandCounts().since(before), info.cpuSeconds() - cpuBefore);
+                trials.computeIfAbsent(kind, any -> new ArrayList<>()).add(trial);
+                progress.accept(describe(scenario, number, kind, trial));
+            }
+        }
+        List<Measurement> measurements = new ArrayList<>();
+        for (ContenderKind kind : kinds) {
+            Probe probe = scenario.contended() ? probe(pool.group(kind), scenario, info) : null;
+            measurements.add(new Measurement(kind, warmups.get(kind), trials.get(kind), probe));
+        }
+        return new ScenarioResults(scenario, measurements);
+    }
+
+    private Probe probe(WorkerGroup group, Scenario scenario, RedisInfo info) throws InterruptedException {
+        try (CommandMonitor monitor = CommandMonitor.start(target.endpoint(), info)) {
+            WorkloadResult result = run(group, scenario, "probe", settings.probe());
+            MonitorCounts seen = monitor.awaitCounts();
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "  S%d probe   %-18s top-level %s, in scripts %s",
+                    scenario.number(),
+                    group.kind().label(),
+                    seen.topLevel(),
+                    seen.inScripts()));
+            return new Probe(result, seen);
+        }
+    }
+
+    private WorkloadResult run(WorkerGroup group, Scenario scenario, String tag, Duration duration)
+            throws InterruptedException {
+        String key = String.join(":", "bench", runId, group.kind().id(), "s" + scenario.number(), tag);
+        return group.run(scenario.workload(settings, key, duration), scenario.processes(settings));
+    }
+
+    private static String describe(Scenario scenario, int trial, ContenderKind kind, Trial result) {
+        WorkloadResult r = result.result();
+        return String.format(
+                Locale.ROOT,
+                "  S%d trial %d %-18s %,10.0f /s  p50 %,9.1f us  p99 %,9.1f us  cmds/acq %5.2f  cpu/acq %5.1f +"
+                        + " %5.1f us  violations %d  failures %d  timeouts %d",
+                scenario.number(),
+                trial,
+                kind.label(),
+                r.perSecond(),
+                (scenario.contended() ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(50) / 1e3,
+                (scenario.contended() ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(99) / 1e3,
+                result.commandsPerAcquisition(),
+                result.clientCpuMicrosPerAcquisition(),
+                result.redisCpuMicrosPerAcquisition(),
+                r.violations(),
+                r.failures(),
+                r.timeouts());
+    }
+}

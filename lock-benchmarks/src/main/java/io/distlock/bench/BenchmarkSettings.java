@@ -1,0 +1,161 @@
+package io.distlock.bench;
+
+import io.distlock.bench.contender.ContenderKind;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How long and how hard the benchmarks run. {@link #fromSystemProperties()} reads {@code bench.*} system properties;
+ * lock-benchmarks/README.md lists them.
+ *
+ * @param trials measured trials per contender and scenario
+ * @param warmup the unmeasured run before the trials of each contender and scenario
+ * @param trial how long each trial starts new acquisitions
+ * @param probe how long the command-splitting probe of each contended scenario runs, under MONITOR
+ * @param parallelThreads threads of scenario 2
+ * @param contendedThreads threads of scenario 3
+ * @param processes worker processes of scenario 4
+ * @param threadsPerProcess threads in each process of scenario 4
+ * @param lease the fixed lease of every acquisition
+ * @param maxWait how long a contended acquisition waits at most
+ * @param scenarios which scenarios run
+ * @param contenders which contenders run
+ * @param redisUri the Redis to use, or null for a throwaway server
+ * @param workerJvmArgs the JVM options of the worker processes
+ * @param output where results go
+ */
+public record BenchmarkSettings(
+        int trials,
+        Duration warmup,
+        Duration trial,
+        Duration probe,
+        int parallelThreads,
+        int contendedThreads,
+        int processes,
+        int threadsPerProcess,
+        Duration lease,
+        Duration maxWait,
+        List<Scenario> scenarios,
+        List<ContenderKind> contenders,
+        @Nullable String redisUri,
+        List<String> workerJvmArgs,
+        Path output) {
+
+    /** Every worker gets the same heap, so no contender wins by having more of it. */
+    private static final List<String> WORKER_HEAP = List.of("-Xms512m", "-Xmx512m");
+
+    /** Checks the settings. */
+    public BenchmarkSettings {
+        if (trials < 1 || parallelThreads < 1 || contendedThreads < 2 || processes < 1 || threadsPerProcess < 1) {
+            throw new IllegalArgumentException("trials and thread counts must be positive, with at least 2 contended"
+                    + " threads: trials=" + trials + ", threads=" + parallelThreads + "/" + contendedThreads + "/"
+                    + processes + "x" + threadsPerProcess);
+        }
+        if (scenarios.isEmpty() || contenders.isEmpty()) {
+            throw new IllegalArgumentException("at least one scenario and one contender must run");
+        }
+        scenarios = List.copyOf(scenarios);
+        contenders = List.copyOf(contenders);
+        workerJvmArgs = List.copyOf(workerJvmArgs);
+    }
+
+    /**
+     * The full benchmark's settings, changed by {@code bench.*} system properties.
+     *
+     * @return the settings
+     */
+    public static BenchmarkSettings fromSystemProperties() {
+        List<String> jvmArgs = new ArrayList<>(WORKER_HEAP);
+        jvmArgs.addAll(words(property("bench.jvmArgs", "")));
+        String redis = property("bench.redis", System.getenv().getOrDefault("DISTLOCK_BENCH_REDIS", ""));
+        return new BenchmarkSettings(
+                Integer.parseInt(property("bench.trials", "10")),
+                duration(property("bench.warmup", "2s")),
+                duration(property("bench.trial", "1s")),
+                duration(property("bench.probe", "1500ms")),
+                Integer.parseInt(property("bench.parallelThreads", "32")),
+                Integer.parseInt(property("bench.contendedThreads", "16")),
+                Integer.parseInt(property("bench.processes", "3")),
+                Integer.parseInt(property("bench.threadsPerProcess", "8")),
+                duration(property("bench.lease", "30s")),
+                duration(property("bench.wait", "10s")),
+                scenarios(property("bench.scenarios", "all")),
+                contenders(property("bench.contenders", "all")),
+                redis.isBlank() ? null : redis.trim(),
+                jvmArgs,
+                Path.of(property("bench.output", "target/benchmark-results")));
+    }
+
+    /**
+     * Settings for a smoke run: every contender in every scenario, for a fraction of a second each.
+     *
+     * @param output where results go
+     * @return the settings
+     */
+    public static BenchmarkSettings smoke(Path output) {
+        return new BenchmarkSettings(
+                1,
+                Duration.ofMillis(100),
+                Duration.ofMillis(300),
+                Duration.ofMillis(200),
+                4,
+                4,
+                2,
+                2,
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(10),
+                List.of(Scenario.values()),
+                List.of(ContenderKind.values()),
+                null,
+                WORKER_HEAP,
+                output);
+    }
+
+    private static String property(String name, String fallback) {
+        String value = System.getProperty(name);
+        return value == null || value.isBlank() ? fallback : value.trim();
+    }
+
+    private static List<String> words(String text) {
+        return text.isBlank() ? List.of() : Arrays.asList(text.trim().split("\\s+"));
+    }
+
+    private static List<ContenderKind> contenders(String ids) {
+        if (ids.equalsIgnoreCase("all")) {
+            return List.of(ContenderKind.values());
+        }
+        return Arrays.stream(ids.split(","))
+                .map(ContenderKind::byId)
+                .distinct()
+                .sorted()
+                .toList();
+    }
+
+    private static List<Scenario> scenarios(String numbers) {
+        if (numbers.equalsIgnoreCase("all")) {
+            return List.of(Scenario.values());
+        }
+        return Arrays.stream(numbers.split(","))
+                .map(number -> Scenario.byNumber(Integer.parseInt(number.trim())))
+                .distinct()
+                .sorted()
+                .toList();
+    }
+
+    /** Reads {@code 500ms}, {@code 2s} or {@code 1.5s}. */
+    static Duration duration(String text) {
+        String value = text.trim().toLowerCase(Locale.ROOT);
+        if (value.endsWith("ms")) {
+            return Duration.ofMillis(Long.parseLong(value.substring(0, value.length() - 2)));
+        }
+        if (value.endsWith("s")) {
+            return Duration.ofMillis(Math.round(Double.parseDouble(value.substring(0, value.length() - 1)) * 1000));
+        }
+        throw new IllegalArgumentException("a duration needs a unit, ms or s, like 500ms or 2s; got '" + text + "'");
+    }
+}

@@ -1,0 +1,129 @@
+package io.distlock.bench;
+
+import io.distlock.bench.redis.RedisTarget;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Where and with what the benchmarks ran, so that results can be compared across machines and versions.
+ *
+ * @param date when the run started
+ * @param machine cores, CPU, operating system and memory
+ * @param java the JVM of parent and workers
+ * @param redisVersion the server's {@code redis_version}
+ * @param redisProvider where the server came from
+ * @param contenders each contender's label and what it is, with versions
+ * @param load the machine's load average at the start and end, since other work on the machine skews results
+ */
+public record Environment(
+        Instant date,
+        String machine,
+        String java,
+        String redisVersion,
+        String redisProvider,
+        Map<String, String> contenders,
+        String load) {
+
+    /** Copies the contenders. */
+    public Environment {
+        contenders = new LinkedHashMap<>(contenders);
+    }
+
+    /**
+     * Describes this machine and the contenders on this classpath.
+     *
+     * @param date when the run started
+     * @param target the Redis under test
+     * @param redisVersion the server's version
+     * @param loadAtStart {@link #loadAverage()} at the start
+     * @return the environment, with the load average at the end read now
+     */
+    public static Environment describe(Instant date, RedisTarget target, String redisVersion, String loadAtStart) {
+        Map<String, String> contenders = new LinkedHashMap<>();
+        String lettuceClient = "Spring Data Redis " + Versions.springDataRedis() + ", Lettuce " + Versions.lettuce()
+                + ", as managed by Spring Boot " + Versions.springBoot();
+        contenders.put(
+                "distlock",
+                "distlock " + Versions.distlock() + " `RedisLock`, default settings, `Lease.fixed(...)`, on a "
+                        + "LettuceConnectionFactory (" + lettuceClient + ")");
+        contenders.put(
+                "Redisson",
+                "Redisson " + Versions.redisson() + " `RLock`, default `Config` (single server), "
+                        + "`tryLock(wait, lease, MILLISECONDS)` + `unlock()`");
+        contenders.put(
+                "SI spin",
+                "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry`, default spin mode "
+                        + "(100 ms between tries), `tryLock(wait, lease)`, on its own LettuceConnectionFactory");
+        contenders.put(
+                "SI pub/sub",
+                "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry` with "
+                        + "`RedisLockType.PUB_SUB_LOCK`, on its own LettuceConnectionFactory");
+        contenders.put(
+                "seeds' spin lock",
+                "`SET key token NX PX lease`, 50 ms sleep between tries, Lua compare-and-delete, on a "
+                        + "StringRedisTemplate (" + lettuceClient + ")");
+        contenders.put(
+                "SET+DEL baseline",
+                "not a lock: one `SET` and one `DEL` per operation on a StringRedisTemplate configured like distlock's");
+        String load = "1/5/15-minute load average " + loadAtStart + " at the start, " + loadAverage() + " at the end";
+        return new Environment(
+                date, describeMachine(), describeJava(), redisVersion, target.provider(), contenders, load);
+    }
+
+    /**
+     * Reads the load averages of the last 1, 5 and 15 minutes.
+     *
+     * @return for example {@code 0.52 0.31 0.20}, or "unknown" where {@code /proc/loadavg} does not exist
+     */
+    public static String loadAverage() {
+        try {
+            String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return fields[0] + " " + fields[1] + " " + fields[2];
+        } catch (IOException | RuntimeException e) {
+            return "unknown";
+        }
+    }
+
+    private static String describeMachine() {
+        long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getTotalMemorySize();
+        return String.format(
+                Locale.ROOT,
+                "%d cores (%s), %s %s %s, %.1f GiB RAM",
+                Runtime.getRuntime().availableProcessors(),
+                cpuModel(),
+                System.getProperty("os.name"),
+                System.getProperty("os.version"),
+                System.getProperty("os.arch"),
+                memory / (1024.0 * 1024 * 1024));
+    }
+
+    private static String describeJava() {
+        return "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ", "
+                + System.getProperty("java.vendor") + ")";
+    }
+
+    private static String cpuModel() {
+        Path cpuInfo = Path.of("/proc/cpuinfo");
+        if (!Files.isReadable(cpuInfo)) {
+            return "CPU model unknown";
+        }
+        try {
+            List<String> lines = Files.readAllLines(cpuInfo);
+            return lines.stream()
+                    .filter(line -> line.startsWith("model name"))
+                    .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                    .findFirst()
+                    .orElse("CPU model unknown");
+        } catch (IOException e) {
+            return "CPU model unknown";
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package io.distlock.bench;
+
+import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.worker.Workload;
+import io.distlock.bench.worker.Workload.Check;
+import io.distlock.bench.worker.Workload.KeyMode;
+import java.time.Duration;
+
+/** The measured scenarios; the fifth, efficiency, is read from the commands of the contended two. */
+public enum Scenario {
+    UNCONTENDED(1, "Uncontended latency"),
+    PARALLEL(2, "Parallel throughput, distinct keys"),
+    CONTENDED(3, "Contended, one JVM"),
+    CONTENDED_PROCESSES(4, "Contended, across processes");
+
+    private final int number;
+    private final String title;
+
+    Scenario(int number, String title) {
+        this.number = number;
+        this.title = title;
+    }
+
+    /**
+     * Finds a scenario by its number.
+     *
+     * @param number 1 to 4
+     * @return the scenario
+     * @throws IllegalArgumentException for another number
+     */
+    public static Scenario byNumber(int number) {
+        for (Scenario scenario : values()) {
+            if (scenario.number == number) {
+                return scenario;
+            }
+        }
+        throw new IllegalArgumentException("scenarios are numbered 1 to 4 (5 is read from 3 and 4), not " + number);
+    }
+
+    /**
+     * The scenario's number in the results.
+     *
+     * @return 1 to 4
+     */
+    public int number() {
+        return number;
+    }
+
+    /**
+     * The scenario's heading in the results.
+     *
+     * @return the title
+     */
+    public String title() {
+        return title;
+    }
+
+    /**
+     * Whether threads wait for each other's locks in this scenario.
+     *
+     * @return true for scenarios 3 and 4
+     */
+    public boolean contended() {
+        return this == CONTENDED || this == CONTENDED_PROCESSES;
+    }
+
+    /**
+     * Whether a contender takes part: the baseline is not a lock and cannot be contended.
+     *
+     * @param kind the contender
+     * @return true if it runs in this scenario
+     */
+    public boolean includes(ContenderKind kind) {
+        return kind.isLock() || !contended();
+    }
+
+    /**
+     * How many worker processes each contender uses.
+     *
+     * @param settings the run's settings
+     * @return the number of processes
+     */
+    public int processes(BenchmarkSettings settings) {
+        return this == CONTENDED_PROCESSES ? settings.processes() : 1;
+    }
+
+    /**
+     * What runs in each process.
+     *
+     * @param settings the run's settings
+     * @param key the shared key, or the prefix of fresh keys, unique to the run, contender and trial
+     * @param duration how long new acquisitions start
+     * @return the workload, to be timed by the worker group
+     */
+    public Workload workload(BenchmarkSettings settings, String key, Duration duration) {
+        return switch (this) {
+            case UNCONTENDED ->
+                new Workload(1, KeyMode.FRESH, key, Check.NONE, settings.lease(), settings.maxWait(), 0, duration);
+            case PARALLEL ->
+                new Workload(
+                        settings.parallelThreads(),
+                        KeyMode.FRESH,
+                        key,
+                        Check.NONE,
+                        settings.lease(),
+                        settings.maxWait(),
+                        0,
+                        duration);
+            case CONTENDED ->
+                new Workload(
+                        settings.contendedThreads(),
+                        KeyMode.SHARED,
+                        key,
+                        Check.IN_PROCESS,
+                        settings.lease(),
+                        settings.maxWait(),
+                        0,
+                        duration);
+            case CONTENDED_PROCESSES ->
+                new Workload(
+                        settings.threadsPerProcess(),
+                        KeyMode.SHARED,
+                        key,
+                        Check.IN_PROCESS_AND_REDIS,
+                        settings.lease(),
+                        settings.maxWait(),
+                        0,
+                        duration);
+        };
+    }
+
+    /**
+     * The scenario's shape in words, for the results.
+     *
+     * @param settings the run's settings
+     * @return for example "16 threads in one JVM on one key"
+     */
+    public String shape(BenchmarkSettings settings) {
+        return switch (this) {
+            case UNCONTENDED -> "1 thread; lock + unlock of a fresh key per operation";
+            case PARALLEL ->
+                settings.parallelThreads() + " threads in one JVM; lock + unlock of a fresh key per operation";
+            case CONTENDED ->
+                settings.contendedThreads() + " threads in one JVM on one key; the critical section checks it is alone";
+            case CONTENDED_PROCESSES ->
+                settings.processes() + " JVMs x " + settings.threadsPerProcess()
+                        + " threads on one key; the critical section checks it is alone in its JVM and, through an"
+                        + " INCRBY/DECRBY counter that must go 0 -> 1 -> 0, across JVMs";
+        };
+    }
+}

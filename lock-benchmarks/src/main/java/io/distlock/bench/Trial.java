@@ -1,0 +1,41 @@
+package io.distlock.bench;
+
+import io.distlock.bench.redis.CommandCounts;
+import io.distlock.bench.worker.WorkloadResult;
+
+/**
+ * One measured trial of one contender: what its processes did, and what Redis ran meanwhile.
+ *
+ * @param result the workload's result, summed over the contender's processes
+ * @param commands the difference of {@code INFO commandstats} from before the start to after the last result
+ * @param redisCpuSeconds the CPU time Redis used over the same span
+ */
+public record Trial(WorkloadResult result, CommandCounts commands, double redisCpuSeconds) {
+
+    /**
+     * Redis commands of lock work per successful acquisition, including commands that scripts called.
+     *
+     * @return calls per acquisition, or 0 if nothing was acquired
+     */
+    public double commandsPerAcquisition() {
+        return result.acquisitions() == 0 ? 0 : commands.lockWorkTotal() / (double) result.acquisitions();
+    }
+
+    /**
+     * The contender's own CPU time per successful acquisition, in microseconds, its client library included.
+     *
+     * @return CPU microseconds per acquisition, or 0 if nothing was acquired
+     */
+    public double clientCpuMicrosPerAcquisition() {
+        return result.acquisitions() == 0 ? 0 : result.cpuNanos() / 1e3 / result.acquisitions();
+    }
+
+    /**
+     * Redis's CPU time per successful acquisition, in microseconds.
+     *
+     * @return CPU microseconds per acquisition, or 0 if nothing was acquired
+     */
+    public double redisCpuMicrosPerAcquisition() {
+        return result.acquisitions() == 0 ? 0 : redisCpuSeconds * 1e6 / result.acquisitions();
+    }
+}

@@ -1,0 +1,35 @@
+package io.distlock.bench.contender;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One lock implementation under test, with its own Redis connections, seen through the one operation every benchmark
+ * needs: take a key, then let it go.
+ */
+public interface Contender extends AutoCloseable {
+
+    /**
+     * Takes the lock on {@code key}, waiting up to {@code wait} for its holder to release it.
+     *
+     * @param key the lock's name, without the contender's own prefix
+     * @param lease how long Redis keeps the lock if it is never released
+     * @param wait how long to wait at most
+     * @return how to release it, or null if the lock stayed taken for the whole wait
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @Nullable
+    Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException;
+
+    /** Closes the contender's clients. */
+    @Override
+    void close();
+
+    /** Releases one acquisition; must be called by the thread that acquired, since some peers insist on it. */
+    @FunctionalInterface
+    interface Release {
+
+        /** Releases the lock; throws if the contender reports that it no longer held it. */
+        void release();
+    }
+}

@@ -1,0 +1,309 @@
+package io.distlock.bench.report;
+
+import io.distlock.bench.BenchmarkResults;
+import io.distlock.bench.BenchmarkSettings;
+import io.distlock.bench.Environment;
+import io.distlock.bench.Measurement;
+import io.distlock.bench.Probe;
+import io.distlock.bench.Scenario;
+import io.distlock.bench.ScenarioResults;
+import java.time.Duration;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/** Writes the results as Markdown: the run's circumstances, the targets, then one table per scenario. */
+public final class MarkdownReport {
+
+    /** The one command that runs the full benchmark, as lock-benchmarks/README.md documents it. */
+    public static final String COMMAND = "./mvnw -B -pl lock-benchmarks -am verify -Pbenchmarks -Dmaven.test.skip=true";
+
+    private final BenchmarkResults results;
+    private final StringBuilder out = new StringBuilder();
+
+    private MarkdownReport(BenchmarkResults results) {
+        this.results = results;
+    }
+
+    /**
+     * Renders the results.
+     *
+     * @param results the run's results
+     * @param chartFile the chart's file name, next to the Markdown file
+     * @return the Markdown text
+     */
+    public static String render(BenchmarkResults results, String chartFile) {
+        return new MarkdownReport(results).document(chartFile);
+    }
+
+    private String document(String chartFile) {
+        Environment env = results.environment();
+        BenchmarkSettings s = results.settings();
+        line("# distlock benchmark results");
+        line("");
+        line("- Date: " + DateTimeFormatter.ISO_INSTANT.format(env.date().truncatedTo(ChronoUnit.SECONDS))
+                + "; the run took " + minutes(results.took()));
+        line("- Command: `" + COMMAND + "`");
+        line("- Machine: " + env.machine() + "; " + env.load());
+        line("- " + env.java() + "; each contender runs in worker JVMs of its own (`"
+                + String.join(" ", s.workerJvmArgs()) + "`)");
+        line("- Redis " + env.redisVersion() + ": " + env.redisProvider());
+        line("- Settings: " + s.trials() + " trials of " + seconds(s.trial()) + " per contender and scenario, after a "
+                + seconds(s.warmup()) + " warm-up; trials go round the contenders; MONITOR probes of "
+                + seconds(s.probe()) + "; every lease fixed at " + seconds(s.lease()) + "; contended waits up to "
+                + seconds(s.maxWait()));
+        line("");
+        line("Contenders:");
+        line("");
+        env.contenders().forEach((label, what) -> line("- **" + label + "**: " + what));
+        line("");
+        line("Figures are the median of the trials, with the lowest and highest trial in brackets. A trial runs from"
+                + " the common start until the last thread finished its last acquisition (acquisitions that were"
+                + " waiting when the trial's time ran out still complete and count).");
+        line("");
+        line("![benchmark chart](" + chartFile + ")");
+        line("");
+        targets();
+        results.of(Scenario.UNCONTENDED).ifPresent(this::uncontended);
+        results.of(Scenario.PARALLEL).ifPresent(this::parallel);
+        results.of(Scenario.CONTENDED).ifPresent(this::contended);
+        results.of(Scenario.CONTENDED_PROCESSES).ifPresent(this::contended);
+        efficiency();
+        correctness();
+        return out.toString();
+    }
+
+    private void targets() {
+        line("## Targets");
+        line("");
+        table(List.of("Target", "Measured (medians)", "Met", "Met in paired trials"));
+        for (Verdict verdict : TargetCheck.evaluate(results)) {
+            row(verdict.target(), verdict.measured(), verdict.met() ? "yes" : "**no**", verdict.pairedTrials());
+        }
+        line("");
+        line("*Met* compares medians. *Met in paired trials* compares each trial of distlock with the other"
+                + " contender's trial of the same number, which ran right next to it under the same load; a target met"
+                + " in only some pairs is within the noise of this run.");
+        line("");
+    }
+
+    private void uncontended(ScenarioResults s) {
+        heading(s);
+        Measurement baseline = s.measurements().stream()
+                .filter(m -> !m.kind().isLock())
+                .findFirst()
+                .orElse(null);
+        table(List.of("Contender", "p50 µs", "p99 µs", "mean µs", "ops/s", "p50 vs SET+DEL", "mean vs SET+DEL"));
+        for (Measurement m : s.measurements()) {
+            row(
+                    m.kind().label(),
+                    Numbers.spread(m.cycleMicros(50), Numbers::micros),
+                    Numbers.spread(m.cycleMicros(99), Numbers::micros),
+                    Numbers.spread(m.cycleMeanMicros(), Numbers::micros),
+                    Numbers.spread(m.perSecond(), Numbers::count),
+                    baseline == null
+                            ? "-"
+                            : Numbers.ratio(m.cycleMicros(50).median()
+                                    / baseline.cycleMicros(50).median()),
+                    baseline == null
+                            ? "-"
+                            : Numbers.ratio(m.cycleMeanMicros().median()
+                                    / baseline.cycleMeanMicros().median()));
+        }
+        line("");
+    }
+
+    private void parallel(ScenarioResults s) {
+        heading(s);
+        table(List.of("Contender", "ops/s", "lock+unlock p50 µs", "lock+unlock p99 µs"));
+        for (Measurement m : s.measurements()) {
+            row(
+                    m.kind().label(),
+                    Numbers.spread(m.perSecond(), Numbers::count),
+                    Numbers.spread(m.cycleMicros(50), Numbers::micros),
+                    Numbers.spread(m.cycleMicros(99), Numbers::micros));
+        }
+        line("");
+    }
+
+    private void contended(ScenarioResults s) {
+        heading(s);
+        table(List.of(
+                "Contender",
+                "acquisitions/s",
+                "acquire p50 ms",
+                "acquire p99 ms",
+                "acquire max ms",
+                "fairness",
+                "timeouts"));
+        for (Measurement m : s.measurements()) {
+            row(
+                    m.kind().label(),
+                    Numbers.spread(m.perSecond(), Numbers::count),
+                    Numbers.spread(m.acquireMillis(50), Numbers::millis),
+                    Numbers.spread(m.acquireMillis(99), Numbers::millis),
+                    Numbers.spread(m.acquireMillis(100), Numbers::millis),
+                    Numbers.spread(m.fairness(), Numbers::perAcquisition),
+                    Long.toString(m.timeouts()));
+        }
+        line("");
+        line("Fairness is Jain's index over the threads' acquisition counts: 1.00 when every thread got the lock"
+                + " equally often, 1/n when one of n threads got it every time. Percentiles are per acquisition, so a"
+                + " lock that lets the releasing thread take it straight back shows many fast acquisitions by that"
+                + " thread; the starved threads' waits show in the maximum and in a low fairness.");
+        line("");
+    }
+
+    private void efficiency() {
+        line("## 5. Efficiency: Redis commands and CPU per successful acquisition");
+        line("");
+        if (results.of(Scenario.CONTENDED).isPresent()
+                || results.of(Scenario.CONTENDED_PROCESSES).isPresent()) {
+            commands();
+        }
+        cpu();
+    }
+
+    private void commands() {
+        line("*All calls* is the difference of `INFO commandstats` around each trial, divided by the trial's"
+                + " acquisitions. Redis counts the commands a Lua script calls (`redis.call`) in commandstats as well as"
+                + " the `EVAL`/`EVALSHA` that ran the script, so this is the work Redis did, not the number of"
+                + " requests. *Top-level* and *in scripts* split the same work by sender; they come from a separate "
+                + seconds(results.settings().probe()) + " probe run under `MONITOR`, which shows script calls as `[0"
+                + " lua]` (MONITOR slows Redis, so the probe is not a trial, and for spinning locks its ratio can"
+                + " differ a little from the trials'). Left out everywhere: the harness's own commands (`INFO`, `ECHO`,"
+                + " and the `INCRBY`/`DECRBY` of scenario 4's cross-process check) and connection setup and keep-alive"
+                + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`). *(Un)subscribes* counts `SUBSCRIBE`,"
+                + " `PSUBSCRIBE` and `SSUBSCRIBE` (and their `UNSUBSCRIBE` counterparts) per trial; subscriptions"
+                + " opened during warm-up and kept are not in it.");
+        line("");
+        table(List.of(
+                "Scenario",
+                "Contender",
+                "All calls / acq",
+                "Top-level / acq",
+                "In scripts / acq",
+                "(Un)subscribes / trial",
+                "Commands per acquisition (all calls)"));
+        for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
+            results.of(scenario).ifPresent(s -> {
+                for (Measurement m : s.measurements()) {
+                    Probe probe = m.probe();
+                    row(
+                            Integer.toString(scenario.number()),
+                            m.kind().label(),
+                            Numbers.spread(m.commandsPerAcquisition(), Numbers::perAcquisition),
+                            probe == null ? "-" : Numbers.perAcquisition(probe.topLevelPerAcquisition()),
+                            probe == null ? "-" : Numbers.perAcquisition(probe.inScriptsPerAcquisition()),
+                            Numbers.spread(m.subscribesPerTrial(), Numbers::count) + " / "
+                                    + Numbers.spread(m.unsubscribesPerTrial(), Numbers::count),
+                            mix(m.commandMix()));
+                }
+            });
+        }
+        line("");
+        line("Top-level commands per acquisition in the probes, by command:");
+        line("");
+        for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
+            results.of(scenario).ifPresent(s -> {
+                for (Measurement m : s.measurements()) {
+                    Probe probe = m.probe();
+                    if (probe != null) {
+                        line("- S" + scenario.number() + " " + m.kind().label() + ": top-level "
+                                + mix(perAcquisition(probe, probe.commands().topLevel())) + "; in scripts "
+                                + mix(perAcquisition(probe, probe.commands().inScripts())));
+                    }
+                }
+            });
+        }
+        line("");
+    }
+
+    private void cpu() {
+        line("CPU time per successful acquisition, in microseconds: the contender's worker JVMs (all their threads:"
+                + " client library, benchmark threads, JIT and GC) and the Redis server (`INFO cpu`, user + system)."
+                + " On a machine with few cores these two add up to the limit of throughput.");
+        line("");
+        table(List.of("Scenario", "Contender", "Client CPU µs / acq", "Redis CPU µs / acq"));
+        for (ScenarioResults s : results.scenarios()) {
+            for (Measurement m : s.measurements()) {
+                row(
+                        Integer.toString(s.scenario().number()),
+                        m.kind().label(),
+                        Numbers.spread(m.clientCpuMicros(), Numbers::micros),
+                        Numbers.spread(m.redisCpuMicros(), Numbers::micros));
+            }
+        }
+        line("");
+    }
+
+    private void correctness() {
+        line("## Correctness while measuring");
+        line("");
+        line("Violations count evidence of two holders at once in any run (warm-up, trials, probe): another thread"
+                + " found inside the critical section, a lost update of a deliberately unguarded counter, and in"
+                + " scenario 4 a Redis counter that did not go exactly 0 -> 1 -> 0. Failures are exceptions from"
+                + " acquire, critical section or release.");
+        line("");
+        table(List.of("Scenario", "Contender", "Violations", "Failures", "First failure"));
+        for (ScenarioResults s : results.scenarios()) {
+            for (Measurement m : s.measurements()) {
+                row(
+                        Integer.toString(s.scenario().number()),
+                        m.kind().label(),
+                        Long.toString(m.violations()),
+                        Long.toString(m.failures()),
+                        m.firstFailure().replace("|", "\\|"));
+            }
+        }
+        line("");
+    }
+
+    private void heading(ScenarioResults s) {
+        line("## " + s.scenario().number() + ". " + s.scenario().title());
+        line("");
+        line(s.scenario().shape(results.settings()) + ".");
+        line("");
+    }
+
+    private static Map<String, Double> perAcquisition(Probe probe, Map<String, Long> counts) {
+        return counts.entrySet().stream()
+                .collect(Collectors.toMap(Map.Entry::getKey, e -> probe.perAcquisition(e.getValue())));
+    }
+
+    private static String mix(Map<String, Double> perAcquisition) {
+        if (perAcquisition.isEmpty()) {
+            return "-";
+        }
+        return perAcquisition.entrySet().stream()
+                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
+                .map(e -> e.getKey() + " " + Numbers.perAcquisition(e.getValue()))
+                .collect(Collectors.joining(", "));
+    }
+
+    private void table(List<String> headers) {
+        row(headers.toArray(String[]::new));
+        line("|" + " --- |".repeat(headers.size()));
+    }
+
+    private void row(String... cells) {
+        line("| " + String.join(" | ", cells) + " |");
+    }
+
+    private void line(String text) {
+        out.append(text).append('\n');
+    }
+
+    private static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0)
+                .replace(".0 s", " s");
+    }
+
+    private static String minutes(Duration duration) {
+        long seconds = duration.toSeconds();
+        return seconds / 60 + " min " + seconds % 60 + " s";
+    }
+}

@@ -1,0 +1,42 @@
+package io.distlock.bench.report;
+
+import io.distlock.bench.Spread;
+import java.util.Locale;
+import java.util.function.DoubleFunction;
+
+/** How figures are written in the results: few digits, thousands separated, the trials' range in brackets. */
+final class Numbers {
+
+    private Numbers() {}
+
+    static String count(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    static String micros(double value) {
+        return String.format(Locale.ROOT, value >= 100 ? "%,.0f" : "%.1f", value);
+    }
+
+    static String millis(double value) {
+        if (value >= 100) {
+            return String.format(Locale.ROOT, "%,.0f", value);
+        }
+        return String.format(Locale.ROOT, value >= 10 ? "%.1f" : "%.2f", value);
+    }
+
+    static String perAcquisition(double value) {
+        return String.format(Locale.ROOT, "%.2f", value);
+    }
+
+    static String ratio(double value) {
+        return String.format(Locale.ROOT, "%.2fx", value);
+    }
+
+    /** The median, with the lowest and highest trial in brackets when they differ from it in writing. */
+    static String spread(Spread spread, DoubleFunction<String> format) {
+        String median = format.apply(spread.median());
+        String min = format.apply(spread.min());
+        String max = format.apply(spread.max());
+        return min.equals(max) ? median : median + " (" + min + "–" + max + ")";
+    }
+}

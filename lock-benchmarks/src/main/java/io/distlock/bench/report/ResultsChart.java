@@ -1,0 +1,131 @@
+package io.distlock.bench.report;
+
+import io.distlock.bench.BenchmarkResults;
+import io.distlock.bench.Measurement;
+import io.distlock.bench.Scenario;
+import io.distlock.bench.ScenarioResults;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.BitmapEncoder.BitmapFormat;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.Styler.LegendPosition;
+
+/** Draws the medians of every scenario as bar charts, up to six panels in one PNG. */
+public final class ResultsChart {
+
+    private static final int WIDTH = 760;
+    private static final int HEIGHT = 440;
+
+    /** Bar labels of rates: whole numbers. */
+    private static final String WHOLE = "#,##0";
+    /** Bar labels of latencies and command counts: small numbers that need their decimals. */
+    private static final String DECIMALS = "#,##0.##";
+
+    private ResultsChart() {}
+
+    /**
+     * Draws the chart.
+     *
+     * @param results the run's results
+     * @param file the PNG file to write
+     * @throws IOException if the file cannot be written
+     */
+    public static void write(BenchmarkResults results, Path file) throws IOException {
+        List<CategoryChart> panels = new ArrayList<>();
+        results.of(Scenario.UNCONTENDED).ifPresent(s -> {
+            CategoryChart chart = chart("1. Uncontended lock+unlock latency", "µs (log scale)", true, DECIMALS);
+            series(chart, "p50", s, m -> m.cycleMicros(50).median());
+            series(chart, "p99", s, m -> m.cycleMicros(99).median());
+            panels.add(chart);
+        });
+        results.of(Scenario.PARALLEL).ifPresent(s -> {
+            CategoryChart chart = chart("2. Parallel lock+unlock, distinct keys", "operations/s", false, WHOLE);
+            series(chart, "operations/s", s, m -> m.perSecond().median());
+            panels.add(chart);
+        });
+        Optional<ScenarioResults> oneJvm = results.of(Scenario.CONTENDED);
+        Optional<ScenarioResults> processes = results.of(Scenario.CONTENDED_PROCESSES);
+        if (oneJvm.isPresent() || processes.isPresent()) {
+            panels.add(contended(
+                    chart("3+4. Contended acquisitions per second", "acquisitions/s", false, WHOLE),
+                    oneJvm,
+                    processes,
+                    m -> m.perSecond().median()));
+            panels.add(contended(
+                    chart("3+4. Contended acquire latency p50", "ms (log scale)", true, DECIMALS),
+                    oneJvm,
+                    processes,
+                    m -> m.acquireMillis(50).median()));
+            panels.add(contended(
+                    chart("3+4. Contended acquire latency p99", "ms (log scale)", true, DECIMALS),
+                    oneJvm,
+                    processes,
+                    m -> m.acquireMillis(99).median()));
+            panels.add(contended(
+                    chart("5. Redis calls per acquisition (incl. in scripts)", "calls", false, DECIMALS),
+                    oneJvm,
+                    processes,
+                    m -> m.commandsPerAcquisition().median()));
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        try (OutputStream out = Files.newOutputStream(file)) {
+            int columns = Math.min(2, panels.size());
+            BitmapEncoder.saveBitmap(panels, (panels.size() + columns - 1) / columns, columns, out, BitmapFormat.PNG);
+        }
+    }
+
+    private static CategoryChart contended(
+            CategoryChart chart,
+            Optional<ScenarioResults> oneJvm,
+            Optional<ScenarioResults> processes,
+            ToDoubleFunction<Measurement> figure) {
+        oneJvm.ifPresent(s -> series(chart, "scenario 3, one JVM", s, figure));
+        processes.ifPresent(s -> series(chart, "scenario 4, across JVMs", s, figure));
+        return chart;
+    }
+
+    private static CategoryChart chart(String title, String yAxis, boolean logarithmic, String labelPattern) {
+        CategoryChart chart = new CategoryChartBuilder()
+                .width(WIDTH)
+                .height(HEIGHT)
+                .title(title)
+                .yAxisTitle(yAxis)
+                .build();
+        chart.getStyler().setYAxisLogarithmic(logarithmic);
+        chart.getStyler().setLegendPosition(LegendPosition.OutsideS);
+        chart.getStyler().setLabelsVisible(true);
+        chart.getStyler().setDecimalPattern(labelPattern);
+        chart.getStyler().setXAxisLabelRotation(15);
+        chart.getStyler().setYAxisDecimalPattern(labelPattern);
+        return chart;
+    }
+
+    private static void series(
+            CategoryChart chart, String name, ScenarioResults s, ToDoubleFunction<Measurement> figure) {
+        List<String> labels = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        for (Measurement m : s.measurements()) {
+            labels.add(m.kind().label());
+            values.add(figure.applyAsDouble(m));
+        }
+        chart.addSeries(name, labels, values);
+        if (chart.getStyler().isYAxisLogarithmic()) {
+            // Bars start at zero, which a logarithmic axis cannot show; start it below the smallest bar instead.
+            double smallest = values.stream()
+                    .mapToDouble(Double::doubleValue)
+                    .filter(v -> v > 0)
+                    .min()
+                    .orElse(1);
+            Double current = chart.getStyler().getYAxisMin();
+            chart.getStyler().setYAxisMin(Math.min(current == null ? Double.MAX_VALUE : current, smallest / 2));
+        }
+    }
+}

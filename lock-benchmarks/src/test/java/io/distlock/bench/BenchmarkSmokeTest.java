@@ -1,0 +1,64 @@
+package io.distlock.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.redis.RedisTarget;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalTime;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Runs every contender in every scenario for a fraction of a second, so that the build notices when the benchmark
+ * breaks: figures must come out, with no violations and no failures. The full run is the {@code benchmarks} profile.
+ */
+@Timeout(value = 3, unit = TimeUnit.MINUTES)
+class BenchmarkSmokeTest {
+
+    private static final Path OUTPUT = Path.of("target", "benchmark-smoke");
+
+    @Test
+    void everyContenderRunsEveryScenarioCorrectlyAndTheResultsAreWritten() throws Exception {
+        BenchmarkSettings settings = BenchmarkSettings.smoke(OUTPUT);
+        BenchmarkResults results;
+        try (RedisTarget target = RedisTarget.open(null)) {
+            results =
+                    new BenchmarkRun(settings, target, line -> System.out.println(LocalTime.now() + " " + line)).run();
+        }
+        String markdown = BenchmarkMain.write(results);
+
+        assertThat(results.scenarios()).extracting(ScenarioResults::scenario).containsExactly(Scenario.values());
+        for (ScenarioResults scenario : results.scenarios()) {
+            ContenderKind[] expected = Arrays.stream(ContenderKind.values())
+                    .filter(scenario.scenario()::includes)
+                    .toArray(ContenderKind[]::new);
+            assertThat(scenario.measurements()).extracting(Measurement::kind).containsExactly(expected);
+            for (Measurement measurement : scenario.measurements()) {
+                String what = "scenario " + scenario.scenario().number() + ", "
+                        + measurement.kind().label();
+                assertThat(measurement.violations()).as(what + ": violations").isZero();
+                assertThat(measurement.failures())
+                        .as(what + ": failures, first: " + measurement.firstFailure())
+                        .isZero();
+                assertThat(measurement.trials()).as(what).allSatisfy(trial -> {
+                    assertThat(trial.result().acquisitions()).isPositive();
+                    assertThat(trial.result().perSecond()).isPositive();
+                    assertThat(trial.commands().lockWorkTotal()).isPositive();
+                });
+                if (scenario.scenario().contended()) {
+                    assertThat(measurement.probe()).as(what + ": probe").isNotNull();
+                    assertThat(measurement.probe().commands().topLevelTotal())
+                            .as(what + ": probe")
+                            .isPositive();
+                }
+            }
+        }
+        assertThat(markdown).contains("## Targets", "## 5. Efficiency", "| distlock |");
+        assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.MARKDOWN_FILE))).isPositive();
+        assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.CHART_FILE))).isPositive();
+    }
+}
