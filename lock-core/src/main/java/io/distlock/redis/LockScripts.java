@@ -1,56 +1,92 @@
 package io.distlock.redis;
 
+import java.util.List;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The Lua scripts behind every lock operation, each built once and run by its SHA.
  *
- * <p>A lock is a string key holding the owner token, with the lease as its PTTL. A waiter that fails to acquire appends
- * {@value #WAITING_MARK} to the holder's value, so a release publishes only when someone is waiting. Every script
- * compares the owner token before acting, so a holder whose lease ran out can never touch the next owner's key.
+ * <p>A lock is a string key whose value is the owner token, with the lease as its PTTL. Every script compares the
+ * owner token before acting, so a holder whose lease ran out can never touch the next owner's key. Tokens all have
+ * the same length and never contain {@code +} or {@code *}, so a script finds the owner as the value's prefix.
+ *
+ * <p>A waiter that fails to acquire leaves a mark after the token, so that a release announces itself only when
+ * another process waits: {@code +<instance id>} while waiters of one lock instance are known, {@code *} once waiters of
+ * several are. An instance tells its own waiters directly and so never publishes for its own mark.
  */
 final class LockScripts {
 
-    /** Appended to the holder's token by a failed acquisition that is going to wait; never part of a token. */
-    static final String WAITING_MARK = "+";
-
     /**
-     * KEYS: lock, fencing counter. ARGV: token, lease ms, "1" if the caller will wait. Returns the new fencing token
-     * (&gt; 0) on success; otherwise -1 - the holder's PTTL (so a holder without expiry gives 0).
+     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty).
+     * Returns the new fencing token (&gt; 0) on success; otherwise -1 - the holder's PTTL (so a holder without expiry
+     * gives 0).
      */
     static final RedisScript<Long> ACQUIRE = script("""
             if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
               return redis.call('incr', KEYS[2])
             end
-            if ARGV[3] == '1' then
+            if ARGV[3] ~= '' then
               local holder = redis.call('get', KEYS[1])
-              if holder and string.sub(holder, -1) ~= '+' then
-                redis.call('set', KEYS[1], holder .. '+', 'xx', 'keepttl')
+              if holder then
+                local owner = string.sub(holder, 1, #ARGV[1])
+                local mark = string.sub(holder, #ARGV[1] + 1)
+                local wanted = mark
+                if mark == '' then
+                  wanted = '+' .. ARGV[3]
+                elseif mark ~= '+' .. ARGV[3] then
+                  wanted = '*'
+                end
+                if wanted ~= mark then
+                  redis.call('set', KEYS[1], owner .. wanted, 'xx', 'keepttl')
+                end
               end
             end
             return -1 - redis.call('pttl', KEYS[1])
             """);
 
     /**
-     * KEYS: lock. ARGV: token, release channel. Deletes the key if the token owns it and publishes the key on the
-     * channel if someone waits. Returns 1 if released, 0 if the key was gone, -1 if another owner holds it.
+     * KEYS: lock. ARGV: token, release channel, releasing instance's id. Deletes the key if the token owns it and, if
+     * another instance waits, publishes the instance id followed by the key on the channel. Returns 1 if released, 0
+     * if the key was gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> RELEASE = script("""
             local holder = redis.call('get', KEYS[1])
-            if holder == ARGV[1] then
-              redis.call('del', KEYS[1])
-              return 1
+            if not holder then
+              return 0
             end
-            if holder == ARGV[1] .. '+' then
-              redis.call('del', KEYS[1])
-              redis.call('publish', ARGV[2], KEYS[1])
-              return 1
-            end
-            if holder then
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return -1
             end
-            return 0
+            redis.call('del', KEYS[1])
+            local mark = string.sub(holder, #ARGV[1] + 1)
+            if mark ~= '' and mark ~= '+' .. ARGV[3] then
+              redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+            end
+            return 1
+            """);
+
+    /**
+     * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's
+     * id. Hands a held lock straight to a waiter of the same instance, so the key never looks free in between; keeps
+     * the mark of other instances' waiters and drops the instance's own. Returns the receiver's fencing token times
+     * two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
+     */
+    static final RedisScript<Long> HAND_OVER = script("""
+            local holder = redis.call('get', KEYS[1])
+            if not holder then
+              return 0
+            end
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
+              return -1
+            end
+            local mark = string.sub(holder, #ARGV[1] + 1)
+            if mark ~= '' and mark ~= '+' .. ARGV[4] then
+              redis.call('set', KEYS[1], ARGV[2] .. mark, 'px', ARGV[3])
+              return redis.call('incr', KEYS[2]) * 2 + 1
+            end
+            redis.call('set', KEYS[1], ARGV[2], 'px', ARGV[3])
+            return redis.call('incr', KEYS[2]) * 2
             """);
 
     /**
@@ -59,14 +95,14 @@ final class LockScripts {
      */
     static final RedisScript<Long> EXTEND = script("""
             local holder = redis.call('get', KEYS[1])
-            if holder == ARGV[1] or holder == ARGV[1] .. '+' then
-              redis.call('pexpire', KEYS[1], ARGV[2])
-              return 1
+            if not holder then
+              return 0
             end
-            if holder then
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return -1
             end
-            return 0
+            redis.call('pexpire', KEYS[1], ARGV[2])
+            return 1
             """);
 
     /**
@@ -75,16 +111,16 @@ final class LockScripts {
      */
     static final RedisScript<Long> CONFIRM = script("""
             local holder = redis.call('get', KEYS[1])
-            if holder == ARGV[1] or holder == ARGV[1] .. '+' then
-              if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
-                redis.call('pexpire', KEYS[1], ARGV[2])
-              end
-              return 1
+            if not holder then
+              return 0
             end
-            if holder then
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return -1
             end
-            return 0
+            if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
+              redis.call('pexpire', KEYS[1], ARGV[2])
+            end
+            return 1
             """);
 
     /**
@@ -93,35 +129,35 @@ final class LockScripts {
      */
     static final RedisScript<Long> STATUS = script("""
             local holder = redis.call('get', KEYS[1])
-            if holder == ARGV[1] or holder == ARGV[1] .. '+' then
-              local ttl = redis.call('pttl', KEYS[1])
-              if ttl < 0 then
-                return 0
-              end
-              return ttl
+            if not holder then
+              return -2
             end
-            if holder then
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return -1
             end
-            return -2
+            local ttl = redis.call('pttl', KEYS[1])
+            if ttl < 0 then
+              return 0
+            end
+            return ttl
             """);
 
     /**
      * KEYS: locks of one cluster slot. ARGV: lease ms, then one token per key. Extends each key its token still owns.
      * Returns one entry per key: 1 renewed, 0 gone, -1 owned by another.
      */
-    static final RedisScript<java.util.List<Long>> RENEW = listScript("""
+    static final RedisScript<List<Long>> RENEW = listScript("""
             local result = {}
             for i, key in ipairs(KEYS) do
               local token = ARGV[i + 1]
               local holder = redis.call('get', key)
-              if holder == token or holder == token .. '+' then
+              if not holder then
+                result[i] = 0
+              elseif string.sub(holder, 1, #token) == token then
                 redis.call('pexpire', key, ARGV[1])
                 result[i] = 1
-              elseif holder then
-                result[i] = -1
               else
-                result[i] = 0
+                result[i] = -1
               end
             end
             return result
@@ -134,7 +170,7 @@ final class LockScripts {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static RedisScript<java.util.List<Long>> listScript(String text) {
-        return new DefaultRedisScript(text, java.util.List.class);
+    private static RedisScript<List<Long>> listScript(String text) {
+        return new DefaultRedisScript(text, List.class);
     }
 }

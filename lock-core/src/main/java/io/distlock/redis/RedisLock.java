@@ -61,8 +61,10 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     /** How long closing waits for a subscription in progress. */
     private static final long SUBSCRIBER_SHUTDOWN_WAIT_MILLIS = 2000;
 
-    private static final byte[] WAIT = RedisKeys.bytes("1");
-    private static final byte[] NO_WAIT = RedisKeys.bytes("0");
+    /** Random bytes of this instance's id, which prefixes its release announcements; 12 characters of text. */
+    private static final int INSTANCE_ID_BYTES = 9;
+
+    private static final byte[] NO_WAIT = new byte[0];
 
     private final SecureRandom random = new SecureRandom();
     private final RedisKeys keys;
@@ -72,6 +74,8 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     private final ReleaseSubscription subscription;
     private final boolean ownsSubscription;
     private final String releaseChannel;
+    private final String instanceId;
+    private final byte[] instanceIdBytes;
     private final byte[] releaseChannelBytes;
     private final ReleaseSubscription.Listener releaseListener;
     private final ConcurrentHashMap<Owner, Hold> holds = new ConcurrentHashMap<>();
@@ -92,10 +96,15 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
                 : new ReleaseSubscription(builder.connectionFactory);
         this.releaseChannel = keys.releaseChannel();
         this.releaseChannelBytes = RedisKeys.bytes(releaseChannel);
+        this.instanceId = randomText(INSTANCE_ID_BYTES);
+        this.instanceIdBytes = RedisKeys.bytes(instanceId);
         this.releaseListener = new ReleaseSubscription.Listener() {
             @Override
-            public void released(String lockKey) {
-                waitingRoom.released(lockKey);
+            public void released(String message) {
+                // Releases of this instance told its waiters at once; only other instances' releases are news.
+                if (!message.startsWith(instanceId)) {
+                    waitingRoom.released(message.substring(instanceId.length()));
+                }
             }
 
             @Override
@@ -168,7 +177,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         validate(key, lease);
-        LockHandle handle = acquire(key, lease, Long.MAX_VALUE);
+        LockHandle handle = acquire(key, lease, WaitingRoom.FOREVER);
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -266,7 +275,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         return LIFECYCLE_PHASE;
     }
 
-    /** Waits until {@code waitNanos} have passed ({@link Long#MAX_VALUE}: forever); null if the lock stayed taken. */
+    /** Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit); null if the lock stayed taken. */
     private @Nullable LockHandle acquire(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
@@ -275,17 +284,18 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         if (nested != null) {
             return nested;
         }
-        long deadline = waitNanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + waitNanos;
+        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
         String lockKey = keys.lockKey(key);
-        String token = newToken();
         subscribeIfNeeded();
-        WaitingRoom.Entry entry = waitingRoom.enter(lockKey);
+        WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, newToken(), leaseMillis(lease));
+        boolean handoverTaken = false;
         try {
-            boolean attempt = entry.tryFirst();
+            boolean attempt = waiter.tryFirst();
             boolean redisAnswered = false;
             while (true) {
                 if (attempt) {
-                    ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, WAIT);
+                    String token = waiter.token();
+                    ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, instanceIdBytes);
                     Long answer = awaitAttempt(sent.answer(), key, lockKey, token, deadline, redisAnswered);
                     if (answer == null) {
                         return null;
@@ -296,22 +306,29 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
                     }
                     long holderTtlMillis = -1 - answer;
                     long now = System.nanoTime();
-                    entry.queue()
-                            .holderExpiresBy(
-                                    holderTtlMillis < 0
-                                            ? now + NO_EXPIRY_RECHECK_NANOS
-                                            : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+                    waiter.holderExpiresBy(
+                            holderTtlMillis < 0
+                                    ? now + NO_EXPIRY_RECHECK_NANOS
+                                    : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
                 }
-                if (deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+                if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
                     return null;
                 }
-                attempt = entry.queue().await(deadline);
-                if (!attempt) {
+                WaitingRoom.Turn turn = waiter.await(deadline);
+                if (turn == WaitingRoom.Turn.HANDED_OVER) {
+                    handoverTaken = true;
+                    return held(key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
+                }
+                if (turn == WaitingRoom.Turn.TIMED_OUT) {
                     return null;
                 }
+                attempt = true;
             }
         } finally {
-            entry.queue().leave();
+            if (waiter.leave() && !handoverTaken) {
+                // Handed over just as this wait ended or was interrupted: give it back.
+                releaseInBackground(key, lockKey, waiter.token());
+            }
         }
     }
 
@@ -332,14 +349,14 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
             boolean redisAnsweredBefore)
             throws InterruptedException {
         long timeout = runner.commandTimeoutNanos();
-        if (deadline != Long.MAX_VALUE) {
+        if (deadline != WaitingRoom.FOREVER) {
             timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
         }
         try {
             return ScriptRunner.await(answer, timeout, key, "acquire");
         } catch (TimeoutException e) {
             releaseIfGrantedLate(answer, key, lockKey, token);
-            if (redisAnsweredBefore && deadline != Long.MAX_VALUE && System.nanoTime() - deadline >= 0) {
+            if (redisAnsweredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
                 return null;
             }
             throw ScriptRunner.timeout(key, "acquire", timeout);
@@ -353,19 +370,30 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         answer.thenAccept(fencingToken -> {
             if (fencingToken > 0) {
                 log.debug("Releasing lock '{}', granted after its caller stopped waiting", key);
-                sendRelease(key, lockKey, token).answer().exceptionally(error -> {
-                    log.warn(
-                            "Lock '{}' was granted after its caller stopped waiting and could not be released; "
-                                    + "it expires with its lease: {}",
-                            key,
-                            error.toString());
-                    return null;
-                });
+                releaseInBackground(key, lockKey, token);
             }
         });
     }
 
-    private ScriptRunner.Sent<Long> sendAcquire(String key, String lockKey, String token, Lease lease, byte[] wait) {
+    /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */
+    private void releaseInBackground(String key, String lockKey, String token) {
+        ScriptRunner.Sent<Long> sent;
+        try {
+            sent = sendRelease(key, lockKey, token);
+        } catch (LockBackendException e) {
+            log.warn("Lock '{}' could not be released; it expires with its lease: {}", key, e.getMessage());
+            return;
+        }
+        sent.answer().whenComplete((result, error) -> {
+            if (error != null) {
+                log.warn("Lock '{}' could not be released; it expires with its lease: {}", key, error.toString());
+            }
+            waitingRoom.released(lockKey);
+        });
+    }
+
+    private ScriptRunner.Sent<Long> sendAcquire(
+            String key, String lockKey, String token, Lease lease, byte[] waiterInstance) {
         byte[] lockKeyBytes = RedisKeys.bytes(lockKey);
         return runner.send(
                 key,
@@ -374,7 +402,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
                 new byte[][] {lockKeyBytes, RedisKeys.fenceKey(lockKey)},
                 RedisKeys.bytes(token),
                 RedisKeys.bytes(Long.toString(leaseMillis(lease))),
-                wait);
+                waiterInstance);
     }
 
     private ScriptRunner.Sent<Long> sendRelease(String key, String lockKey, String token) {
@@ -384,7 +412,8 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
                 LockScripts.RELEASE,
                 new byte[][] {RedisKeys.bytes(lockKey)},
                 RedisKeys.bytes(token),
-                releaseChannelBytes);
+                releaseChannelBytes,
+                instanceIdBytes);
     }
 
     private LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
@@ -451,7 +480,13 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         holds.remove(new Owner(hold.owner(), hold.key()), hold);
         renewer.untrack(hold);
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
-        hold.lostOrNull();
+        if (hold.lostOrNull() == null) {
+            WaitingRoom.Waiter next = waitingRoom.reserveNext(hold.lockKey());
+            if (next != null) {
+                handOver(hold, next);
+                return;
+            }
+        }
         long result;
         try {
             result = runner.awaitAnswerUninterruptibly(
@@ -471,6 +506,47 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
             return;
         }
         throw lost(hold, result);
+    }
+
+    /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
+    private void handOver(Hold hold, WaitingRoom.Waiter next) {
+        String receiver = next.token();
+        ScriptRunner.Sent<Long> sent;
+        long result;
+        try {
+            sent = runner.send(
+                    hold.key(),
+                    "release",
+                    LockScripts.HAND_OVER,
+                    new byte[][] {hold.lockKeyBytes(), RedisKeys.fenceKey(hold.lockKey())},
+                    hold.tokenBytes(),
+                    RedisKeys.bytes(receiver),
+                    RedisKeys.bytes(Long.toString(next.leaseMillis())),
+                    instanceIdBytes);
+            result = runner.awaitAnswerUninterruptibly(sent.answer(), hold.key(), "release");
+        } catch (LockBackendException e) {
+            // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are freed.
+            next.unreserve(this::newToken);
+            releaseInBackground(hold.key(), hold.lockKey(), receiver);
+            releaseInBackground(hold.key(), hold.lockKey(), hold.token());
+            LockLostException lost = hold.lostOrNull();
+            hold.markReleased();
+            if (lost != null) {
+                lost.addSuppressed(e);
+                throw lost;
+            }
+            throw e;
+        }
+        if (result <= 0) {
+            next.unreserve(null);
+            throw lost(hold, result);
+        }
+        if (!next.deliver(result / 2, sent.sentNanos(), result % 2 == 1)) {
+            releaseInBackground(hold.key(), hold.lockKey(), receiver);
+        }
+        if (!hold.markReleased()) {
+            throw lost(hold, 0);
+        }
     }
 
     boolean isHeld(Hold hold) {
@@ -589,9 +665,13 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     }
 
     private String newToken() {
-        byte[] bytes = new byte[16];
-        random.nextBytes(bytes);
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+        return randomText(16);
+    }
+
+    private String randomText(int bytes) {
+        byte[] random = new byte[bytes];
+        this.random.nextBytes(random);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(random);
     }
 
     private void validate(String key, Lease lease) {

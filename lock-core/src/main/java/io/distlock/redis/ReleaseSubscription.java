@@ -56,8 +56,8 @@ public final class ReleaseSubscription implements AutoCloseable, SmartLifecycle 
     /** Receives the releases announced on one channel. */
     interface Listener {
 
-        /** A lock was released; the message is its Redis key. */
-        void released(String lockKey);
+        /** A lock was released; the message is the releasing lock instance's id followed by the lock's Redis key. */
+        void released(String message);
 
         /** The subscription was (re)established; announcements may have been missed before. */
         void subscribed();
@@ -170,8 +170,8 @@ public final class ReleaseSubscription implements AutoCloseable, SmartLifecycle 
 
         @Override
         public void onMessage(Message message, byte @Nullable [] pattern) {
-            String lockKey = new String(message.getBody(), StandardCharsets.UTF_8);
-            forEachListener(message.getChannel(), listener -> listener.released(lockKey));
+            String body = new String(message.getBody(), StandardCharsets.UTF_8);
+            forEachListener(message.getChannel(), listener -> listener.released(body));
         }
 
         @Override

@@ -26,7 +26,7 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
     /** The run the build does by default, or as large as the system properties or environment ask. */
     static FuzzSettings fromEnvironment() {
         return new FuzzSettings(
-                (int) setting("seconds", 20),
+                (int) setting("seconds", 25),
                 (int) setting("processes", 3),
                 (int) setting("threads", 6),
                 (int) setting("keys", 4),

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -127,7 +128,7 @@ class RedisLockTest {
         LockHandle held = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
         Future<LockHandle> waiting = threads.submit(() -> waiter.acquire(key, Lease.fixed(LONG)));
         await().atMost(Duration.ofSeconds(5))
-                .until(() -> redis.command("GET", "{distlock:" + key + "}").endsWith("+"));
+                .until(() -> redis.command("GET", "{distlock:" + key + "}").contains("+"));
         held.release();
 
         assertThat(waiting.get(5, TimeUnit.SECONDS).isHeld()).isTrue();
@@ -157,6 +158,70 @@ class RedisLockTest {
             assertThat(future.get(5, TimeUnit.SECONDS).isHeld()).isTrue();
         }
         shared.close();
+    }
+
+    @Test
+    void releaseHandsTheKeyStraightToTheLongestWaitingThreadOfTheProcess() throws Exception {
+        RedisLock lock = clients.lock();
+        LockHandle first = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        List<Integer> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<Future<Long>> waiting = new ArrayList<>();
+        for (int i = 1; i <= 3; i++) {
+            int arrival = i;
+            waiting.add(threads.submit(() -> {
+                try (LockHandle held = lock.acquire(key, Lease.fixed(LONG))) {
+                    order.add(arrival);
+                    return held.fencingToken();
+                }
+            }));
+            // Each waiter queues before the next one arrives.
+            Thread.sleep(150);
+        }
+        long deletes = commandCalls("del");
+        long publishes = commandCalls("publish");
+
+        first.release();
+        long previous = first.fencingToken();
+        for (Future<Long> waiter : waiting) {
+            long token = waiter.get(5, TimeUnit.SECONDS);
+            assertThat(token).isGreaterThan(previous);
+            previous = token;
+        }
+
+        assertThat(order).containsExactly(1, 2, 3);
+        // Handed over three times without the key ever being deleted or announced; only the last release deletes it.
+        assertThat(commandCalls("del") - deletes).isEqualTo(1);
+        assertThat(commandCalls("publish")).isEqualTo(publishes);
+    }
+
+    @Test
+    void waiterOfAnotherProcessIsNotStarvedByHandoversInsideOneProcess() throws Exception {
+        RedisLock busy = clients.lock();
+        RedisLock other = clients.lock();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        List<Future<?>> loops = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            loops.add(threads.submit(() -> {
+                while (!stop.get()) {
+                    try (LockHandle held = busy.acquire(key, Lease.fixed(LONG))) {
+                        Thread.sleep(2);
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(300);
+
+        long start = System.nanoTime();
+        Optional<LockHandle> turn = other.tryAcquire(key, Lease.fixed(LONG), Duration.ofSeconds(5));
+
+        assertThat(turn).isPresent();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        turn.get().release();
+        stop.set(true);
+        for (Future<?> loop : loops) {
+            loop.get(10, TimeUnit.SECONDS);
+        }
     }
 
     @Test
