@@ -31,9 +31,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The Redis implementation of {@link Lock}, on the application's Lettuce {@link RedisConnectionFactory}.
  *
  * <p>An uncontended acquisition is one round trip (one Lua script that sets the key with its lease, {@code SET NX PX},
- * and increments the key's fencing counter); a release is one round trip. Waiters are woken by a release announced on
- * the application's one {@link ReleaseSubscription}, and only when someone waits is anything published. Redis
- * counts every lease ({@code PX}); no wall clock of any machine is compared with another.
+ * and increments the key's fencing counter); a release is one round trip. A release hands the key straight to the
+ * longest waiting thread of this instance if there is one; otherwise it wakes waiters of other instances through the
+ * application's one {@link ReleaseSubscription}, publishing only when another instance waits. Redis counts every
+ * lease ({@code PX}); no wall clock of any machine is compared with another.
  *
  * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
  * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
@@ -64,7 +65,8 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
     /** Random bytes of this instance's id, which prefixes its release announcements; 12 characters of text. */
     private static final int INSTANCE_ID_BYTES = 9;
 
-    private static final byte[] NO_WAIT = new byte[0];
+    /** Sent instead of the instance id by an attempt that will not wait, so a failure marks nothing. */
+    private static final byte[] NOT_WAITING = new byte[0];
 
     private final SecureRandom random = new SecureRandom();
     private final RedisKeys keys;
@@ -146,7 +148,7 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         }
         String lockKey = keys.lockKey(key);
         String token = newToken();
-        ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NO_WAIT);
+        ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NOT_WAITING);
         long answer = runner.awaitAnswerUninterruptibly(sent.answer(), key, "acquire");
         return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sent.sentNanos())) : Optional.empty();
     }
