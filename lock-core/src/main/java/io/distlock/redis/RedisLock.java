@@ -23,7 +23,6 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -43,10 +42,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * renewer thread (held locks then expire with their leases). As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
+public final class RedisLock implements Lock, ClosedOnStop {
 
     /**
-     * The {@link SmartLifecycle} phase in which distlock's beans stop: after everything in the default phase and the
+     * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in the default phase and the
      * web server, before Spring Data Redis's connection factory.
      */
     public static final int LIFECYCLE_PHASE = Integer.MAX_VALUE / 2;
@@ -257,24 +256,9 @@ public final class RedisLock implements Lock, AutoCloseable, SmartLifecycle {
         }
     }
 
-    /** Nothing to start: the lock sends nothing to Redis until it is used. */
-    @Override
-    public void start() {}
-
-    /** Closes the lock, like {@link #close()}. */
-    @Override
-    public void stop() {
-        close();
-    }
-
     @Override
     public boolean isRunning() {
         return !closed;
-    }
-
-    @Override
-    public int getPhase() {
-        return LIFECYCLE_PHASE;
     }
 
     /** Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit); null if the lock stayed taken. */

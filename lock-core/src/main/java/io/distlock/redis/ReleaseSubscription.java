@@ -11,7 +11,6 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -31,7 +30,7 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads. Subscribing may block on the
  * network, but never while {@link #close()} or a lock's own calls wait for it.
  */
-public final class ReleaseSubscription implements AutoCloseable, SmartLifecycle {
+public final class ReleaseSubscription implements ClosedOnStop {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
 
@@ -131,24 +130,9 @@ public final class ReleaseSubscription implements AutoCloseable, SmartLifecycle 
         }
     }
 
-    /** Nothing to start: the subscription connects when the first waiter needs it. */
-    @Override
-    public void start() {}
-
-    /** Closes the subscription. */
-    @Override
-    public void stop() {
-        close();
-    }
-
     @Override
     public boolean isRunning() {
         return !closed;
-    }
-
-    @Override
-    public int getPhase() {
-        return RedisLock.LIFECYCLE_PHASE;
     }
 
     private static void closeQuietly(RedisConnection connection) {

@@ -20,6 +20,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 @Timeout(30)
 class ProcessProvidersTest {
 
+    /** The port of the machine's own Redis, which tests must never use. */
+    private static final int SHARED_REDIS_PORT = 6379;
+
     @ParameterizedTest
     @EnumSource(names = {"PATH", "EMBEDDED"})
     void startsAnswersAndFreesItsPortAndDirectoryOnClose(Provider provider) throws IOException {
@@ -28,7 +31,7 @@ class ProcessProvidersTest {
         int port;
         try {
             port = redis.port();
-            assertThat(port).isNotEqualTo(6379);
+            assertThat(port).isNotEqualTo(SHARED_REDIS_PORT);
             assertThat(redis.host()).isEqualTo("127.0.0.1");
             assertThat(redis.provider()).isEqualTo(provider);
             assertThat(redis.description()).startsWith("redis-server ").endsWith(" on port " + port);

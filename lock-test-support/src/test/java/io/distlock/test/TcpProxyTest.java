@@ -17,6 +17,9 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class TcpProxyTest {
 
+    /** The port of the machine's own Redis, which tests must never use. */
+    private static final int SHARED_REDIS_PORT = 6379;
+
     private static final byte[] PING = RespConnection.encode("PING");
     private static final byte[] PONG = "+PONG\r\n".getBytes(UTF_8);
 
@@ -35,7 +38,7 @@ class TcpProxyTest {
 
     @Test
     void forwardsCommandsAndReplies() throws IOException {
-        assertThat(proxy.port()).isNotEqualTo(redis.port()).isNotEqualTo(6379);
+        assertThat(proxy.port()).isNotEqualTo(redis.port()).isNotEqualTo(SHARED_REDIS_PORT);
         try (RespConnection connection = throughProxy(Duration.ofSeconds(5))) {
             assertThat(connection.call("SET", "proxy:key", "x".repeat(1_000_000)))
                     .isEqualTo("OK");

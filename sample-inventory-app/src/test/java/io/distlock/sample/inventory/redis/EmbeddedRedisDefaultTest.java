@@ -24,6 +24,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EmbeddedRedisDefaultTest {
 
+    /** The port of the machine's own Redis, which tests must never use. */
+    private static final int SHARED_REDIS_PORT = 6379;
+
     @Test
     void withoutRedisConfiguredItStartsAnEmbeddedOneOnAFreePortAndStopsItOnShutdown() throws Exception {
         int port;
@@ -33,7 +36,7 @@ class EmbeddedRedisDefaultTest {
             DataRedisConnectionDetails.Standalone connection =
                     app.getBean(DataRedisConnectionDetails.class).getStandalone();
 
-            assertThat(port).isNotEqualTo(6379);
+            assertThat(port).isNotEqualTo(SHARED_REDIS_PORT);
             assertThat(connection.getHost()).isEqualTo("127.0.0.1");
             assertThat(connection.getPort()).isEqualTo(port);
             assertWorks(app);
