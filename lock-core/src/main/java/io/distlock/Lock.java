@@ -117,8 +117,11 @@ public interface Lock {
      * Runs {@code work} while holding the lock, waiting up to {@code wait} for it, and releases the lock afterwards
      * whether the work returned or threw.
      *
-     * <p>If the work throws, its exception is thrown and a failure to release is attached to it as suppressed. If the
-     * work returns but the lock was lost meanwhile, {@link LockLostException} is thrown instead of the result.
+     * <p>The held lock is available to the work through {@link LockContext#current()}. If the work throws, its exception
+     * is thrown and a failure to release is attached to it as suppressed. If the work returns but the lock was lost
+     * meanwhile, {@link LockLostException} is thrown instead of the result. If the work returns and only Redis failed
+     * to confirm the release, the failure is logged and the result returned: the work did run under the lock, which
+     * then expires with its lease.
      *
      * @param key the lock's name
      * @param lease the lease of the hold
@@ -155,14 +158,16 @@ public interface Lock {
 
     /**
      * A {@link java.util.concurrent.locks.Lock} view of one key, for code written against the JDK interface. It is
-     * owned by threads, as that interface expects: {@code unlock} must be called by the thread that locked, as many
-     * times as it locked, and throws {@link IllegalMonitorStateException} otherwise or when the lock was lost.
-     * {@code newCondition} is not supported. The methods that cannot throw {@link InterruptedException} keep waiting
-     * when interrupted and restore the thread's interrupt status before returning.
+     * owned by threads, as that interface expects: {@code unlock} must be called through this view by the thread that
+     * locked, as many times as it locked; otherwise it throws {@link IllegalMonitorStateException}, and when the lock
+     * was lost it throws {@link LockLostException}. {@code newCondition} is not supported. The methods that cannot
+     * throw {@link InterruptedException} keep waiting when interrupted and restore the thread's interrupt status before
+     * returning.
      *
      * @param key the lock's name
      * @param lease the lease of every acquisition through the view
-     * @return the view; views of the same key and {@code Lock} share holds and reentrancy
+     * @return the view; its acquisitions are reentrant with every other acquisition of the key by the same thread
+     *     through this {@code Lock}
      * @throws IllegalArgumentException if the key or lease is invalid
      */
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);

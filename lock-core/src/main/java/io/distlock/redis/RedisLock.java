@@ -478,13 +478,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             result = runner.awaitAnswerUninterruptibly(
                     sendRelease(hold.key(), hold.lockKey(), hold.token()).answer(), hold.key(), "release");
         } catch (LockBackendException e) {
-            LockLostException lost = hold.lostOrNull();
-            hold.markReleased();
-            if (lost != null) {
-                lost.addSuppressed(e);
-                throw lost;
-            }
-            throw e;
+            throw releaseFailed(hold, e);
         } finally {
             waitingRoom.released(hold.lockKey());
         }
@@ -492,6 +486,20 @@ public final class RedisLock implements Lock, ClosedOnStop {
             return;
         }
         throw lost(hold, result);
+    }
+
+    /**
+     * Ends a hold whose release Redis did not confirm; it expires with its lease. The loss, if the hold was already
+     * known lost, is the more telling exception; otherwise the backend failure.
+     */
+    private static RuntimeException releaseFailed(Hold hold, LockBackendException failure) {
+        LockLostException lost = hold.lostOrNull();
+        hold.markReleased();
+        if (lost == null) {
+            return failure;
+        }
+        lost.addSuppressed(failure);
+        return lost;
     }
 
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
@@ -515,13 +523,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             next.unreserve(this::newToken);
             releaseInBackground(hold.key(), hold.lockKey(), receiver);
             releaseInBackground(hold.key(), hold.lockKey(), hold.token());
-            LockLostException lost = hold.lostOrNull();
-            hold.markReleased();
-            if (lost != null) {
-                lost.addSuppressed(e);
-                throw lost;
-            }
-            throw e;
+            throw releaseFailed(hold, e);
         }
         if (result <= 0) {
             next.unreserve(null);
