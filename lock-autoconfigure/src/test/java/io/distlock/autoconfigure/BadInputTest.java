@@ -23,11 +23,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Import;
@@ -42,12 +39,7 @@ class BadInputTest {
 
     private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(10));
 
-    private static final ApplicationContextRunner RUNNER = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(
-                    DataRedisAutoConfiguration.class,
-                    AopAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class))
-            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port());
+    private static final ApplicationContextRunner RUNNER = DistlockContexts.onSharedRedis();
 
     private static ConfigurableApplicationContext context;
     private static Lock lock;
@@ -169,12 +161,12 @@ class BadInputTest {
                         "could not be evaluated"),
                 row(
                         "annotation syntax error",
-                        () -> startWith(SyntaxError.class),
+                        () -> startWith(DistributedLockStartupCheckTest.SyntaxError.class),
                         IllegalStateException.class,
                         "not a valid SpEL expression"),
                 row(
                         "annotation unknown parameter",
-                        () -> startWith(UnknownParameter.class),
+                        () -> startWith(DistributedLockStartupCheckTest.UnknownParameter.class),
                         IllegalStateException.class,
                         "which is not a parameter"),
                 row(
@@ -305,20 +297,6 @@ class BadInputTest {
     }
 
     public record Order(String id) {}
-
-    public static class SyntaxError {
-        @DistributedLock(key = "'stock:' + + ")
-        public String deduct(String sku) {
-            return sku;
-        }
-    }
-
-    public static class UnknownParameter {
-        @DistributedLock(key = "'stock:' + #item")
-        public String deduct(String sku) {
-            return sku;
-        }
-    }
 
     @SpringBootConfiguration
     @EnableAutoConfiguration

@@ -11,13 +11,10 @@ import io.distlock.annotation.DistributedLockBeanChecker;
 import io.distlock.annotation.LockedMethods;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.ReleaseSubscription;
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -26,12 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 class DistributedLockAutoConfigurationTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(
-                    DataRedisAutoConfiguration.class,
-                    AopAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class))
-            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port());
+    private final ApplicationContextRunner runner = DistlockContexts.onSharedRedis();
 
     @Test
     void defaultsGiveARedisLockTheSubscriptionAndTheAnnotationSupport() {

@@ -4,26 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.DistributedLock;
 import io.distlock.LockNotAcquiredException;
-import io.distlock.test.TestRedis;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import reactor.core.publisher.Mono;
 
 /** Every mistake in a {@code @DistributedLock} fails start-up with a message that names it. */
 class DistributedLockStartupCheckTest {
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(
-                    DataRedisAutoConfiguration.class,
-                    AopAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class))
-            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port());
+    private final ApplicationContextRunner runner = DistlockContexts.onSharedRedis();
 
     @Test
     void validAnnotationStarts() {

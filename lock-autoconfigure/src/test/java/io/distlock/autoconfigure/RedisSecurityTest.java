@@ -15,9 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -30,12 +27,8 @@ class RedisSecurityTest {
     static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "
             + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish";
 
-    private final ApplicationContextRunner runner = new ApplicationContextRunner()
-            .withConfiguration(AutoConfigurations.of(
-                    DataRedisAutoConfiguration.class,
-                    AopAutoConfiguration.class,
-                    DistributedLockAutoConfiguration.class))
-            .withPropertyValues("distlock.watchdog.lease=2s");
+    private final ApplicationContextRunner runner =
+            DistlockContexts.runner().withPropertyValues("distlock.watchdog.lease=2s");
 
     private final String key = "security:" + UUID.randomUUID();
 

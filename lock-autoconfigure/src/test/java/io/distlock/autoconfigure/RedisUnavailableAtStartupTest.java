@@ -11,10 +11,6 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
-import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * The documented behaviour when Redis is down at start-up: the application starts, lock calls fail clearly, and they
@@ -27,11 +23,7 @@ class RedisUnavailableAtStartupTest {
     void applicationStartsLockCallsFailClearlyAndRecoverWhenRedisComesUp() {
         try (TestRedis redis = TestRedis.start()) {
             redis.kill();
-            new ApplicationContextRunner()
-                    .withConfiguration(AutoConfigurations.of(
-                            DataRedisAutoConfiguration.class,
-                            AopAutoConfiguration.class,
-                            DistributedLockAutoConfiguration.class))
+            DistlockContexts.runner()
                     .withPropertyValues("spring.data.redis.port=" + redis.port(), "spring.data.redis.timeout=1s")
                     .run(context -> {
                         assertThat(context).hasNotFailed();
