@@ -16,19 +16,38 @@ import java.util.Optional;
  * empty; {@code acquire} waits as long as it takes. Waiting threads are woken when the holder releases; they do not
  * poll. Waiting forms are interruptible: they throw {@link InterruptedException} and leave nothing held.
  *
- * <h2>Reentrancy: who is the same owner</h2>
- * The same owner is the same thread acquiring the same key through the same {@code Lock} instance. Its nested
- * acquisitions succeed at once after Redis confirms the outer hold still owns the key, share the outer hold's owner
- * token and fencing token, and make sure the key's remaining lease is at least the nested lease. Another thread, or
- * another {@code Lock} instance (another client) in the same JVM, is another owner and waits like anyone else. A handle
- * released by a thread other than the one that acquired it still counts for the acquiring thread.
+ * <h2>Reentrancy: only inside a scope that holds the key</h2>
+ * An acquisition re-enters a hold only when the current thread is working inside a scope that holds the same key
+ * through the same {@code Lock} instance: the work of {@link #callWithLock} or {@link #runWithLock}, a {@link
+ * DistributedLock @DistributedLock} method, a {@link LockContext#enter(LockHandle)} scope, or a {@linkplain
+ * #asJavaLock(String, Lease) JDK lock view} this thread has locked. A nested acquisition succeeds at once after Redis
+ * confirms the hold still owns the key, and shares its owner token and fencing token; the key is released when the last
+ * handle of the hold is released, in whatever order.
+ *
+ * <p>Everywhere else, an acquisition is a new owner's, even on a thread that acquired the key earlier: that thread may
+ * have handed its {@link LockHandle} to a pool, a {@code CompletableFuture} stage or another thread, which still works
+ * under it. So a plain {@code acquire} of a key this thread holds through a plain handle waits like anyone else's (with
+ * no wait, it fails; waiting without limit for one's own lock waits until that lock is released or its lease runs out).
+ * Another thread, or another {@code Lock} instance in the same JVM, is always another owner. A handle that expired or
+ * was never released never affects later acquisitions.
+ *
+ * <h2>Nested leases</h2>
+ * Each handle keeps the lease it asked for. While any open handle of a hold asked for an {@linkplain Lease#renewed()
+ * auto-renewed} lease, the hold is renewed; once only fixed leases are left, renewal stops. The key's remaining lease is
+ * never shortened by a nested acquisition or a renewal: it is at least as long as the longest lease an open handle asked
+ * for. {@link LockHandle#extend(Duration)} sets it exactly.
+ *
+ * <h2>Shutdown</h2>
+ * An implementation that is closed (the application shuts down) refuses new acquisitions and wakes waiting ones with
+ * {@link IllegalStateException}. Locks still held keep their leases for a grace period and are then reported lost.
  *
  * <h2>Failures</h2>
  * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When Redis cannot
  * be asked, methods throw {@link LockBackendException}, never a plain "not acquired". A waiting form ends no later than
  * its wait time, or 200 ms after it when an attempt is still on its way: if Redis answered earlier attempts of the
  * same call, the lock counts as not acquired; if Redis never answered, {@link LockBackendException} is thrown. An
- * abandoned attempt that Redis grants later is released again in the background.
+ * abandoned attempt is always followed by a release with its owner token, which Redis runs after the attempt, so a lock
+ * granted after its caller gave up is freed again at once.
  *
  * <h2>Keys</h2>
  * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
@@ -45,7 +64,8 @@ public interface Lock {
      * @return the handle, or empty if someone else holds the lock
      * @throws IllegalArgumentException if the key is null, blank or too long
      * @throws LockBackendException if Redis could not be asked
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed
      */
     Optional<LockHandle> tryAcquire(String key);
 
@@ -57,7 +77,8 @@ public interface Lock {
      * @return the handle, or empty if someone else holds the lock
      * @throws IllegalArgumentException if the key is null, blank or too long, or the lease is null
      * @throws LockBackendException if Redis could not be asked
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed
      */
     Optional<LockHandle> tryAcquire(String key, Lease lease);
 
@@ -70,7 +91,8 @@ public interface Lock {
      * @throws IllegalArgumentException if the key is invalid, or the wait is null or negative
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
      */
     Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException;
 
@@ -84,7 +106,8 @@ public interface Lock {
      * @throws IllegalArgumentException if the key, lease or wait is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
      */
     Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException;
 
@@ -96,7 +119,8 @@ public interface Lock {
      * @throws IllegalArgumentException if the key is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if Redis could not be asked
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
      */
     LockHandle acquire(String key) throws InterruptedException;
 
@@ -109,7 +133,8 @@ public interface Lock {
      * @throws IllegalArgumentException if the key or lease is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if Redis could not be asked
-     * @throws LockLostException if this thread already holds the key but the hold was lost
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
      */
     LockHandle acquire(String key, Lease lease) throws InterruptedException;
 
@@ -166,8 +191,8 @@ public interface Lock {
      *
      * @param key the lock's name
      * @param lease the lease of every acquisition through the view
-     * @return the view; its acquisitions are reentrant with every other acquisition of the key by the same thread
-     *     through this {@code Lock}
+     * @return the view; while a thread holds the key through it, that thread's other acquisitions of the key through
+     *     this {@code Lock} (through any view, or plain) re-enter the hold
      * @throws IllegalArgumentException if the key or lease is invalid
      */
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);

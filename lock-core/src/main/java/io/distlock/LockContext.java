@@ -6,13 +6,16 @@ import java.util.Iterator;
 import java.util.Optional;
 
 /**
- * The locks held for the work running on the current thread: by a {@link DistributedLock @DistributedLock} method or
- * by {@link Lock#callWithLock}, innermost last. Code called from that work can read the held lock's fencing token
- * without having it passed down:
+ * The locks held for the work running on the current thread: by a {@link DistributedLock @DistributedLock} method, by
+ * {@link Lock#callWithLock}, or inside a scope opened with {@link #enter(LockHandle)}, innermost last. Code called from
+ * that work can read the held lock's fencing token without having it passed down:
  *
  * <pre>{@code
  * long token = LockContext.current().orElseThrow().fencingToken();
  * }</pre>
+ *
+ * <p>These scopes are also what makes an acquisition re-entrant: while a scope of this thread holds a key, acquiring
+ * the same key through the same {@link Lock} re-enters that hold instead of waiting for it (see {@link Lock}).
  */
 public final class LockContext {
 
@@ -47,6 +50,57 @@ public final class LockContext {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Opens a scope in which the current thread works under {@code handle}: until the scope is closed, {@link
+     * #current()} returns it, and acquisitions of its key through the same {@link Lock} by this thread re-enter it.
+     * Close the scope on the same thread, before the handle is released or handed to another thread:
+     *
+     * <pre>{@code
+     * try (LockHandle held = lock.acquire("job");
+     *         LockContext.Scope scope = LockContext.enter(held)) {
+     *     runJob(); // may call lock.acquire("job") again, and re-enters
+     * }
+     * }</pre>
+     *
+     * @param handle the held lock the thread now works under
+     * @return the scope, to close on this thread
+     * @throws IllegalArgumentException if {@code handle} is null
+     */
+    public static Scope enter(LockHandle handle) {
+        if (handle == null) {
+            throw new IllegalArgumentException("handle must not be null");
+        }
+        push(handle);
+        Thread opener = Thread.currentThread();
+        return new Scope() {
+            private boolean closed;
+
+            @Override
+            public void close() {
+                if (Thread.currentThread() != opener) {
+                    throw new IllegalStateException("the scope of lock '" + handle.key() + "' was opened by thread "
+                            + opener.getName() + " and must be closed by it");
+                }
+                if (!closed) {
+                    closed = true;
+                    pop(handle);
+                }
+            }
+        };
+    }
+
+    /** A scope opened by {@link #enter(LockHandle)}; closing it twice does nothing. */
+    public interface Scope extends AutoCloseable {
+
+        /**
+         * Ends the scope: the thread no longer works under its handle. The handle itself stays held.
+         *
+         * @throws IllegalStateException if called by another thread than the one that opened the scope
+         */
+        @Override
+        void close();
     }
 
     static void push(LockHandle handle) {

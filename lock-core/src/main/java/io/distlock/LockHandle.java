@@ -15,9 +15,12 @@ import java.util.function.Consumer;
  * <p>A handle is not tied to the thread that acquired it: any thread may release or extend it, so it can be handed to
  * a thread pool, a {@code CompletableFuture} stage or a virtual thread.
  *
- * <p>Nested acquisitions of the same key by the same thread share one hold in Redis (see {@link Lock} for who counts
- * as the same owner): each has its own handle, the hold count goes up by one, and the lock is released in Redis when
- * the last of these handles is released, in whatever order.
+ * <p>Nested acquisitions inside a scope that holds the key share one hold in Redis (see {@link Lock} for when an
+ * acquisition re-enters): each has its own handle, with its own lease, and the lock is released in Redis when the last
+ * of these handles is released, in whatever order.
+ *
+ * <p>A handle that becomes unreachable without being released is released when the garbage collector finds it, with a
+ * warning in the log; until then it keeps its key. Always release handles.
  *
  * <p>A handle can learn that its lock was lost (the lease ran out, or another owner holds the key): {@link #isLost()}
  * answers without asking Redis, {@link #onLost(Consumer)} calls back once when it happens, and {@link #release()}
@@ -33,7 +36,9 @@ public interface LockHandle extends AutoCloseable {
     String key();
 
     /**
-     * A number that is greater than that of every earlier acquisition of this key, in any process. A resource that
+     * A number that is greater than that of every earlier acquisition of this key, in any process, as long as Redis
+     * keeps its data (a failover to a replica that missed the latest writes, or a restart without persistence, can
+     * repeat a number). A resource that
      * remembers the highest token it has accepted can reject writes from a holder whose lease ran out while it was
      * paused. Nested acquisitions that share a hold share its token.
      *
@@ -50,7 +55,7 @@ public interface LockHandle extends AutoCloseable {
     String ownerToken();
 
     /**
-     * The lease this acquisition asked for.
+     * The lease this acquisition asked for; a nested acquisition keeps its own, whatever the outer one's.
      *
      * @return the lease
      */

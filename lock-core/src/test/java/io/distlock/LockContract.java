@@ -3,6 +3,7 @@ package io.distlock;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Timeout;
 public abstract class LockContract {
 
     private static final Duration LONG = Duration.ofSeconds(30);
+    private static final Duration SHORT_WAIT = Duration.ofMillis(300);
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";
@@ -197,13 +199,16 @@ public abstract class LockContract {
     }
 
     @Test
-    void sameThreadReentersAndTheLockIsFreedByTheLastRelease() throws Exception {
+    void acquisitionInsideAScopeOfTheHolderReentersAndTheLockIsFreedByTheLastRelease() throws Exception {
         Lock lock = newClient();
         Lock other = newClient();
         String key = key("k");
 
         LockHandle outer = lock.acquire(key, Lease.fixed(LONG));
-        LockHandle inner = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        LockHandle inner;
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
+            inner = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        }
 
         assertThat(inner.fencingToken()).isEqualTo(outer.fencingToken());
         assertThat(inner.ownerToken()).isEqualTo(outer.ownerToken());
@@ -215,12 +220,34 @@ public abstract class LockContract {
     }
 
     @Test
+    void nestedWorkOfCallWithLockReentersTheHeldKey() throws Exception {
+        Lock lock = newClient();
+        String key = key("k");
+
+        long[] tokens = lock.callWithLock(key, Lease.fixed(LONG), Duration.ZERO, () -> {
+            long outer = LockContext.current(key).orElseThrow().fencingToken();
+            long nested = lock.callWithLock(
+                    key,
+                    Lease.fixed(LONG),
+                    Duration.ZERO,
+                    () -> LockContext.current(key).orElseThrow().fencingToken());
+            return new long[] {outer, nested};
+        });
+
+        assertThat(tokens[1]).isEqualTo(tokens[0]);
+        assertThat(newClient().tryAcquire(key, Lease.fixed(LONG))).isPresent();
+    }
+
+    @Test
     void nestedReleaseInAnyOrderKeepsTheLockUntilTheLastHandle() {
         Lock lock = newClient();
         Lock other = newClient();
         String key = key("k");
         LockHandle outer = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
-        LockHandle inner = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        LockHandle inner;
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
+            inner = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        }
 
         outer.release();
         assertThat(inner.isHeld()).isTrue();
@@ -239,16 +266,80 @@ public abstract class LockContract {
     }
 
     @Test
+    void sameThreadOutsideAScopeIsAnotherOwnerSoAHandedOffHandleNeverMeetsATwin() throws Exception {
+        Lock lock = newClient();
+        String key = key("k");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            // The pool thread acquires, hands the handle to a stage running elsewhere, and goes back to the pool.
+            LockHandle handedOff =
+                    pool.submit(() -> lock.acquire(key, Lease.fixed(LONG))).get(10, TimeUnit.SECONDS);
+            CountDownLatch stageDone = new CountDownLatch(1);
+            CompletableFuture<Void> stage = CompletableFuture.runAsync(
+                    () -> {
+                        try (handedOff) {
+                            stageDone.await(10, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    },
+                    threads);
+
+            // The pool thread's next task wants the same key: it must wait like anyone else, not re-enter.
+            Optional<LockHandle> nextTask = pool.submit(() -> lock.tryAcquire(key, Lease.fixed(LONG), SHORT_WAIT))
+                    .get(10, TimeUnit.SECONDS);
+            assertThat(nextTask).as("second holder while the stage still works").isEmpty();
+
+            stageDone.countDown();
+            stage.get(10, TimeUnit.SECONDS);
+            Optional<LockHandle> afterStage =
+                    pool.submit(() -> lock.tryAcquire(key, Lease.fixed(LONG))).get(10, TimeUnit.SECONDS);
+            assertThat(afterStage).isPresent();
+            assertThat(afterStage.get().fencingToken()).isGreaterThan(handedOff.fencingToken());
+            afterStage.get().release();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void expiredOrAbandonedHoldsNeverBlockTheirThreadsLaterAcquisitions() throws Exception {
+        Lock lock = newClient();
+        String key = key("k");
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        try {
+            LockHandle expired = pool.submit(() -> lock.tryAcquire(key, Lease.fixed(Duration.ofMillis(100)))
+                            .orElseThrow())
+                    .get(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(5)).until(expired::isLost);
+
+            // Later, independent tasks of the same pool thread get fresh locks; the stale handle is never released.
+            for (int task = 0; task < 3; task++) {
+                LockHandle fresh = pool.submit(
+                                () -> lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow())
+                        .get(10, TimeUnit.SECONDS);
+                assertThat(fresh.fencingToken()).isGreaterThan(expired.fencingToken());
+                assertThat(fresh.isLost()).isFalse();
+                pool.submit(fresh::release).get(10, TimeUnit.SECONDS);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void nestedAcquisitionOfALostHoldThrows() throws Exception {
         Lock lock = newClient();
         String key = key("k");
         LockHandle outer =
                 lock.tryAcquire(key, Lease.fixed(Duration.ofMillis(100))).orElseThrow();
-        Thread.sleep(250);
+        await().atMost(Duration.ofSeconds(5)).until(outer::isLost);
 
-        assertThatThrownBy(() -> lock.tryAcquire(key, Lease.fixed(LONG)))
-                .isInstanceOf(LockLostException.class)
-                .hasMessageContaining(key);
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
+            assertThatThrownBy(() -> lock.tryAcquire(key, Lease.fixed(LONG)))
+                    .isInstanceOf(LockLostException.class)
+                    .hasMessageContaining(key);
+        }
         assertThatThrownBy(outer::release).isInstanceOf(LockLostException.class);
         assertThat(lock.tryAcquire(key, Lease.fixed(LONG))).isPresent();
     }

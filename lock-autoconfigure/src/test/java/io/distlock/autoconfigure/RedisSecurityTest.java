@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
@@ -69,7 +70,8 @@ class RedisSecurityTest {
      */
     private void exerciseEveryKindOfCommand(Lock lock, RedisConnectionFactory connectionFactory) throws Exception {
         LockHandle renewed = lock.tryAcquire(key).orElseThrow();
-        try (LockHandle nested = lock.tryAcquire(key).orElseThrow()) {
+        try (LockContext.Scope scope = LockContext.enter(renewed);
+                LockHandle nested = lock.tryAcquire(key).orElseThrow()) {
             assertThat(nested.fencingToken()).isEqualTo(renewed.fencingToken());
         }
         Thread.sleep(2500);

@@ -7,13 +7,16 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
  * One acquisition in Redis (one owner token), shared by the outer handle and the nested handles of the same owner.
+ *
+ * <p>Each handle keeps the lease it asked for. The hold is renewed while at least one open handle asked for a renewed
+ * lease, and its key lives at least as long as every open fixed lease asked: renewals and nested acquisitions only
+ * ever lengthen the key's remaining lease, never shorten it.
  *
  * <p>It keeps a conservative local estimate of when Redis will expire the key: the time a confirming command was
  * <em>sent</em>, plus the lease it set, by the monotonic clock. Once that passes without a newer confirmation the hold
@@ -31,11 +34,13 @@ final class Hold {
     private final long fencingToken;
     private final Lease lease;
     private final long leaseMillis;
-    private final Thread owner;
     private final long acquiredNanos;
     private final Executor callbackExecutor;
 
-    private final AtomicInteger openHandles = new AtomicInteger(1);
+    /** Guarded by this. */
+    private int openHandles = 1;
+    /** Open handles with a renewed lease; guarded by this. */
+    private int renewedHandles;
     /** null while held; {@link #RELEASED} after a normal release; the {@link LockLostException} once lost. */
     private final AtomicReference<@Nullable Object> outcome = new AtomicReference<>();
 
@@ -49,7 +54,6 @@ final class Hold {
             long fencingToken,
             Lease lease,
             long leaseMillis,
-            Thread owner,
             long sentNanos,
             Executor callbackExecutor) {
         this.key = key;
@@ -60,7 +64,7 @@ final class Hold {
         this.fencingToken = fencingToken;
         this.lease = lease;
         this.leaseMillis = leaseMillis;
-        this.owner = owner;
+        this.renewedHandles = lease.isRenewed() ? 1 : 0;
         this.acquiredNanos = sentNanos;
         this.expiresByNanos = sentNanos + Duration.ofMillis(leaseMillis).toNanos();
         this.callbackExecutor = callbackExecutor;
@@ -90,38 +94,37 @@ final class Hold {
         return fencingToken;
     }
 
-    Lease lease() {
-        return lease;
-    }
-
     long leaseMillis() {
         return leaseMillis;
-    }
-
-    Thread owner() {
-        return owner;
     }
 
     long expiresByNanos() {
         return expiresByNanos;
     }
 
-    /** Adds a handle to this hold unless its last handle was already released. */
-    boolean join() {
-        while (true) {
-            int count = openHandles.get();
-            if (count == 0) {
-                return false;
-            }
-            if (openHandles.compareAndSet(count, count + 1)) {
-                return true;
-            }
+    /** Adds a handle with the given lease to this hold, unless its last handle was already released. */
+    synchronized boolean join(Lease handleLease) {
+        if (openHandles == 0) {
+            return false;
         }
+        openHandles++;
+        if (handleLease.isRenewed()) {
+            renewedHandles++;
+        }
+        return true;
     }
 
-    /** Removes a handle; true if it was the last, so the lock must now be released in Redis. */
-    boolean leave() {
-        return openHandles.decrementAndGet() == 0;
+    /** Removes a handle with the given lease; true if it was the last, so the lock must now be released in Redis. */
+    synchronized boolean leave(Lease handleLease) {
+        if (handleLease.isRenewed()) {
+            renewedHandles--;
+        }
+        return --openHandles == 0;
+    }
+
+    /** Whether an open handle asked for a renewed lease, so the renewer must keep extending the key. */
+    synchronized boolean isRenewed() {
+        return renewedHandles > 0 && openHandles > 0;
     }
 
     /** Redis confirmed a command sent at {@code sentNanos} that set the remaining lease to {@code millis}. */
@@ -144,7 +147,7 @@ final class Hold {
     LockLostException lostOrNull() {
         Object current = outcome.get();
         if (current == null && System.nanoTime() - expiresByNanos >= 0) {
-            markLost(lease.isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED);
+            markLost(isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED);
             current = outcome.get();
         }
         return current instanceof LockLostException lost ? lost : null;

@@ -12,7 +12,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
-/** A {@link Lock} over one key of a {@link RedisLock}, owned by threads as that interface expects. */
+/**
+ * A {@link Lock} over one key of a {@link RedisLock}, owned by threads as that interface expects: while a thread holds
+ * the key through a view, its acquisitions of the key through the same {@link RedisLock} re-enter that hold.
+ */
 final class JavaLockView implements Lock {
 
     private final RedisLock lock;
@@ -72,6 +75,7 @@ final class JavaLockView implements Lock {
         if (mine.isEmpty()) {
             handles.remove(current);
         }
+        lock.noLongerOwnedByThread(handle);
         handle.release();
     }
 
@@ -88,6 +92,7 @@ final class JavaLockView implements Lock {
     private void held(LockHandle handle) {
         handles.computeIfAbsent(Thread.currentThread(), thread -> new ArrayDeque<>())
                 .push(handle);
+        lock.ownedByThread(handle);
     }
 
     @Override

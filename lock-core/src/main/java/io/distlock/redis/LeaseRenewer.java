@@ -10,7 +10,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -33,6 +36,7 @@ final class LeaseRenewer implements AutoCloseable {
     private final long leaseMillis;
     private final Duration interval;
     private final ScheduledThreadPoolExecutor scheduler;
+    private final ThreadPoolExecutor callbacks;
     private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
     private final AtomicInteger roundsInFlight = new AtomicInteger();
 
@@ -47,6 +51,12 @@ final class LeaseRenewer implements AutoCloseable {
             return thread;
         });
         scheduler.setRemoveOnCancelPolicy(true);
+        // Never shut down: callbacks of holds reported lost by close() must still run. Its thread ends when idle.
+        this.callbacks = new ThreadPoolExecutor(0, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "distlock-lost-callbacks");
+            thread.setDaemon(true);
+            return thread;
+        });
         scheduler.scheduleWithFixedDelay(this::renewAll, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
     }
 
@@ -58,9 +68,12 @@ final class LeaseRenewer implements AutoCloseable {
         return interval;
     }
 
-    /** Runs lost-lock callbacks off the caller's thread, logging what they throw. */
+    /**
+     * Runs lost-lock callbacks off the caller's thread and off the renewal thread, so a slow callback never delays a
+     * renewal, logging what they throw. It keeps working after {@link #close()}.
+     */
     Executor callbackExecutor() {
-        return task -> scheduler.execute(() -> {
+        return task -> callbacks.execute(() -> {
             try {
                 task.run();
             } catch (RuntimeException e) {
@@ -80,14 +93,18 @@ final class LeaseRenewer implements AutoCloseable {
     /** Makes sure the hold's callbacks run when its lease runs out, not only when someone asks. */
     void watchExpiry(Hold hold) {
         long delay = hold.expiresByNanos() - System.nanoTime();
-        scheduler.schedule(
-                () -> {
-                    if (!hold.isReleased() && hold.lostOrNull() == null) {
-                        watchExpiry(hold);
-                    }
-                },
-                Math.max(0, delay),
-                TimeUnit.NANOSECONDS);
+        try {
+            scheduler.schedule(
+                    () -> {
+                        if (!hold.isReleased() && hold.lostOrNull() == null) {
+                            watchExpiry(hold);
+                        }
+                    },
+                    Math.max(0, delay),
+                    TimeUnit.NANOSECONDS);
+        } catch (RejectedExecutionException closed) {
+            // close() already reported every hold it did not see released as lost.
+        }
     }
 
     private void renewAll() {
@@ -95,7 +112,7 @@ final class LeaseRenewer implements AutoCloseable {
         for (Hold hold : renewed) {
             if (hold.isReleased() || hold.lostOrNull() != null) {
                 renewed.remove(hold);
-            } else {
+            } else if (hold.isRenewed()) {
                 due.add(hold);
             }
         }
@@ -151,7 +168,7 @@ final class LeaseRenewer implements AutoCloseable {
             Hold hold = batch.get(i);
             long result = results.get(i);
             if (result == 1) {
-                hold.leaseSet(sentNanos, leaseMillis);
+                hold.leaseAtLeast(sentNanos, leaseMillis);
             } else {
                 hold.markLost(result == 0 ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER);
                 renewed.remove(hold);

@@ -14,41 +14,51 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>A waiter that fails to acquire leaves a mark after the token, so that a release announces itself only when
  * another process waits: {@code +<instance id>} while waiters of one lock instance are known, {@code *} once waiters of
  * several are. An instance tells its own waiters directly and so never publishes for its own mark.
+ *
+ * <p>A key whose value starts with {@code ~} holds no lock: a release reserved it for the waiters of other instances
+ * than the one named after the {@code ~}, for a few milliseconds. Tokens never contain {@code ~}, so no token-comparing
+ * script mistakes it for a holder's.
  */
 final class LockScripts {
 
     /**
-     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty).
-     * Returns the new fencing token (&gt; 0) on success; otherwise -1 - the holder's PTTL (so a holder without expiry
-     * gives 0).
+     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
+     * caller's instance id. Takes the key if it is free, or reserved by another instance for its waiters' turn ({@code
+     * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
+     * holder's PTTL (so a holder without expiry gives 0).
      */
     static final RedisScript<Long> ACQUIRE = script("""
             if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
               return redis.call('incr', KEYS[2])
             end
-            if ARGV[3] ~= '' then
-              local holder = redis.call('get', KEYS[1])
-              if holder then
-                local owner = string.sub(holder, 1, #ARGV[1])
-                local mark = string.sub(holder, #ARGV[1] + 1)
-                local wanted = mark
-                if mark == '' then
-                  wanted = '+' .. ARGV[3]
-                elseif mark ~= '+' .. ARGV[3] then
-                  wanted = '*'
-                end
-                if wanted ~= mark then
-                  redis.call('set', KEYS[1], owner .. wanted, 'xx', 'keepttl')
-                end
+            local holder = redis.call('get', KEYS[1])
+            if holder and string.sub(holder, 1, 1) == '~' then
+              if string.sub(holder, 2) ~= ARGV[4] then
+                redis.call('set', KEYS[1], ARGV[1], 'px', ARGV[2])
+                return redis.call('incr', KEYS[2])
+              end
+            elseif holder and ARGV[3] ~= '' then
+              local owner = string.sub(holder, 1, #ARGV[1])
+              local mark = string.sub(holder, #ARGV[1] + 1)
+              local wanted = mark
+              if mark == '' then
+                wanted = '+' .. ARGV[3]
+              elseif mark ~= '+' .. ARGV[3] then
+                wanted = '*'
+              end
+              if wanted ~= mark then
+                redis.call('set', KEYS[1], owner .. wanted, 'xx', 'keepttl')
               end
             end
             return -1 - redis.call('pttl', KEYS[1])
             """);
 
     /**
-     * KEYS: lock. ARGV: token, release channel, releasing instance's id. Deletes the key if the token owns it and, if
-     * another instance waits, publishes the instance id followed by the key on the channel. Returns 1 if released, 0
-     * if the key was gone, -1 if another owner holds it.
+     * KEYS: lock. ARGV: token, release channel, releasing instance's id, reservation ms (0 for none). Releases the key
+     * if the token owns it and, if another instance waits, publishes the instance id followed by the key on the
+     * channel. With a reservation, and another instance waiting, the key is not deleted but reserved for the other
+     * instances' waiters ({@code ~<releasing instance id>}) for that long: any other instance may take it, the
+     * releasing one may not. Returns 1 if deleted, 2 if reserved, 0 if the key was gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> RELEASE = script("""
             local holder = redis.call('get', KEYS[1])
@@ -58,12 +68,20 @@ final class LockScripts {
             if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return -1
             end
-            redis.call('del', KEYS[1])
             local mark = string.sub(holder, #ARGV[1] + 1)
-            if mark ~= '' and mark ~= '+' .. ARGV[3] then
-              redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+            if mark == '' or mark == '+' .. ARGV[3] then
+              redis.call('del', KEYS[1])
+              return 1
             end
-            return 1
+            local result = 1
+            if tonumber(ARGV[4]) > 0 then
+              redis.call('set', KEYS[1], '~' .. ARGV[3], 'px', ARGV[4])
+              result = 2
+            else
+              redis.call('del', KEYS[1])
+            end
+            redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+            return result
             """);
 
     /**
@@ -143,18 +161,22 @@ final class LockScripts {
             """);
 
     /**
-     * KEYS: locks of one cluster slot. ARGV: lease ms, then one token per key. Extends each key its token still owns.
-     * Returns one entry per key: 1 renewed, 0 gone, -1 owned by another.
+     * KEYS: locks of one cluster slot. ARGV: lease ms, then one token per key. Makes the remaining lease of each key its
+     * token still owns at least the given lease (never shorter: a nested fixed lease may ask for more). Returns one
+     * entry per key: 1 renewed, 0 gone, -1 owned by another.
      */
     static final RedisScript<List<Long>> RENEW = listScript("""
             local result = {}
+            local lease = tonumber(ARGV[1])
             for i, key in ipairs(KEYS) do
               local token = ARGV[i + 1]
               local holder = redis.call('get', key)
               if not holder then
                 result[i] = 0
               elseif string.sub(holder, 1, #token) == token then
-                redis.call('pexpire', key, ARGV[1])
+                if redis.call('pttl', key) < lease then
+                  redis.call('pexpire', key, lease)
+                end
                 result[i] = 1
               else
                 result[i] = -1

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
@@ -15,8 +16,6 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -32,21 +31,24 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * <p>An uncontended acquisition is one round trip (one Lua script that sets the key with its lease, {@code SET NX PX},
  * and increments the key's fencing counter); a release is one round trip. A release hands the key straight to the
  * longest waiting thread of this instance if there is one; otherwise it wakes waiters of other instances through the
- * application's one {@link ReleaseSubscription}, publishing only when another instance waits. Redis counts every
- * lease ({@code PX}); no wall clock of any machine is compared with another.
+ * application's one {@link ReleaseSubscription}, publishing only when another instance waits. After {@value
+ * WaitingRoom#MAX_HANDOVERS_WHILE_OTHERS_WAIT} handovers in a row while other instances wait, the release reserves the
+ * key for them for a moment, so that this instance's waiters cannot take it straight back. Redis counts every lease
+ * ({@code PX}); no wall clock of any machine is compared with another.
  *
  * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
  * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
  *
- * <p>Needs Redis 6.2 or newer. Create it with {@link #builder(RedisConnectionFactory)}; {@link #close()} stops its
- * renewer thread (held locks then expire with their leases). As a Spring bean it closes in the lifecycle phase {@link
+ * <p>Needs Redis 6.2 or newer. Create it with {@link #builder(RedisConnectionFactory)}. {@link #close()} shuts it down
+ * gracefully: new acquisitions and waiting ones fail, locks still held keep being renewed until they are released or
+ * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
 public final class RedisLock implements Lock, ClosedOnStop {
 
     /**
-     * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in the default phase and the
-     * web server, before Spring Data Redis's connection factory.
+     * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
+     * the default phase and the web server, before Spring Data Redis's connection factory.
      */
     public static final int LIFECYCLE_PHASE = Integer.MAX_VALUE / 2;
 
@@ -56,16 +58,20 @@ public final class RedisLock implements Lock, ClosedOnStop {
     private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
     /** A waiter whose wait is nearly over still gives Redis this long to answer its attempt. */
     private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-    /** After a failed subscription, waiters rely on lease expiry alone for this long before trying again. */
-    private static final long SUBSCRIBE_RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** How long closing waits for a subscription in progress. */
-    private static final long SUBSCRIBER_SHUTDOWN_WAIT_MILLIS = 2000;
+    /**
+     * How long a release that ends a run of handovers reserves the key for other instances' waiters: long enough for
+     * the announcement to reach them and one of them to answer, short enough to cost little when none does.
+     */
+    static final long OTHERS_TURN_MILLIS = 20;
 
     /** Random bytes of this instance's id, which prefixes its release announcements; 12 characters of text. */
     private static final int INSTANCE_ID_BYTES = 9;
 
     /** Sent instead of the instance id by an attempt that will not wait, so a failure marks nothing. */
     private static final byte[] NOT_WAITING = new byte[0];
+
+    private static final byte[] NO_RESERVATION = RedisKeys.bytes("0");
+    private static final byte[] OTHERS_TURN = RedisKeys.bytes(Long.toString(OTHERS_TURN_MILLIS));
 
     private final SecureRandom random = new SecureRandom();
     private final RedisKeys keys;
@@ -74,17 +80,14 @@ public final class RedisLock implements Lock, ClosedOnStop {
     private final LeaseRenewer renewer;
     private final ReleaseSubscription subscription;
     private final boolean ownsSubscription;
-    private final String releaseChannel;
+    private final ChannelRegistration channel;
     private final String instanceId;
     private final byte[] instanceIdBytes;
     private final byte[] releaseChannelBytes;
-    private final ReleaseSubscription.Listener releaseListener;
-    private final ConcurrentHashMap<Owner, Hold> holds = new ConcurrentHashMap<>();
-    private final Object subscribeLock = new Object();
-    private volatile boolean subscribed;
+    private final LiveHolds live = new LiveHolds();
+    private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
+    private final long shutdownGraceNanos;
     private volatile boolean closed;
-    private @Nullable Thread subscriber;
-    private volatile long nextSubscribeNanos;
 
     private RedisLock(Builder builder) {
         this.keys = new RedisKeys(builder.keyPrefix);
@@ -95,11 +98,12 @@ public final class RedisLock implements Lock, ClosedOnStop {
         this.subscription = builder.releaseSubscription != null
                 ? builder.releaseSubscription
                 : new ReleaseSubscription(builder.connectionFactory);
-        this.releaseChannel = keys.releaseChannel();
+        this.shutdownGraceNanos = builder.shutdownGracePeriod.toNanos();
+        String releaseChannel = keys.releaseChannel();
         this.releaseChannelBytes = RedisKeys.bytes(releaseChannel);
         this.instanceId = randomText(INSTANCE_ID_BYTES);
         this.instanceIdBytes = RedisKeys.bytes(instanceId);
-        this.releaseListener = new ReleaseSubscription.Listener() {
+        this.channel = new ChannelRegistration(subscription, releaseChannel, new ReleaseSubscription.Listener() {
             @Override
             public void released(String message) {
                 // Releases of this instance told its waiters at once; only other instances' releases are news.
@@ -112,7 +116,8 @@ public final class RedisLock implements Lock, ClosedOnStop {
             public void subscribed() {
                 waitingRoom.releasedAll();
             }
-        };
+        });
+        warnIfCommandTimeoutOutlastsLease(builder);
     }
 
     /**
@@ -141,14 +146,24 @@ public final class RedisLock implements Lock, ClosedOnStop {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         validate(key, lease);
-        LockHandle nested = reenter(key, lease);
+        LockHandle nested = reenter(key, lease, WaitingRoom.FOREVER);
         if (nested != null) {
             return Optional.of(nested);
         }
         String lockKey = keys.lockKey(key);
         String token = newToken();
         ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NOT_WAITING);
-        long answer = runner.awaitAnswerUninterruptibly(sent.answer(), key, "acquire");
+        long answer;
+        try {
+            answer = ScriptRunner.awaitUninterruptibly(sent.answer(), runner.commandTimeoutNanos(), key, "acquire");
+        } catch (TimeoutException e) {
+            abandon(sent, key, lockKey, token);
+            throw ScriptRunner.timeout(key, "acquire", runner.commandTimeoutNanos());
+        } catch (RuntimeException e) {
+            abandon(sent, key, lockKey, token);
+            throw e;
+        }
+        sent.finish();
         return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sent.sentNanos())) : Optional.empty();
     }
 
@@ -241,16 +256,46 @@ public final class RedisLock implements Lock, ClosedOnStop {
     }
 
     /**
-     * Stops renewing leases and, unless the subscription was shared through the builder, closes the release
-     * subscription. Locks still held expire with their leases; handles can still be released. New acquisitions throw
-     * {@link IllegalStateException}.
+     * How long {@link #close()} keeps renewing and waits for held locks to be released before it reports them lost.
+     *
+     * @return the shutdown grace period
+     */
+    public Duration shutdownGracePeriod() {
+        return Duration.ofNanos(shutdownGraceNanos);
+    }
+
+    /**
+     * Shuts the lock down gracefully; it blocks for at most the {@linkplain Builder#shutdownGracePeriod shutdown grace
+     * period} (plus a few seconds for a subscription in progress).
+     *
+     * <ol>
+     *   <li>New acquisitions throw {@link IllegalStateException}, and so do waiting ones, which are woken at once.
+     *   <li>Locks still held keep their leases renewed until they are released, or until the grace period ends. Then
+     *       they are marked lost ({@link LockLostException.Reason#CLIENT_CLOSED}): {@code isLost()} answers true,
+     *       {@code onLost} callbacks run, and renewals stop, so their keys expire with their leases.
+     *   <li>Unless the subscription was shared through the builder, the release subscription is closed.
+     * </ol>
+     *
+     * <p>Handles stay usable: they can be released, which frees their keys in Redis while the connection factory is
+     * still open.
      */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
-        awaitSubscriber();
+        waitingRoom.close();
+        channel.close();
+        int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
+        if (abandoned > 0) {
+            log.warn(
+                    "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are reported"
+                            + " lost and expire with their leases",
+                    abandoned,
+                    shutdownGracePeriod());
+        }
         renewer.close();
-        subscription.unregister(releaseChannel, releaseListener);
         if (ownsSubscription) {
             subscription.close();
         }
@@ -261,18 +306,28 @@ public final class RedisLock implements Lock, ClosedOnStop {
         return !closed;
     }
 
+    /** Takes the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
+    void ownedByThread(LockHandle handle) {
+        threadOwned.add((RedisLockHandle) handle);
+    }
+
+    /** Ends the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
+    void noLongerOwnedByThread(LockHandle handle) {
+        threadOwned.remove((RedisLockHandle) handle);
+    }
+
     /** Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit); null if the lock stayed taken. */
     private @Nullable LockHandle acquire(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
-        LockHandle nested = reenter(key, lease);
+        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        LockHandle nested = reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
         }
-        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
         String lockKey = keys.lockKey(key);
-        subscribeIfNeeded();
+        channel.ensureRegistered();
         WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, newToken(), leaseMillis(lease));
         boolean handoverTaken = false;
         try {
@@ -282,7 +337,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
                 if (attempt) {
                     String token = waiter.token();
                     ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, instanceIdBytes);
-                    Long answer = awaitAttempt(sent.answer(), key, lockKey, token, deadline, redisAnswered);
+                    Long answer = awaitAttempt(sent, key, lockKey, token, deadline, redisAnswered);
                     if (answer == null) {
                         return null;
                     }
@@ -308,6 +363,9 @@ public final class RedisLock implements Lock, ClosedOnStop {
                 if (turn == WaitingRoom.Turn.TIMED_OUT) {
                     return null;
                 }
+                if (turn == WaitingRoom.Turn.CLOSED) {
+                    throw closed(key);
+                }
                 attempt = true;
             }
         } finally {
@@ -320,14 +378,14 @@ public final class RedisLock implements Lock, ClosedOnStop {
 
     /**
      * Waits for an acquisition attempt until the caller's wait ends (or a little longer, so a short remainder does not
-     * fail a healthy Redis); a success that comes later is released again.
+     * fail a healthy Redis). An attempt given up for any reason is {@linkplain #abandon abandoned}.
      *
      * @return the script's answer, or null if the wait ended first although Redis had answered this caller before:
      *     then the lock was simply not acquired in time
-     * @throws LockBackendException if the wait ended and Redis had not answered this caller at all
+     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
      */
     private @Nullable Long awaitAttempt(
-            CompletableFuture<Long> answer,
+            ScriptRunner.Sent<Long> sent,
             String key,
             String lockKey,
             String token,
@@ -338,39 +396,36 @@ public final class RedisLock implements Lock, ClosedOnStop {
         if (deadline != WaitingRoom.FOREVER) {
             timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
         }
+        long answer;
         try {
-            return ScriptRunner.await(answer, timeout, key, "acquire");
+            answer = ScriptRunner.await(sent.answer(), timeout, key, "acquire");
         } catch (TimeoutException e) {
-            releaseIfGrantedLate(answer, key, lockKey, token);
+            abandon(sent, key, lockKey, token);
             if (redisAnsweredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
                 return null;
             }
             throw ScriptRunner.timeout(key, "acquire", timeout);
-        } catch (InterruptedException e) {
-            releaseIfGrantedLate(answer, key, lockKey, token);
+        } catch (InterruptedException | RuntimeException e) {
+            abandon(sent, key, lockKey, token);
             throw e;
         }
+        sent.finish();
+        return answer;
     }
 
-    private void releaseIfGrantedLate(CompletableFuture<Long> answer, String key, String lockKey, String token) {
-        answer.thenAccept(fencingToken -> {
-            if (fencingToken > 0) {
-                log.debug("Releasing lock '{}', granted after its caller stopped waiting", key);
-                releaseInBackground(key, lockKey, token);
-            }
-        });
+    /**
+     * Gives up an attempt whose answer the caller will not use: a release with its token follows on the same
+     * connection, so Redis runs it after the attempt and frees the lock if the attempt was granted after all.
+     */
+    private void abandon(ScriptRunner.Sent<Long> sent, String key, String lockKey, String token) {
+        sent.abandon(LockScripts.RELEASE, new byte[][] {RedisKeys.bytes(lockKey)}, releaseArgs(token, NO_RESERVATION))
+                .whenComplete((released, error) -> waitingRoom.released(lockKey));
+        log.debug("Gave up an attempt on lock '{}'; a release follows it", key);
     }
 
     /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */
     private void releaseInBackground(String key, String lockKey, String token) {
-        ScriptRunner.Sent<Long> sent;
-        try {
-            sent = sendRelease(key, lockKey, token);
-        } catch (LockBackendException e) {
-            log.warn("Lock '{}' could not be released; it expires with its lease: {}", key, e.getMessage());
-            return;
-        }
-        sent.answer().whenComplete((result, error) -> {
+        sendRelease(key, lockKey, token, NO_RESERVATION).answer().whenComplete((result, error) -> {
             if (error != null) {
                 log.warn("Lock '{}' could not be released; it expires with its lease: {}", key, error.toString());
             }
@@ -380,56 +435,60 @@ public final class RedisLock implements Lock, ClosedOnStop {
 
     private ScriptRunner.Sent<Long> sendAcquire(
             String key, String lockKey, String token, Lease lease, byte[] waiterInstance) {
-        byte[] lockKeyBytes = RedisKeys.bytes(lockKey);
-        return runner.send(
+        return runner.sendAttempt(
                 key,
                 "acquire",
                 LockScripts.ACQUIRE,
-                new byte[][] {lockKeyBytes, RedisKeys.fenceKey(lockKey)},
+                new byte[][] {RedisKeys.bytes(lockKey), RedisKeys.fenceKey(lockKey)},
                 RedisKeys.bytes(token),
                 RedisKeys.bytes(Long.toString(leaseMillis(lease))),
-                waiterInstance);
+                waiterInstance,
+                instanceIdBytes);
     }
 
-    private ScriptRunner.Sent<Long> sendRelease(String key, String lockKey, String token) {
+    private ScriptRunner.Sent<Long> sendRelease(String key, String lockKey, String token, byte[] reservation) {
         return runner.send(
                 key,
                 "release",
                 LockScripts.RELEASE,
                 new byte[][] {RedisKeys.bytes(lockKey)},
-                RedisKeys.bytes(token),
-                releaseChannelBytes,
-                instanceIdBytes);
+                releaseArgs(token, reservation));
+    }
+
+    private byte[][] releaseArgs(String token, byte[] reservation) {
+        return new byte[][] {RedisKeys.bytes(token), releaseChannelBytes, instanceIdBytes, reservation};
     }
 
     private LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Thread owner = Thread.currentThread();
         Hold hold = new Hold(
-                key,
-                lockKey,
-                token,
-                fencingToken,
-                lease,
-                leaseMillis(lease),
-                owner,
-                sentNanos,
-                renewer.callbackExecutor());
-        holds.put(new Owner(owner, key), hold);
+                key, lockKey, token, fencingToken, lease, leaseMillis(lease), sentNanos, renewer.callbackExecutor());
+        live.add(hold);
         if (lease.isRenewed()) {
             renewer.track(hold);
         }
-        return new RedisLockHandle(this, hold);
+        return new RedisLockHandle(this, hold, lease);
     }
 
-    /** A nested acquisition by the thread that holds the key: confirmed in Redis, sharing the outer hold. */
-    private @Nullable LockHandle reenter(String key, Lease lease) {
-        Hold outer = holds.get(new Owner(Thread.currentThread(), key));
-        if (outer == null || !outer.join()) {
+    /**
+     * A nested acquisition inside a scope of this thread that holds the key (a {@link LockContext} scope, or a
+     * {@link JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread that
+     * acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other code.
+     *
+     * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
+     * @return the nested handle, or null if no scope of this thread holds the key
+     */
+    private @Nullable LockHandle reenter(String key, Lease lease, long deadline) {
+        RedisLockHandle outer = heldByThisThread(key);
+        if (outer == null) {
+            return null;
+        }
+        Hold hold = outer.hold();
+        if (!hold.join(lease)) {
             return null;
         }
         boolean confirmed = false;
         try {
-            LockLostException lost = outer.lostOrNull();
+            LockLostException lost = hold.lostOrNull();
             if (lost != null) {
                 throw lost;
             }
@@ -438,33 +497,54 @@ public final class RedisLock implements Lock, ClosedOnStop {
                     key,
                     "re-enter",
                     LockScripts.CONFIRM,
-                    new byte[][] {outer.lockKeyBytes()},
-                    outer.tokenBytes(),
+                    new byte[][] {hold.lockKeyBytes()},
+                    hold.tokenBytes(),
                     RedisKeys.bytes(Long.toString(leaseMillis)));
-            long result = runner.awaitAnswerUninterruptibly(sent.answer(), key, "re-enter");
-            if (result != 1) {
-                throw lost(outer, result);
+            long timeout = runner.commandTimeoutNanos();
+            if (deadline != WaitingRoom.FOREVER) {
+                timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
             }
-            outer.leaseAtLeast(sent.sentNanos(), leaseMillis);
+            long result;
+            try {
+                result = ScriptRunner.awaitUninterruptibly(sent.answer(), timeout, key, "re-enter");
+            } catch (TimeoutException e) {
+                throw ScriptRunner.timeout(key, "re-enter", timeout);
+            }
+            if (result != 1) {
+                throw lost(hold, result);
+            }
+            hold.leaseAtLeast(sent.sentNanos(), leaseMillis);
+            if (lease.isRenewed()) {
+                renewer.track(hold);
+            }
             confirmed = true;
-            return new RedisLockHandle(this, outer);
+            return new RedisLockHandle(this, hold, lease);
         } finally {
             if (!confirmed) {
-                release(outer);
+                release(hold, lease);
             }
         }
     }
 
-    void release(Hold hold) {
-        if (!hold.leave()) {
+    private @Nullable RedisLockHandle heldByThisThread(String key) {
+        Optional<LockHandle> scoped = LockContext.current(key);
+        if (scoped.isPresent() && scoped.get() instanceof RedisLockHandle handle && handle.belongsTo(this)) {
+            return handle;
+        }
+        return threadOwned.innermost(key);
+    }
+
+    void release(Hold hold, Lease handleLease) {
+        if (!hold.leave(handleLease)) {
             LockLostException lost = hold.lostOrNull();
             if (lost != null) {
                 throw lost;
             }
             return;
         }
-        holds.remove(new Owner(hold.owner(), hold.key()), hold);
+        live.remove(hold);
         renewer.untrack(hold);
+        boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         if (hold.lostOrNull() == null) {
             WaitingRoom.Waiter next = waitingRoom.reserveNext(hold.lockKey());
@@ -472,17 +552,25 @@ public final class RedisLock implements Lock, ClosedOnStop {
                 handOver(hold, next);
                 return;
             }
+            othersFirst = waitingRoom.othersFirst(hold.lockKey());
         }
-        long result;
+        long result = -2;
         try {
             result = runner.awaitAnswerUninterruptibly(
-                    sendRelease(hold.key(), hold.lockKey(), hold.token()).answer(), hold.key(), "release");
+                    sendRelease(hold.key(), hold.lockKey(), hold.token(), othersFirst ? OTHERS_TURN : NO_RESERVATION)
+                            .answer(),
+                    hold.key(),
+                    "release");
         } catch (LockBackendException e) {
             throw releaseFailed(hold, e);
         } finally {
-            waitingRoom.released(hold.lockKey());
+            if (result == 2) {
+                waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(OTHERS_TURN_MILLIS));
+            } else {
+                waitingRoom.released(hold.lockKey());
+            }
         }
-        if (result == 1 && hold.markReleased()) {
+        if (result > 0 && hold.markReleased()) {
             return;
         }
         throw lost(hold, result);
@@ -567,7 +655,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
 
     void onLost(Hold hold, Consumer<LockLostException> callback) {
         hold.onLost(callback);
-        if (!hold.lease().isRenewed()) {
+        if (!hold.isRenewed()) {
             renewer.watchExpiry(hold);
         }
     }
@@ -596,58 +684,6 @@ public final class RedisLock implements Lock, ClosedOnStop {
         return lost;
     }
 
-    /**
-     * Starts subscribing to the release channel in the background, once. Waiters do not wait for it: until it is
-     * active they rely on the holder's lease, and once it is active they are all woken to check again.
-     */
-    private void subscribeIfNeeded() {
-        if (subscribed || System.nanoTime() - nextSubscribeNanos < 0) {
-            return;
-        }
-        synchronized (subscribeLock) {
-            if (subscribed || subscriber != null || closed || System.nanoTime() - nextSubscribeNanos < 0) {
-                return;
-            }
-            subscriber = new Thread(this::subscribe, "distlock-subscriber");
-            subscriber.setDaemon(true);
-            subscriber.start();
-        }
-    }
-
-    private void subscribe() {
-        try {
-            subscription.register(releaseChannel, releaseListener);
-            subscribed = true;
-        } catch (RuntimeException e) {
-            nextSubscribeNanos = System.nanoTime() + SUBSCRIBE_RETRY_NANOS;
-            log.warn(
-                    "Could not subscribe to distlock release channel '{}'; waiters rely on the holder's lease until "
-                            + "it works: {}",
-                    releaseChannel,
-                    e.toString());
-        } finally {
-            synchronized (subscribeLock) {
-                subscriber = null;
-            }
-        }
-    }
-
-    /** Lets a subscription in progress finish, briefly, so it does not connect while the client shuts down. */
-    private void awaitSubscriber() {
-        Thread running;
-        synchronized (subscribeLock) {
-            running = subscriber;
-        }
-        if (running == null) {
-            return;
-        }
-        try {
-            running.join(SUBSCRIBER_SHUTDOWN_WAIT_MILLIS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     private long leaseMillis(Lease lease) {
         return lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis();
     }
@@ -664,12 +700,17 @@ public final class RedisLock implements Lock, ClosedOnStop {
 
     private void validate(String key, Lease lease) {
         if (closed) {
-            throw new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed");
+            throw closed(key);
         }
         RedisKeys.validate(key);
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
         }
+    }
+
+    private IllegalStateException closed(String key) {
+        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
+                + "application is shutting down)");
     }
 
     private static long saturatedNanos(Duration wait) {
@@ -680,13 +721,23 @@ public final class RedisLock implements Lock, ClosedOnStop {
         }
     }
 
+    /** A renewal that waits longer than the lease for its answer comes too late; say so while it can be fixed. */
+    private void warnIfCommandTimeoutOutlastsLease(Builder builder) {
+        long timeoutMillis = TimeUnit.NANOSECONDS.toMillis(runner.commandTimeoutNanos());
+        if (timeoutMillis >= builder.watchdogLease.toMillis()) {
+            log.warn(
+                    "The Redis command timeout ({} ms) is not shorter than distlock's watchdog lease ({}): a Redis "
+                            + "call that hangs can outlast an auto-renewed lease. Set spring.data.redis.timeout (or the "
+                            + "connection factory's timeout) well below the lease, for example 2s",
+                    timeoutMillis,
+                    builder.watchdogLease);
+        }
+    }
+
     @Override
     public String toString() {
         return "RedisLock[prefix=" + keys.prefix() + "]";
     }
-
-    /** Who counts as the same owner for reentrancy: the same thread, for the same key, on this lock instance. */
-    private record Owner(Thread thread, String key) {}
 
     /** Settings of a {@link RedisLock}. */
     public static final class Builder {
@@ -696,6 +747,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
         private Duration watchdogLease = Duration.ofSeconds(30);
         private @Nullable Duration renewInterval;
         private @Nullable ReleaseSubscription releaseSubscription;
+        private Duration shutdownGracePeriod = Duration.ofSeconds(10);
 
         private Builder(LettuceConnectionFactory connectionFactory) {
             this.connectionFactory = connectionFactory;
@@ -747,6 +799,18 @@ public final class RedisLock implements Lock, ClosedOnStop {
         }
 
         /**
+         * Sets how long {@link RedisLock#close()} keeps renewing and waits for held locks to be released before it
+         * reports them lost.
+         *
+         * @param shutdownGracePeriod zero or positive; default 10 s
+         * @return this builder
+         */
+        public Builder shutdownGracePeriod(Duration shutdownGracePeriod) {
+            this.shutdownGracePeriod = shutdownGracePeriod;
+            return this;
+        }
+
+        /**
          * Validates the settings and creates the lock. Nothing is sent to Redis yet.
          *
          * @return the lock
@@ -765,6 +829,10 @@ public final class RedisLock implements Lock, ClosedOnStop {
                 throw new IllegalArgumentException(
                         "renew interval must be positive and shorter than the watchdog lease (" + watchdogLease
                                 + "), but was " + interval);
+            }
+            if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
+                throw new IllegalArgumentException(
+                        "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
             }
             return new RedisLock(this);
         }

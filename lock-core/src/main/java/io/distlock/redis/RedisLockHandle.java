@@ -3,20 +3,48 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** A handle on a {@link Hold}; nested acquisitions of the same owner get their own handles on one hold. */
+/**
+ * A handle on a {@link Hold}; nested acquisitions of the same owner get their own handles on one hold.
+ *
+ * <p>A handle that becomes unreachable without being released is released once the garbage collector finds it, with a
+ * warning: otherwise its hold would be renewed, or block its key, for as long as the application runs.
+ */
 final class RedisLockHandle implements LockHandle {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLockHandle.class);
+    private static final Cleaner DROPPED_HANDLES = Cleaner.create(task -> {
+        Thread thread = new Thread(task, "distlock-dropped-handles");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final RedisLock lock;
     private final Hold hold;
-    private final AtomicBoolean released = new AtomicBoolean();
+    private final Lease lease;
+    private final AtomicBoolean released;
+    private final Cleaner.Cleanable whenDropped;
 
-    RedisLockHandle(RedisLock lock, Hold hold) {
+    RedisLockHandle(RedisLock lock, Hold hold, Lease lease) {
         this.lock = lock;
         this.hold = hold;
+        this.lease = lease;
+        this.released = new AtomicBoolean();
+        this.whenDropped = DROPPED_HANDLES.register(this, new ReleaseDropped(lock, hold, lease, released));
+    }
+
+    Hold hold() {
+        return hold;
+    }
+
+    boolean belongsTo(RedisLock owner) {
+        return lock == owner;
     }
 
     @Override
@@ -36,7 +64,7 @@ final class RedisLockHandle implements LockHandle {
 
     @Override
     public Lease lease() {
-        return hold.lease();
+        return lease;
     }
 
     @Override
@@ -75,19 +103,41 @@ final class RedisLockHandle implements LockHandle {
         if (!released.compareAndSet(false, true)) {
             throw new IllegalStateException("lock '" + hold.key() + "' was already released through this handle");
         }
-        lock.release(hold);
+        whenDropped.clean();
+        lock.release(hold, lease);
     }
 
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
-            lock.release(hold);
+            whenDropped.clean();
+            lock.release(hold, lease);
         }
     }
 
     @Override
     public String toString() {
-        return "LockHandle[key=" + hold.key() + ", fencingToken=" + hold.fencingToken() + ", lease=" + hold.lease()
+        return "LockHandle[key=" + hold.key() + ", fencingToken=" + hold.fencingToken() + ", lease=" + lease
                 + (released.get() ? ", released" : "") + "]";
+    }
+
+    /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
+    private record ReleaseDropped(RedisLock lock, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
+
+        @Override
+        public void run() {
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
+            log.warn(
+                    "A handle of lock '{}' was dropped without being released; releasing it now. Release every handle,"
+                            + " for example with try-with-resources",
+                    hold.key());
+            try {
+                lock.release(hold, lease);
+            } catch (RuntimeException e) {
+                log.debug("Releasing the dropped handle of lock '{}' failed: {}", hold.key(), e.toString());
+            }
+        }
     }
 }

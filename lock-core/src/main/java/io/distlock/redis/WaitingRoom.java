@@ -19,6 +19,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Waiters also try again on their own once the holder's lease, as last seen in Redis, must have run out, so a lost
  * notification costs latency, never liveness.
+ *
+ * <p>While other processes wait for a key, it is handed over inside this process at most {@link
+ * #MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
+ * moment ({@link #othersTurn}), and this process's waiters do not try before that reservation ends, so that the other
+ * processes, whose waiters learn of the release one pub/sub hop later, really get their turn.
  */
 final class WaitingRoom {
 
@@ -35,6 +40,7 @@ final class WaitingRoom {
     static final long FOREVER = Long.MAX_VALUE;
 
     private final ConcurrentHashMap<String, Queue> queues = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /**
      * Joins the queue of a key; {@link Waiter#leave()} must follow.
@@ -60,6 +66,23 @@ final class WaitingRoom {
         }
     }
 
+    /**
+     * A release reserved the key for other processes for {@code nanos}: this process's waiters try again only once
+     * that reservation ended, unless a release wakes them first.
+     */
+    void othersTurn(String lockKey, long nanos) {
+        Queue queue = queues.get(lockKey);
+        if (queue != null) {
+            queue.othersTurn(nanos);
+        }
+    }
+
+    /** Wakes every waiter to fail: the lock is closing. Waiters that enter later fail at once. */
+    void close() {
+        closed = true;
+        queues.values().forEach(Queue::close);
+    }
+
     /** Wakes one waiter of every key, after notifications may have been missed (a resubscription). */
     void releasedAll() {
         queues.values().forEach(Queue::grant);
@@ -76,6 +99,15 @@ final class WaitingRoom {
         return queue == null ? null : queue.reserve();
     }
 
+    /**
+     * Whether the last {@link #reserveNext} of the key refused because of the handover bound, so the release must
+     * reserve the key for other processes; asking clears it.
+     */
+    boolean othersFirst(String lockKey) {
+        Queue queue = queues.get(lockKey);
+        return queue != null && queue.takeOthersFirst();
+    }
+
     /** What ended a {@link Waiter#await}. */
     enum Turn {
         /** Try Redis now: the key was released, or its holder's lease must have run out. */
@@ -83,7 +115,9 @@ final class WaitingRoom {
         /** The lock was handed over: the waiter holds it. */
         HANDED_OVER,
         /** The deadline came first. */
-        TIMED_OUT
+        TIMED_OUT,
+        /** The lock is closing: stop waiting. */
+        CLOSED
     }
 
     private enum State {
@@ -114,6 +148,8 @@ final class WaitingRoom {
         private boolean holderExpiryKnown;
         private long holderExpiresByNanos;
         private int handoversWhileOthersWait;
+        private boolean othersFirst;
+        private boolean closing;
 
         private Queue(String lockKey) {
             this.lockKey = lockKey;
@@ -151,6 +187,7 @@ final class WaitingRoom {
             try {
                 if (handoversWhileOthersWait >= MAX_HANDOVERS_WHILE_OTHERS_WAIT) {
                     handoversWhileOthersWait = 0;
+                    othersFirst = true;
                     return null;
                 }
                 for (Waiter waiter : waiters) {
@@ -160,6 +197,44 @@ final class WaitingRoom {
                     }
                 }
                 return null;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private boolean takeOthersFirst() {
+            lock.lock();
+            try {
+                boolean taken = othersFirst;
+                othersFirst = false;
+                return taken;
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void othersTurn(long nanos) {
+            lock.lock();
+            try {
+                holderExpiryKnown = true;
+                holderExpiresByNanos = System.nanoTime() + nanos;
+                unclaimedTurn = false;
+                for (Waiter waiter : waiters) {
+                    if (waiter.state == State.GRANTED) {
+                        waiter.state = State.WAITING;
+                    }
+                    waiter.wake.signal();
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        private void close() {
+            lock.lock();
+            try {
+                closing = true;
+                waiters.forEach(waiter -> waiter.wake.signal());
             } finally {
                 lock.unlock();
             }
@@ -248,6 +323,9 @@ final class WaitingRoom {
                 while (true) {
                     if (state == State.DELIVERED) {
                         return Turn.HANDED_OVER;
+                    }
+                    if ((queue.closing || closed) && state != State.RESERVED) {
+                        return Turn.CLOSED;
                     }
                     if (state == State.GRANTED) {
                         state = State.BUSY;

@@ -173,7 +173,8 @@ final class FuzzLoop implements Runnable {
     }
 
     /**
-     * Re-enters the held lock and releases one of the two handles, inner or outer first; the hold must survive that.
+     * Re-enters the held lock inside a scope that holds it, and releases one of the two handles, inner or outer first;
+     * the hold must survive that.
      *
      * @return the handle to release after the section
      */
@@ -182,7 +183,7 @@ final class FuzzLoop implements Runnable {
         Lease innerLease =
                 random.nextBoolean() ? LeaseProfile.FIXED_LONG.plan(random).lease() : Lease.renewed();
         Optional<LockHandle> inner;
-        try {
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
             inner = lock.tryAcquire(section.key(), innerLease);
         } catch (LockLostException e) {
             section.lossReported(true);

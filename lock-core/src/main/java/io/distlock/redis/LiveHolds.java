@@ -1,0 +1,70 @@
+package io.distlock.redis;
+
+import io.distlock.LockLostException.Reason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/** The holds of one lock instance that are neither released nor known lost, so that closing can wait for them. */
+final class LiveHolds {
+
+    private final Set<Hold> holds = ConcurrentHashMap.newKeySet();
+
+    void add(Hold hold) {
+        holds.add(hold);
+    }
+
+    void remove(Hold hold) {
+        if (holds.remove(hold) && holds.isEmpty()) {
+            synchronized (this) {
+                notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Waits until every hold was released or lost, or {@code graceNanos} passed; then marks the remaining ones lost.
+     *
+     * @return how many holds were still open and are now marked lost
+     */
+    int awaitReleasedThenMarkLost(long graceNanos, Reason reason) {
+        long deadline = System.nanoTime() + graceNanos;
+        boolean interrupted = false;
+        synchronized (this) {
+            while (!open().isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, TimeUnit.MILLISECONDS.toNanos(100)));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+        }
+        List<Hold> remaining = open();
+        remaining.forEach(hold -> hold.markLost(reason));
+        holds.clear();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        return remaining.size();
+    }
+
+    /** The holds still open; lost ones are dropped, since nobody waits for them. */
+    private List<Hold> open() {
+        List<Hold> open = new ArrayList<>(holds.size());
+        for (Hold hold : holds) {
+            if (hold.isReleased() || hold.lostOrNull() != null) {
+                holds.remove(hold);
+            } else {
+                open.add(hold);
+            }
+        }
+        return open;
+    }
+}
