@@ -15,7 +15,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,14 +36,21 @@ final class LeaseRenewer implements AutoCloseable {
     private final Duration interval;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ThreadPoolExecutor callbacks;
+    private final long roundTimeoutNanos;
     private final Set<Hold> renewed = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger roundsInFlight = new AtomicInteger();
+    /** Holds whose renewal was sent and is neither answered nor timed out; the next round skips them. */
+    private final Set<Hold> inFlight = ConcurrentHashMap.newKeySet();
+    /** Holds whose last renewal, in a batch with others, failed or timed out; each is renewed alone until it works. */
+    private final Set<Hold> suspects = ConcurrentHashMap.newKeySet();
 
     LeaseRenewer(ScriptRunner runner, boolean clustered, Duration lease, Duration interval) {
         this.runner = runner;
         this.clustered = clustered;
         this.leaseMillis = lease.toMillis();
         this.interval = interval;
+        // A round must be over before the next one starts, or a reply that never comes would make that one skip its
+        // holds.
+        this.roundTimeoutNanos = Math.min(runner.commandTimeoutNanos(), interval.toNanos() / 4 * 3);
         this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "distlock-lease-renewer");
             thread.setDaemon(true);
@@ -87,7 +93,7 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     void untrack(Hold hold) {
-        renewed.remove(hold);
+        forget(hold);
     }
 
     /** Makes sure the hold's callbacks run when its lease runs out, not only when someone asks. */
@@ -111,20 +117,17 @@ final class LeaseRenewer implements AutoCloseable {
         List<Hold> due = new ArrayList<>(renewed.size());
         for (Hold hold : renewed) {
             if (hold.isReleased() || hold.lostOrNull() != null) {
-                renewed.remove(hold);
-            } else if (hold.isRenewed()) {
+                forget(hold);
+            } else if (hold.isRenewed() && !inFlight.contains(hold)) {
                 due.add(hold);
             }
         }
         if (due.isEmpty()) {
             return;
         }
-        // A round still waiting for Redis would only queue another behind it; the deadline check covers its holds.
-        if (roundsInFlight.get() == 0) {
-            for (List<Hold> batch : batches(due)) {
-                roundsInFlight.incrementAndGet();
-                renew(batch);
-            }
+        for (List<Hold> batch : batches(due)) {
+            inFlight.addAll(batch);
+            renew(batch);
         }
         long earliestExpiry = Long.MAX_VALUE;
         for (Hold hold : due) {
@@ -145,18 +148,18 @@ final class LeaseRenewer implements AutoCloseable {
         try {
             sent = runner.send(batch.get(0).key(), "renew", LockScripts.RENEW, keys, args);
         } catch (RuntimeException e) {
-            roundsInFlight.decrementAndGet();
             renewalFailed(batch, e);
             return;
         }
         sent.answer()
-                .orTimeout(runner.commandTimeoutNanos(), TimeUnit.NANOSECONDS)
+                .orTimeout(roundTimeoutNanos, TimeUnit.NANOSECONDS)
                 .whenCompleteAsync(
                         (results, error) -> {
-                            roundsInFlight.decrementAndGet();
                             if (error != null) {
                                 renewalFailed(batch, error);
                             } else {
+                                batch.forEach(inFlight::remove);
+                                batch.forEach(suspects::remove);
                                 applyResults(batch, results, sent.sentNanos());
                             }
                         },
@@ -171,12 +174,16 @@ final class LeaseRenewer implements AutoCloseable {
                 hold.leaseAtLeast(sentNanos, leaseMillis);
             } else {
                 hold.markLost(result == 0 ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER);
-                renewed.remove(hold);
+                forget(hold);
             }
         }
     }
 
     private void renewalFailed(List<Hold> batch, Throwable error) {
+        batch.forEach(inFlight::remove);
+        if (batch.size() > 1) {
+            suspects.addAll(batch);
+        }
         log.warn(
                 "Renewing {} distlock lease(s) failed; a hold is reported lost once its lease must have run out: {}",
                 batch.size(),
@@ -184,16 +191,30 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     private void checkDeadlines() {
-        renewed.removeIf(hold -> hold.isReleased() || hold.lostOrNull() != null);
+        for (Hold hold : renewed) {
+            if (hold.isReleased() || hold.lostOrNull() != null) {
+                forget(hold);
+            }
+        }
     }
 
+    private void forget(Hold hold) {
+        renewed.remove(hold);
+        suspects.remove(hold);
+    }
+
+    /** Batches by cluster slot; a suspect goes alone, so that whatever stalls it cannot stall the others again. */
     private List<List<Hold>> batches(List<Hold> holds) {
         Map<Integer, List<Hold>> bySlot = new HashMap<>();
+        List<List<Hold>> batches = new ArrayList<>();
         for (Hold hold : holds) {
+            if (suspects.contains(hold)) {
+                batches.add(List.of(hold));
+                continue;
+            }
             int slot = clustered ? SlotHash.getSlot(hold.lockKeyBytes()) : 0;
             bySlot.computeIfAbsent(slot, any -> new ArrayList<>()).add(hold);
         }
-        List<List<Hold>> batches = new ArrayList<>();
         for (List<Hold> slotHolds : bySlot.values()) {
             for (int from = 0; from < slotHolds.size(); from += MAX_KEYS_PER_SCRIPT) {
                 batches.add(slotHolds.subList(from, Math.min(from + MAX_KEYS_PER_SCRIPT, slotHolds.size())));

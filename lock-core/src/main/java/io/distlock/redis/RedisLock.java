@@ -154,11 +154,12 @@ public final class RedisLock implements Lock, ClosedOnStop {
         String token = newToken();
         ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NOT_WAITING);
         long answer;
+        long timeout = runner.answerTimeoutNanos();
         try {
-            answer = ScriptRunner.awaitUninterruptibly(sent.answer(), runner.commandTimeoutNanos(), key, "acquire");
+            answer = ScriptRunner.awaitUninterruptibly(sent.answer(), timeout, key, "acquire");
         } catch (TimeoutException e) {
             abandon(sent, key, lockKey, token);
-            throw ScriptRunner.timeout(key, "acquire", runner.commandTimeoutNanos());
+            throw ScriptRunner.timeout(key, "acquire", timeout);
         } catch (RuntimeException e) {
             abandon(sent, key, lockKey, token);
             throw e;
@@ -392,7 +393,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             long deadline,
             boolean redisAnsweredBefore)
             throws InterruptedException {
-        long timeout = runner.commandTimeoutNanos();
+        long timeout = runner.answerTimeoutNanos();
         if (deadline != WaitingRoom.FOREVER) {
             timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
         }

@@ -2,10 +2,10 @@ package io.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +35,7 @@ public final class ReleaseSubscription implements ClosedOnStop {
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
 
     private final RedisConnectionFactory connectionFactory;
-    private final Map<String, List<Listener>> listeners = new ConcurrentHashMap<>();
+    private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
     private final Dispatcher dispatcher = new Dispatcher();
     /** Serialises subscribing; only subscribing threads ever wait for it. */
     private final ReentrantLock subscribing = new ReentrantLock();
@@ -63,7 +63,8 @@ public final class ReleaseSubscription implements ClosedOnStop {
     }
 
     /**
-     * Adds a listener and subscribes to its channel if nobody has yet; blocks on Redis while subscribing.
+     * Adds a listener and subscribes to its channel if nobody has yet; blocks on Redis while subscribing. Registering
+     * a listener again, as a retry after a failure does, changes nothing: it still hears each release once.
      *
      * @throws IllegalStateException if the subscription is closed
      * @throws RuntimeException the client's failure to subscribe; the listener stays registered for the next attempt
@@ -72,7 +73,7 @@ public final class ReleaseSubscription implements ClosedOnStop {
         if (closed) {
             throw new IllegalStateException("the release subscription is closed");
         }
-        listeners.computeIfAbsent(channel, any -> new CopyOnWriteArrayList<>()).add(listener);
+        listeners.computeIfAbsent(channel, any -> new CopyOnWriteArraySet<>()).add(listener);
         subscribing.lock();
         try {
             subscribe(channel);
@@ -82,7 +83,7 @@ public final class ReleaseSubscription implements ClosedOnStop {
     }
 
     void unregister(String channel, Listener listener) {
-        List<Listener> registered = listeners.get(channel);
+        Set<Listener> registered = listeners.get(channel);
         if (registered != null) {
             registered.remove(listener);
         }
@@ -144,7 +145,7 @@ public final class ReleaseSubscription implements ClosedOnStop {
     }
 
     private void forEachListener(byte[] channel, Consumer<Listener> action) {
-        List<Listener> registered = listeners.get(new String(channel, StandardCharsets.UTF_8));
+        Set<Listener> registered = listeners.get(new String(channel, StandardCharsets.UTF_8));
         if (registered != null) {
             registered.forEach(action);
         }

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.LockBackendException;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -42,6 +43,7 @@ final class ScriptRunner implements AutoCloseable {
 
     private final LettuceConnectionFactory connectionFactory;
     private final long commandTimeoutNanos;
+    private final long connectTimeoutNanos;
     /** Whether getting a connection can block: a pool borrow, or a validation PING on every call. */
     private final boolean connectingMayBlock;
 
@@ -53,6 +55,12 @@ final class ScriptRunner implements AutoCloseable {
         this.connectionFactory = connectionFactory;
         this.commandTimeoutNanos =
                 Duration.ofMillis(connectionFactory.getTimeout()).toNanos();
+        this.connectTimeoutNanos = connectionFactory
+                .getClientConfiguration()
+                .getClientOptions()
+                .map(options -> options.getSocketOptions().getConnectTimeout())
+                .orElse(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION)
+                .toNanos();
         this.connectingMayBlock =
                 !connectionFactory.getShareNativeConnection() || connectionFactory.getValidateConnection();
         this.connector =
@@ -65,6 +73,14 @@ final class ScriptRunner implements AutoCloseable {
 
     long commandTimeoutNanos() {
         return commandTimeoutNanos;
+    }
+
+    /**
+     * How long the answer to a script sent now may take: the command timeout, plus the client's connect timeout until
+     * a connection has answered once, since the first script also connects.
+     */
+    long answerTimeoutNanos() {
+        return connected ? commandTimeoutNanos : commandTimeoutNanos + connectTimeoutNanos;
     }
 
     /**

@@ -2,12 +2,16 @@ package io.distlock.test;
 
 import java.io.InterruptedIOException;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.function.BooleanSupplier;
 
 /** The faults a {@link TcpProxy} currently injects; every connection consults it before forwarding a chunk. */
 final class ForwardingFaults {
 
     private boolean paused;
+    private byte[] stallMarker;
+    private final Set<Object> stalled = new HashSet<>();
     private volatile long latencyNanos;
 
     synchronized void pause() {
@@ -16,6 +20,28 @@ final class ForwardingFaults {
 
     synchronized void resume() {
         paused = false;
+        stallMarker = null;
+        stalled.clear();
+        notifyAll();
+    }
+
+    synchronized void stallCarrying(byte[] marker) {
+        if (marker.length == 0) {
+            throw new IllegalArgumentException("The stall marker must not be empty");
+        }
+        stallMarker = marker.clone();
+    }
+
+    /** Stalls {@code connection} from now on if this chunk, sent by the client, carries the stall marker. */
+    synchronized void inspect(Object connection, byte[] chunk, int length) {
+        if (stallMarker != null && indexOf(chunk, length, stallMarker) >= 0) {
+            stalled.add(connection);
+        }
+    }
+
+    /** Drops a closed connection and wakes its waiting forwarders, so that they notice and exit. */
+    synchronized void forget(Object connection) {
+        stalled.remove(connection);
         notifyAll();
     }
 
@@ -26,22 +52,18 @@ final class ForwardingFaults {
         latencyNanos = oneWay.toNanos();
     }
 
-    /** Wakes waiting forwarders so that those whose connection was closed can notice and exit. */
-    synchronized void wakeUp() {
-        notifyAll();
-    }
-
     /**
-     * Holds a chunk back for the configured latency and then while the proxy is paused. Latency comes first so that a
-     * pause also holds back chunks that were already in flight.
+     * Holds a chunk back for the configured latency and then while the proxy is paused or the connection stalled.
+     * Latency comes first so that a pause also holds back chunks that were already in flight.
      *
+     * @param connection the connection that forwards the chunk
      * @param abandoned whether the connection was closed meanwhile, which ends the wait early
      */
-    void awaitForwarding(BooleanSupplier abandoned) throws InterruptedIOException {
+    void awaitForwarding(Object connection, BooleanSupplier abandoned) throws InterruptedIOException {
         try {
             delay(latencyNanos);
             synchronized (this) {
-                while (paused && !abandoned.getAsBoolean()) {
+                while ((paused || stalled.contains(connection)) && !abandoned.getAsBoolean()) {
                     wait();
                 }
             }
@@ -49,6 +71,19 @@ final class ForwardingFaults {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("Interrupted while holding back forwarded bytes");
         }
+    }
+
+    private static int indexOf(byte[] chunk, int length, byte[] marker) {
+        outer:
+        for (int from = 0; from <= length - marker.length; from++) {
+            for (int i = 0; i < marker.length; i++) {
+                if (chunk[from + i] != marker[i]) {
+                    continue outer;
+                }
+            }
+            return from;
+        }
+        return -1;
     }
 
     /** Sleeps at least {@code nanos}, because tests assert a lower bound on the added latency. */

@@ -43,7 +43,7 @@ final class ProxyConnection {
         if (closed.compareAndSet(false, true)) {
             closeQuietly(client);
             closeQuietly(upstream);
-            faults.wakeUp();
+            faults.forget(this);
             onClose.accept(this);
         }
     }
@@ -51,15 +51,15 @@ final class ProxyConnection {
     private void connectAndForward() {
         try {
             // A paused proxy must not even connect upstream: to the server, nothing has happened yet.
-            faults.awaitForwarding(closed::get);
+            faults.awaitForwarding(this, closed::get);
             upstream.connect(target, Math.toIntExact(CONNECT_TIMEOUT.toMillis()));
             upstream.setTcpNoDelay(true);
             client.setTcpNoDelay(true);
             InputStream fromUpstream = upstream.getInputStream();
             OutputStream toClient = client.getOutputStream();
-            daemon("upstream->client", () -> pumpThenClose(fromUpstream, toClient))
+            daemon("upstream->client", () -> pumpThenClose(fromUpstream, toClient, false))
                     .start();
-            pump(client.getInputStream(), upstream.getOutputStream());
+            pump(client.getInputStream(), upstream.getOutputStream(), true);
         } catch (IOException e) {
             // One side went away or was dropped on purpose; either way the connection is over.
         } finally {
@@ -67,9 +67,9 @@ final class ProxyConnection {
         }
     }
 
-    private void pumpThenClose(InputStream in, OutputStream out) {
+    private void pumpThenClose(InputStream in, OutputStream out, boolean fromClient) {
         try {
-            pump(in, out);
+            pump(in, out, fromClient);
         } catch (IOException e) {
             // Same as above: the connection is over.
         } finally {
@@ -77,10 +77,13 @@ final class ProxyConnection {
         }
     }
 
-    private void pump(InputStream in, OutputStream out) throws IOException {
+    private void pump(InputStream in, OutputStream out, boolean fromClient) throws IOException {
         byte[] chunk = new byte[CHUNK_SIZE];
         for (int read = in.read(chunk); read != -1; read = in.read(chunk)) {
-            faults.awaitForwarding(closed::get);
+            if (fromClient) {
+                faults.inspect(this, chunk, read);
+            }
+            faults.awaitForwarding(this, closed::get);
             out.write(chunk, 0, read);
         }
     }

@@ -85,7 +85,19 @@ public final class TcpProxy implements AutoCloseable {
         faults.pause();
     }
 
-    /** Forwards again everything held back since {@link #pause()}. */
+    /**
+     * From now on, stalls each connection on which the client sends {@code marker}: that request and everything after
+     * it, in both directions, is held back until {@link #resume()}, while other connections keep working. This is how
+     * a test makes one pooled connection, or the requests for one key, hang. The marker is found within one read
+     * chunk, which holds a whole small request.
+     *
+     * @param marker bytes to look for in what clients send, such as a key's name
+     */
+    public void stallConnectionsCarrying(byte[] marker) {
+        faults.stallCarrying(marker);
+    }
+
+    /** Forwards again everything held back since {@link #pause()} or by stalled connections, and stops stalling. */
     public void resume() {
         faults.resume();
     }

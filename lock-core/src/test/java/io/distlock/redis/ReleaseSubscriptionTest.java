@@ -1,0 +1,108 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The shared release subscription when subscribing fails and is retried. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReleaseSubscriptionTest {
+
+    private static TestRedis redis;
+
+    private final String suffix = UUID.randomUUID().toString();
+    private final String user = "subscriber-" + suffix;
+    private final String channel = "distlock:released:" + suffix;
+    private LettuceConnectionFactory factory;
+
+    @BeforeAll
+    static void startRedis() {
+        redis = TestRedis.start();
+    }
+
+    @AfterAll
+    static void stopRedis() {
+        redis.close();
+    }
+
+    @AfterEach
+    void cleanUp() {
+        if (factory != null) {
+            factory.destroy();
+        }
+        redis.command("ACL", "DELUSER", user);
+    }
+
+    @Test
+    void listenerRegisteredAgainAfterFailedSubscriptionsHearsEachReleaseOnce() {
+        redis.command("ACL", "SETUSER", user, "on", ">secret", "~*", "allchannels", "+@all", "-subscribe");
+        ReleaseSubscription subscription = new ReleaseSubscription(connectionFactoryOf(user));
+        Counting listener = new Counting();
+        for (int attempt = 0; attempt < 3; attempt++) {
+            assertThatThrownBy(() -> subscription.register(channel, listener)).hasStackTraceContaining("NOPERM");
+        }
+        redis.command("ACL", "SETUSER", user, "+subscribe");
+        subscription.register(channel, listener);
+        await().atMost(Duration.ofSeconds(5)).until(() -> listener.subscribed.get() > 0);
+
+        redis.command("PUBLISH", channel, "released");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> listener.released.get() > 0);
+        await().during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2))
+                .untilAsserted(() ->
+                        assertThat(listener.released).as("calls per release").hasValue(1));
+        assertThat(listener.subscribed).as("told of the subscription once").hasValue(1);
+
+        subscription.unregister(channel, listener);
+        redis.command("PUBLISH", channel, "released");
+        await().during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2))
+                .untilAsserted(() ->
+                        assertThat(listener.released).as("calls per release").hasValue(1));
+        subscription.close();
+    }
+
+    private LettuceConnectionFactory connectionFactoryOf(String username) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
+        server.setUsername(username);
+        server.setPassword("secret");
+        factory = new LettuceConnectionFactory(
+                server,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(Duration.ofSeconds(2))
+                        .build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    private static final class Counting implements ReleaseSubscription.Listener {
+        final AtomicInteger released = new AtomicInteger();
+        final AtomicInteger subscribed = new AtomicInteger();
+
+        @Override
+        public void released(String message) {
+            released.incrementAndGet();
+        }
+
+        @Override
+        public void subscribed() {
+            subscribed.incrementAndGet();
+        }
+    }
+}
