@@ -26,7 +26,7 @@ class RedisSecurityTest {
 
     /** The minimal ACL documented in the README. */
     static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "
-            + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish";
+            + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish +info";
 
     private final ApplicationContextRunner runner =
             DistlockContexts.runner().withPropertyValues("distlock.watchdog.lease=2s");

@@ -76,6 +76,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
     private final SecureRandom random = new SecureRandom();
     private final RedisKeys keys;
     private final ScriptRunner runner;
+    private final EvictionPolicyCheck evictionPolicy;
     private final WaitingRoom waitingRoom = new WaitingRoom();
     private final LeaseRenewer renewer;
     private final ReleaseSubscription subscription;
@@ -92,6 +93,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
     private RedisLock(Builder builder) {
         this.keys = new RedisKeys(builder.keyPrefix);
         this.runner = new ScriptRunner(builder.connectionFactory);
+        this.evictionPolicy = new EvictionPolicyCheck(builder.connectionFactory);
         this.renewer = new LeaseRenewer(
                 runner, builder.connectionFactory.isClusterAware(), builder.watchdogLease, builder.renewInterval());
         this.ownsSubscription = builder.releaseSubscription == null;
@@ -151,6 +153,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             return Optional.of(nested);
         }
         String lockKey = keys.lockKey(key);
+        evictionPolicy.runOnce(runner::inBackground);
         String token = newToken();
         ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NOT_WAITING);
         long answer;
@@ -329,6 +332,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
         }
         String lockKey = keys.lockKey(key);
         channel.ensureRegistered();
+        evictionPolicy.runOnce(runner::inBackground);
         WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, newToken(), leaseMillis(lease));
         boolean handoverTaken = false;
         try {

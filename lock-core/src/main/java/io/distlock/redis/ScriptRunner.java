@@ -37,7 +37,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * answer, {@link Sent#abandon} when it gave up. Abandoning sends a token-checked release on the same connection, which
  * Redis runs after the attempt, so a lock granted after its caller gave up is always freed again.
  */
-final class ScriptRunner implements AutoCloseable {
+final class ScriptRunner {
 
     private static final Logger log = LoggerFactory.getLogger(ScriptRunner.class);
 
@@ -157,10 +157,12 @@ final class ScriptRunner implements AutoCloseable {
         }
     }
 
-    /** Stops the connector threads; commands already sent still complete. */
-    @Override
-    public void close() {
-        connector.shutdown();
+    /**
+     * Runs work that may block on Redis on a distlock thread. The threads end when idle and are never shut down, since
+     * handles must still be released after the lock was closed.
+     */
+    void inBackground(Runnable task) {
+        connector.execute(task);
     }
 
     static LockBackendException timeout(String key, String operation, long waitedNanos) {

@@ -1,0 +1,67 @@
+package io.distlock.redis;
+
+import java.util.Properties;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * Warns once, at a lock's first use, when Redis may evict what locking relies on: under an {@code allkeys-*} policy
+ * held lock keys and fencing counters, under a {@code volatile-*} policy held lock keys, which all have a TTL. An
+ * evicted lock key lets a second holder in; an evicted fencing counter starts again and repeats tokens.
+ */
+final class EvictionPolicyCheck {
+
+    private static final Logger log = LoggerFactory.getLogger(EvictionPolicyCheck.class);
+    private static final String FIX = "Run Redis with maxmemory-policy noeviction (in redis.conf, or CONFIG SET "
+            + "maxmemory-policy noeviction), or give distlock a Redis of its own that does.";
+
+    private final RedisConnectionFactory connectionFactory;
+    private final AtomicBoolean started = new AtomicBoolean();
+
+    EvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
+        this.connectionFactory = connectionFactory;
+    }
+
+    /** Starts the check in the background the first time it is called; the caller never waits for Redis. */
+    void runOnce(Executor background) {
+        if (started.compareAndSet(false, true)) {
+            background.execute(this::check);
+        }
+    }
+
+    private void check() {
+        String policy;
+        try (RedisConnection connection = connectionFactory.getConnection()) {
+            Properties memory = connection.serverCommands().info("memory");
+            policy = memory == null ? null : memory.getProperty("maxmemory_policy");
+        } catch (RuntimeException e) {
+            log.info(
+                    "Could not read Redis's maxmemory-policy ({}); distlock is safe only if Redis never evicts its "
+                            + "keys. {}",
+                    e.toString(),
+                    FIX);
+            return;
+        }
+        String warning = warningFor(policy);
+        if (warning != null) {
+            log.warn(warning);
+        }
+    }
+
+    /** The warning for a policy, or null if the policy never evicts keys. */
+    static @Nullable String warningFor(@Nullable String policy) {
+        if (policy == null || policy.equals("noeviction")) {
+            return null;
+        }
+        String what = policy.startsWith("volatile-")
+                ? "keys with a TTL, which every held lock key has, so a held lock can vanish and a second holder get in"
+                : "any key, so a held lock can vanish and a second holder get in, and a fencing counter can start "
+                        + "again and repeat tokens";
+        return "Redis may evict " + what + " when it reaches maxmemory (maxmemory-policy " + policy + "). " + FIX;
+    }
+}
