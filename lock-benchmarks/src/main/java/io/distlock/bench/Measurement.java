@@ -57,6 +57,24 @@ public record Measurement(
     }
 
     /**
+     * How each worker process fared against the others, when several ran each trial on one key.
+     *
+     * @return one entry per process, or empty if each trial ran in one process
+     */
+    public List<ProcessFairness> perProcess() {
+        return ProcessFairness.of(trials);
+    }
+
+    /**
+     * The highest process's p99 wait over the lowest one's (see {@link ProcessFairness#p99Ratio}).
+     *
+     * @return over the trials
+     */
+    public Spread processP99Ratio() {
+        return Spread.of(trials, ProcessFairness::p99Ratio);
+    }
+
+    /**
      * A percentile of the time of acquire and release together, in microseconds.
      *
      * @param percentile for example 50

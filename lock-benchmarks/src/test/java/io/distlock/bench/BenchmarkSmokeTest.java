@@ -49,6 +49,19 @@ class BenchmarkSmokeTest {
                     assertThat(trial.result().perSecond()).isPositive();
                     assertThat(trial.commands().lockWorkTotal()).isPositive();
                 });
+                if (scenario.scenario() == Scenario.CONTENDED_PROCESSES) {
+                    assertThat(measurement.perProcess())
+                            .as(what + ": one entry per process")
+                            .hasSize(settings.processes())
+                            .allSatisfy(process ->
+                                    assertThat(process.sharePercent().min()).isPositive());
+                    assertThat(measurement.trials())
+                            .as(what)
+                            .allSatisfy(trial -> assertThat(trial.result().processes().stream()
+                                            .mapToLong(share -> share.acquisitions())
+                                            .sum())
+                                    .isEqualTo(trial.result().acquisitions()));
+                }
                 if (scenario.scenario().contended()) {
                     assertThat(measurement.probe()).as(what + ": probe").isNotNull();
                     assertThat(measurement.probe().commands().topLevelTotal())
@@ -57,7 +70,8 @@ class BenchmarkSmokeTest {
                 }
             }
         }
-        assertThat(markdown).contains("## Targets", "## 5. Efficiency", "| distlock |");
+        assertThat(markdown)
+                .contains("## Targets", "## 5. Efficiency", "| distlock |", "p99 max/min", "S4: no process's p99 wait");
         assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.MARKDOWN_FILE))).isPositive();
         assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.CHART_FILE))).isPositive();
     }

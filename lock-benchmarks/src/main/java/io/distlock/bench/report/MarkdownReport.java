@@ -5,6 +5,7 @@ import io.distlock.bench.BenchmarkSettings;
 import io.distlock.bench.Environment;
 import io.distlock.bench.Measurement;
 import io.distlock.bench.Probe;
+import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
 import java.time.Duration;
@@ -155,6 +156,42 @@ public final class MarkdownReport {
                 + " lock that lets the releasing thread take it straight back shows many fast acquisitions by that"
                 + " thread; the starved threads' waits show in the maximum and in a low fairness.");
         line("");
+        if (s.measurements().stream().anyMatch(m -> !m.perProcess().isEmpty())) {
+            processes(s);
+        }
+    }
+
+    private void processes(ScenarioResults s) {
+        line("Between processes: each worker JVM's share of the acquisitions and its own waits. *p99 max/min* is the"
+                + " highest process's p99 wait over the lowest one's, per trial: 1.00 when every process waited"
+                + " alike.");
+        line("");
+        table(List.of(
+                "Contender",
+                "Process",
+                "share of acquisitions",
+                "acquire p50 ms",
+                "acquire p99 ms",
+                "acquire max ms",
+                "p99 max/min"));
+        for (Measurement m : s.measurements()) {
+            String ratio = Numbers.spread(m.processP99Ratio(), Numbers::ratio);
+            for (ProcessFairness process : m.perProcess()) {
+                row(
+                        m.kind().label(),
+                        Integer.toString(process.process()),
+                        Numbers.spread(process.sharePercent(), MarkdownReport::percent),
+                        Numbers.spread(process.p50Millis(), Numbers::millis),
+                        Numbers.spread(process.p99Millis(), Numbers::millis),
+                        Numbers.spread(process.maxMillis(), Numbers::millis),
+                        process.process() == 1 ? ratio : "");
+            }
+        }
+        line("");
+    }
+
+    private static String percent(double value) {
+        return String.format(Locale.ROOT, "%.0f%%", value);
     }
 
     private void efficiency() {

@@ -3,6 +3,7 @@ package io.distlock.bench.report;
 import io.distlock.bench.BenchmarkResults;
 import io.distlock.bench.Measurement;
 import io.distlock.bench.Probe;
+import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
 import io.distlock.bench.Trial;
@@ -12,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.BiPredicate;
+import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -29,6 +31,12 @@ public final class TargetCheck {
 
     /** "Far ahead" of the seeds' sleep-polling lock, read as at least this many times its throughput. */
     static final double FAR_AHEAD_FACTOR = 2.0;
+
+    /** Across processes, no process's p99 wait may be more than this many times another's. */
+    static final double PROCESS_P99_RATIO = 2.0;
+
+    /** Across processes, the p99 wait of all acquisitions together may be at most this, in milliseconds. */
+    static final double PROCESSES_P99_MILLIS = 30;
 
     private static final ToDoubleFunction<Trial> UNCONTENDED_P50 =
             trial -> trial.result().cycleNanos().getValueAtPercentile(50);
@@ -51,6 +59,7 @@ public final class TargetCheck {
         for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
             results.of(scenario).ifPresent(s -> contended(s, verdicts));
         }
+        results.of(Scenario.CONTENDED_PROCESSES).ifPresent(s -> betweenProcesses(s, verdicts));
         for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
             results.of(scenario).ifPresent(s -> commands(s, verdicts));
         }
@@ -123,6 +132,32 @@ public final class TargetCheck {
                             seeds,
                             (d, p) -> RATE.applyAsDouble(d) >= FAR_AHEAD_FACTOR * RATE.applyAsDouble(p))));
         });
+    }
+
+    private static void betweenProcesses(ScenarioResults s, List<Verdict> verdicts) {
+        Optional<Measurement> found = distlock(s);
+        if (found.isEmpty() || found.get().perProcess().isEmpty()) {
+            return;
+        }
+        Measurement distlock = found.get();
+        double ratio = distlock.processP99Ratio().median();
+        verdicts.add(new Verdict(
+                label(s) + "no process's p99 wait more than " + Numbers.ratio(PROCESS_P99_RATIO) + " another's",
+                "highest over lowest process p99: " + Numbers.ratio(ratio),
+                ratio <= PROCESS_P99_RATIO,
+                within(distlock, trial -> ProcessFairness.p99Ratio(trial) <= PROCESS_P99_RATIO)));
+        double p99 = distlock.acquireMillis(99).median();
+        verdicts.add(new Verdict(
+                label(s) + "p99 wait of all processes together at most " + Numbers.millis(PROCESSES_P99_MILLIS) + " ms",
+                Numbers.millis(p99) + " ms",
+                p99 <= PROCESSES_P99_MILLIS,
+                within(distlock, trial -> ACQUIRE_P99.applyAsDouble(trial) / 1e6 <= PROCESSES_P99_MILLIS)));
+    }
+
+    /** Counts distlock's trials that meet a target of its own, with no peer to pair with. */
+    private static String within(Measurement distlock, Predicate<Trial> met) {
+        long metIn = distlock.trials().stream().filter(met).count();
+        return metIn + "/" + distlock.trials().size();
     }
 
     private static void commands(ScenarioResults s, List<Verdict> verdicts) {

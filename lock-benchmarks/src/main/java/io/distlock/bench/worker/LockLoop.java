@@ -115,6 +115,7 @@ final class LockLoop implements Runnable {
                 cycleNanos,
                 firstFailure,
                 List.of(acquisitions),
-                0);
+                0,
+                List.of());
     }
 }

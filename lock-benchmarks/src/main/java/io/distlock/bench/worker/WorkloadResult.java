@@ -25,6 +25,7 @@ import org.HdrHistogram.Histogram;
  * @param firstFailure the first failure's description, or "-" if none
  * @param perThread each thread's successful acquisitions, thread by thread and process by process
  * @param cpuNanos CPU time the worker processes used during the run, all their threads together
+ * @param processes each worker process's share, process by process; empty for a single thread's result
  */
 public record WorkloadResult(
         long acquisitions,
@@ -36,11 +37,13 @@ public record WorkloadResult(
         Histogram cycleNanos,
         String firstFailure,
         List<Long> perThread,
-        long cpuNanos) {
+        long cpuNanos,
+        List<ProcessShare> processes) {
 
-    /** Copies the per-thread counts. */
+    /** Copies the per-thread counts and the process shares. */
     public WorkloadResult {
         perThread = List.copyOf(perThread);
+        processes = List.copyOf(processes);
     }
 
     /** Latencies above this are recorded as this; no wait in the benchmarks comes near it. */
@@ -99,8 +102,10 @@ public record WorkloadResult(
         long cpu = 0;
         String firstFailure = "-";
         List<Long> perThread = new ArrayList<>();
+        List<ProcessShare> processes = new ArrayList<>();
         for (WorkloadResult part : parts) {
             perThread.addAll(part.perThread);
+            processes.addAll(part.processes);
             acquisitions += part.acquisitions;
             timeouts += part.timeouts;
             violations += part.violations;
@@ -114,7 +119,17 @@ public record WorkloadResult(
             }
         }
         return new WorkloadResult(
-                acquisitions, timeouts, violations, failures, elapsed, acquire, cycle, firstFailure, perThread, cpu);
+                acquisitions,
+                timeouts,
+                violations,
+                failures,
+                elapsed,
+                acquire,
+                cycle,
+                firstFailure,
+                perThread,
+                cpu,
+                processes);
     }
 
     String encode() {
@@ -132,21 +147,25 @@ public record WorkloadResult(
         return WireFields.format(fields);
     }
 
+    /** Reads one worker process's result, which is that process's whole share. */
     static WorkloadResult decode(String line) {
         Map<String, String> fields = WireFields.parse(line);
+        long acquisitions = Long.parseLong(WireFields.get(fields, "acquisitions"));
+        Histogram acquire = decodeHistogram(WireFields.get(fields, "acquire"));
         return new WorkloadResult(
-                Long.parseLong(WireFields.get(fields, "acquisitions")),
+                acquisitions,
                 Long.parseLong(WireFields.get(fields, "timeouts")),
                 Long.parseLong(WireFields.get(fields, "violations")),
                 Long.parseLong(WireFields.get(fields, "failures")),
                 Long.parseLong(WireFields.get(fields, "elapsed")),
-                decodeHistogram(WireFields.get(fields, "acquire")),
+                acquire,
                 decodeHistogram(WireFields.get(fields, "cycle")),
                 WireFields.untext(WireFields.get(fields, "firstFailure")),
                 Arrays.stream(WireFields.get(fields, "perThread").split(","))
                         .map(Long::valueOf)
                         .toList(),
-                Long.parseLong(WireFields.get(fields, "cpu")));
+                Long.parseLong(WireFields.get(fields, "cpu")),
+                List.of(new ProcessShare(acquisitions, acquire)));
     }
 
     private static String encode(Histogram histogram) {

@@ -77,6 +77,7 @@ final class WorkloadRunner {
                 threadsTogether.cycleNanos(),
                 threadsTogether.firstFailure(),
                 threadsTogether.perThread(),
-                cpuNanos);
+                cpuNanos,
+                List.of());
     }
 }
