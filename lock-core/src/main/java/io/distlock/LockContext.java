@@ -1,9 +1,12 @@
 package io.distlock;
 
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The locks held for the work running on the current thread: by a {@link DistributedLock @DistributedLock} method, by
@@ -19,7 +22,7 @@ import java.util.Optional;
  */
 public final class LockContext {
 
-    private static final ThreadLocal<Deque<LockHandle>> HELD = new ThreadLocal<>();
+    private static final ThreadLocal<Deque<Entry>> HELD = new ThreadLocal<>();
 
     private LockContext() {}
 
@@ -29,8 +32,8 @@ public final class LockContext {
      * @return the handle, or empty outside locked work
      */
     public static Optional<LockHandle> current() {
-        Deque<LockHandle> held = HELD.get();
-        return held == null ? Optional.empty() : Optional.ofNullable(held.peekLast());
+        Deque<Entry> held = HELD.get();
+        return held == null || held.isEmpty() ? Optional.empty() : Optional.of(held.peekLast().handle);
     }
 
     /**
@@ -40,10 +43,10 @@ public final class LockContext {
      * @return the handle, or empty if no work on this thread holds that key
      */
     public static Optional<LockHandle> current(String key) {
-        Deque<LockHandle> held = HELD.get();
+        Deque<Entry> held = HELD.get();
         if (held != null) {
-            for (Iterator<LockHandle> inner = held.descendingIterator(); inner.hasNext(); ) {
-                LockHandle handle = inner.next();
+            for (Iterator<Entry> inner = held.descendingIterator(); inner.hasNext(); ) {
+                LockHandle handle = inner.next().handle;
                 if (handle.key().equals(key)) {
                     return Optional.of(handle);
                 }
@@ -72,7 +75,7 @@ public final class LockContext {
         if (handle == null) {
             throw new IllegalArgumentException("handle must not be null");
         }
-        push(handle);
+        push(handle, null);
         Thread opener = Thread.currentThread();
         return new Scope() {
             private boolean closed;
@@ -103,22 +106,75 @@ public final class LockContext {
         void close();
     }
 
-    static void push(LockHandle handle) {
-        Deque<LockHandle> held = HELD.get();
+    /**
+     * Opens a scope.
+     *
+     * @param onLost the policy of locked work that reports a loss, or null for a scope opened by the application
+     */
+    static void push(LockHandle handle, @Nullable OnLockLost onLost) {
+        Deque<Entry> held = HELD.get();
         if (held == null) {
             held = new ArrayDeque<>(2);
             HELD.set(held);
         }
-        held.addLast(handle);
+        held.addLast(new Entry(handle, onLost));
     }
 
-    static void pop(LockHandle handle) {
-        Deque<LockHandle> held = HELD.get();
-        if (held != null) {
-            held.removeLastOccurrence(handle);
-            if (held.isEmpty()) {
-                HELD.remove();
+    /**
+     * Closes the innermost scope of {@code handle}.
+     *
+     * @return whether a transaction committed on this thread while the scope was open
+     */
+    static boolean pop(LockHandle handle) {
+        Deque<Entry> held = HELD.get();
+        if (held == null) {
+            return false;
+        }
+        boolean committed = false;
+        for (Iterator<Entry> inner = held.descendingIterator(); inner.hasNext(); ) {
+            Entry entry = inner.next();
+            if (entry.handle == handle) {
+                committed = entry.committed;
+                inner.remove();
+                break;
             }
+        }
+        if (held.isEmpty()) {
+            HELD.remove();
+        }
+        return committed;
+    }
+
+    /** The open scopes of this thread whose locked work throws when its lock is lost, outermost first. */
+    static List<LockHandle> throwingOnLoss() {
+        Deque<Entry> held = HELD.get();
+        List<LockHandle> handles = new ArrayList<>();
+        if (held != null) {
+            for (Entry entry : held) {
+                if (entry.onLost == OnLockLost.THROW) {
+                    handles.add(entry.handle);
+                }
+            }
+        }
+        return handles;
+    }
+
+    /** Marks every open scope of this thread: a transaction committed while it was open. */
+    static void transactionCommitted() {
+        Deque<Entry> held = HELD.get();
+        if (held != null) {
+            held.forEach(entry -> entry.committed = true);
+        }
+    }
+
+    private static final class Entry {
+        private final LockHandle handle;
+        private final @Nullable OnLockLost onLost;
+        private boolean committed;
+
+        private Entry(LockHandle handle, @Nullable OnLockLost onLost) {
+            this.handle = handle;
+            this.onLost = onLost;
         }
     }
 }

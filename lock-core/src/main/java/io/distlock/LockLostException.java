@@ -64,6 +64,21 @@ public class LockLostException extends LockException {
     }
 
     /**
+     * Creates the exception with a message of its own, for subclasses that say more.
+     *
+     * @param key the lock's key
+     * @param reason why the lock was lost
+     * @param lostAfter how long after acquisition the loss was detected
+     * @param message the message
+     * @param cause the exception this one describes further
+     */
+    protected LockLostException(String key, Reason reason, Duration lostAfter, String message, Throwable cause) {
+        super(key, message, cause);
+        this.reason = reason;
+        this.lostAfter = lostAfter;
+    }
+
+    /**
      * Why the lock was lost.
      *
      * @return the reason

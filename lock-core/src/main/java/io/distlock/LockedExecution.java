@@ -12,6 +12,11 @@ import org.slf4j.LoggerFactory;
  * policy; a Redis failure while releasing a lock that was not lost is logged, since the work did run under the lock,
  * and the lock then expires with its lease. After work that threw, every release failure is attached to the work's
  * exception as suppressed.
+ *
+ * <p>Transactions inside the work: distlock's auto-configuration registers a listener on the application's
+ * transaction managers that calls {@link #checkBeforeCommit()} just before each commit, so a transaction whose lock is
+ * already lost rolls back, and {@link #transactionCommitted()} after it, so a loss found only when the work ends is
+ * reported as {@link LockLostAfterCommitException}.
  */
 public final class LockedExecution {
 
@@ -29,7 +34,8 @@ public final class LockedExecution {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockLostException if the lock was lost before the work returned and {@code onLost} is THROW
+     * @throws LockLostException if the lock was lost before the work returned and {@code onLost} is THROW; a {@link
+     *     LockLostAfterCommitException} if a transaction inside the work committed before the loss was found
      * @throws IllegalArgumentException if {@code onLost} is {@link OnLockLost#DEFAULT}, which callers must resolve
      */
     public static <T, X extends Throwable> T call(LockHandle handle, OnLockLost onLost, LockedCallable<T, X> work)
@@ -38,31 +44,53 @@ public final class LockedExecution {
             throw new IllegalArgumentException("onLost must be THROW or LOG; resolve DEFAULT from the configuration");
         }
         T result;
-        LockContext.push(handle);
+        LockContext.push(handle, onLost);
         try {
             result = work.call();
         } catch (Throwable failure) {
             LockContext.pop(handle);
             try {
-                handle.release();
+                handle.close();
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
-        LockContext.pop(handle);
-        release(handle, onLost);
+        boolean committed = LockContext.pop(handle);
+        release(handle, onLost, committed);
         return result;
     }
 
-    private static void release(LockHandle handle, OnLockLost onLost) {
-        try {
-            handle.release();
-        } catch (LockLostException lost) {
-            if (onLost == OnLockLost.THROW) {
-                throw lost;
+    /**
+     * Called just before a transaction on this thread commits: fails it if locked work running on this thread, with
+     * {@link OnLockLost#THROW}, has lost its lock, so that the transaction rolls back instead of committing unprotected
+     * changes. Work with {@link OnLockLost#LOG}, and scopes opened with {@link LockContext#enter}, are not checked.
+     *
+     * @throws LockLostException for the outermost such lock that is lost, which is released
+     */
+    public static void checkBeforeCommit() {
+        for (LockHandle handle : LockContext.throwingOnLoss()) {
+            if (handle.isLost()) {
+                // Releasing a lost handle throws the loss, with its reason; the work's own release then does nothing.
+                handle.close();
             }
-            log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), lost.getMessage());
+        }
+    }
+
+    /** Called after a transaction on this thread committed: the locked work running on this thread has committed. */
+    public static void transactionCommitted() {
+        LockContext.transactionCommitted();
+    }
+
+    private static void release(LockHandle handle, OnLockLost onLost, boolean committed) {
+        try {
+            handle.close();
+        } catch (LockLostException lost) {
+            LockLostException reported = committed ? new LockLostAfterCommitException(lost) : lost;
+            if (onLost == OnLockLost.THROW) {
+                throw reported;
+            }
+            log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), reported.getMessage());
         } catch (LockBackendException backend) {
             log.warn(
                     "Lock '{}' could not be released after its work finished; it expires with its lease: {}",

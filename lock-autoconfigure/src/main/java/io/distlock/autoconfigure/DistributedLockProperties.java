@@ -15,7 +15,7 @@ import org.springframework.core.Ordered;
 @ConfigurationProperties("distlock")
 public class DistributedLockProperties implements InitializingBean {
 
-    /** Whether to configure distlock at all. */
+    /** Whether to configure distlock; when false, @DistributedLock methods run without a lock, with a warning. */
     private boolean enabled = true;
 
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
@@ -33,6 +33,8 @@ public class DistributedLockProperties implements InitializingBean {
     private final Watchdog watchdog = new Watchdog();
 
     private final Aspect aspect = new Aspect();
+
+    private final Shutdown shutdown = new Shutdown();
 
     public boolean isEnabled() {
         return enabled;
@@ -82,6 +84,10 @@ public class DistributedLockProperties implements InitializingBean {
         return aspect;
     }
 
+    public Shutdown getShutdown() {
+        return shutdown;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -107,6 +113,7 @@ public class DistributedLockProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("distlock.on-lost", onLost, "must be THROW or LOG");
         }
         watchdog.validate();
+        shutdown.validate();
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {
@@ -158,6 +165,28 @@ public class DistributedLockProperties implements InitializingBean {
                         "distlock.watchdog.renew-interval",
                         renewInterval,
                         "must be positive and shorter than distlock.watchdog.lease (" + lease + ")");
+            }
+        }
+    }
+
+    /** Closing the lock when the application shuts down. */
+    public static class Shutdown {
+
+        /** How long shutdown keeps renewing held locks and waits for their release before reporting them lost. */
+        private Duration gracePeriod = Duration.ofSeconds(10);
+
+        public Duration getGracePeriod() {
+            return gracePeriod;
+        }
+
+        public void setGracePeriod(Duration gracePeriod) {
+            this.gracePeriod = gracePeriod;
+        }
+
+        void validate() {
+            if (gracePeriod == null || gracePeriod.isNegative()) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.shutdown.grace-period", gracePeriod, "must be zero (do not wait) or positive");
             }
         }
     }

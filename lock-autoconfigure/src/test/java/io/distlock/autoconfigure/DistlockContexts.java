@@ -17,7 +17,8 @@ final class DistlockContexts {
                 .withConfiguration(AutoConfigurations.of(
                         DataRedisAutoConfiguration.class,
                         AopAutoConfiguration.class,
-                        DistributedLockAutoConfiguration.class));
+                        DistributedLockAutoConfiguration.class,
+                        DistributedLockAnnotationAutoConfiguration.class));
     }
 
     /** On the JVM-wide test Redis. */

@@ -88,13 +88,19 @@ public final class DistributedLockBeanChecker implements BeanPostProcessor, Orde
         }
     }
 
+    /**
+     * Whether an interface of the proxy declares the method, also as a generic method that the class implements with
+     * concrete types ({@code handle(Order)} for {@code Handler<T>.handle(T)}), where calls arrive through a bridge.
+     */
     private static boolean declaredByProxiedInterface(Object proxy, Method method) {
+        Class<?> targetClass = AopUtils.getTargetClass(proxy);
         for (Class<?> type : ((Advised) proxy).getProxiedInterfaces()) {
-            try {
-                type.getMethod(method.getName(), method.getParameterTypes());
-                return true;
-            } catch (NoSuchMethodException e) {
-                // Try the next interface.
+            for (Method declared : type.getMethods()) {
+                if (declared.getName().equals(method.getName())
+                        && declared.getParameterCount() == method.getParameterCount()
+                        && AopUtils.getMostSpecificMethod(declared, targetClass).equals(method)) {
+                    return true;
+                }
             }
         }
         return false;

@@ -1,0 +1,179 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lock;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.annotation.DistributedLockAdvisor;
+import io.distlock.redis.RedisLock;
+import io.distlock.test.TestRedis;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Annotated methods never run without their lock unnoticed: when distlock's Lock is missing or ambiguous, start-up
+ * fails naming the methods and the reason; when distlock is switched off, start-up warns which methods run unlocked.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class LockGuardTest {
+
+    private static final String METHOD = "LockGuardTest$Guarded.deduct(String)";
+
+    /** The starter's auto-configuration without Spring Boot's Redis auto-configuration. */
+    private final ApplicationContextRunner withoutRedis = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    AopAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class,
+                    DistributedLockAnnotationAutoConfiguration.class));
+
+    @Test
+    void startupFailsNamingTheMethodsWhenThereIsNoRedisConnectionFactory() {
+        withoutRedis
+                .withBean(Guarded.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(
+                                METHOD,
+                                "there is no Lock bean",
+                                "no RedisConnectionFactory bean",
+                                "distlock.enabled=false"));
+    }
+
+    @Test
+    void startupFailsWhenTheConnectionFactoryComesTooLateForTheAutoConfiguration() {
+        withoutRedis
+                .withConfiguration(AutoConfigurations.of(LateRedisAutoConfiguration.class))
+                .withBean(Guarded.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(
+                                METHOD, "backed off", "lateConnectionFactory", "Define a Lock bean yourself"));
+    }
+
+    @Test
+    void disabledDistlockStartsAndWarnsWhichMethodsRunUnlocked(CapturedOutput output) {
+        withoutRedis
+                .withPropertyValues("distlock.enabled=false")
+                .withBean(Guarded.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(DistributedLockAdvisor.class);
+                    assertThat(context.getBean(Guarded.class).deduct("apple")).isEmpty();
+                });
+        assertThat(output).contains("distlock.enabled=false", "run WITHOUT a lock", METHOD);
+    }
+
+    @Test
+    void withoutAnnotatedMethodsAMissingLockIsFine() {
+        withoutRedis.run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(Lock.class));
+    }
+
+    @Test
+    void applicationsOwnLockWorksWithoutRedisAutoConfiguration() {
+        withoutRedis
+                .withUserConfiguration(OwnLock.class)
+                .withBean(Guarded.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Guarded.class).deduct("apple")).contains("stock:apple");
+                });
+    }
+
+    @Test
+    void twoLocksFailStartupNamingThem() {
+        DistlockContexts.onSharedRedis()
+                .withUserConfiguration(TwoLocks.class)
+                .withBean(Guarded.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(METHOD, "2 Lock beans", "firstLock", "secondLock", "@Primary"));
+    }
+
+    @Test
+    void aPrimaryLockAmongSeveralIsTheOneAnnotatedMethodsUse() {
+        DistlockContexts.onSharedRedis()
+                .withUserConfiguration(TwoLocks.class, PrimaryLock.class)
+                .withBean(Guarded.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Guarded.class).deduct("apple")).contains("stock:apple");
+                });
+    }
+
+    public static class Guarded {
+        @DistributedLock(key = "'stock:' + #sku")
+        public Optional<String> deduct(String sku) {
+            return LockContext.current().map(LockHandle::key);
+        }
+    }
+
+    /** A connection factory from an auto-configuration that runs after distlock's, as on a Boot line it does not know. */
+    @AutoConfiguration(after = DistributedLockAnnotationAutoConfiguration.class)
+    static class LateRedisAutoConfiguration {
+        @Bean(destroyMethod = "destroy")
+        LettuceConnectionFactory lateConnectionFactory() {
+            return connectionFactory();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLock {
+        @Bean(destroyMethod = "destroy")
+        LettuceConnectionFactory ownConnectionFactory() {
+            return connectionFactory();
+        }
+
+        @Bean
+        Lock ownLock(RedisConnectionFactory ownConnectionFactory) {
+            return RedisLock.builder(ownConnectionFactory).build();
+        }
+    }
+
+    /** Two locks of the application's own; distlock's then backs off. */
+    @Configuration(proxyBeanMethods = false)
+    static class TwoLocks {
+        @Bean
+        Lock firstLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("first:").build();
+        }
+
+        @Bean
+        Lock secondLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("second:").build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class PrimaryLock {
+        @Bean
+        @Primary
+        Lock primaryLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("primary:").build();
+        }
+    }
+
+    private static LettuceConnectionFactory connectionFactory() {
+        TestRedis redis = TestRedis.shared();
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
+        if (redis.password() != null) {
+            server.setPassword(redis.password());
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(server);
+        factory.afterPropertiesSet();
+        return factory;
+    }
+}
