@@ -36,6 +36,7 @@ class DistributedLockAutoConfigurationTest {
             assertThat(lock.keyPrefix()).isEqualTo("distlock:");
             assertThat(lock.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
             assertThat(lock.renewInterval()).isEqualTo(Duration.ofSeconds(10));
+            assertThat(lock.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(10));
             assertThat(context.getBean(DistributedLockAdvisor.class).getOrder())
                     .isEqualTo(Ordered.LOWEST_PRECEDENCE - 1);
             LockedMethods methods = context.getBean(LockedMethods.class);
@@ -66,12 +67,14 @@ class DistributedLockAutoConfigurationTest {
                         "distlock.on-lost=log",
                         "distlock.watchdog.lease=9s",
                         "distlock.watchdog.renew-interval=2s",
-                        "distlock.aspect.order=7")
+                        "distlock.aspect.order=7",
+                        "distlock.shutdown.grace-period=3s")
                 .run(context -> {
                     RedisLock lock = context.getBean(RedisLock.class);
                     assertThat(lock.keyPrefix()).isEqualTo("orders:");
                     assertThat(lock.watchdogLease()).isEqualTo(Duration.ofSeconds(9));
                     assertThat(lock.renewInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(lock.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(3));
                     LockedMethods methods = context.getBean(LockedMethods.class);
                     assertThat(methods.defaults().waitTime()).isZero();
                     assertThat(methods.defaults().lease()).isEqualTo(Duration.ofSeconds(12));
@@ -128,6 +131,7 @@ class DistributedLockAutoConfigurationTest {
         assertFailsNaming("distlock.watchdog.lease=10ms", "distlock.watchdog.lease");
         assertFailsNaming("distlock.on-lost=default", "distlock.on-lost");
         assertFailsNaming("distlock.watchdog.renew-interval=0s", "distlock.watchdog.renew-interval");
+        assertFailsNaming("distlock.shutdown.grace-period=-1s", "distlock.shutdown.grace-period");
     }
 
     @Test
