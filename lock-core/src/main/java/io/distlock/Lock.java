@@ -157,7 +157,8 @@ public interface Lock {
      * @return the work's result
      * @throws X the work's own exception
      * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
-     * @throws LockLostException if the lock was lost before the work finished
+     * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
+     *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
      * @throws LockBackendException if Redis could not be asked
      */
@@ -174,7 +175,8 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @throws X the work's own exception
      * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
-     * @throws LockLostException if the lock was lost before the work finished
+     * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
+     *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
      * @throws LockBackendException if Redis could not be asked
      */

@@ -397,10 +397,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             long deadline,
             boolean redisAnsweredBefore)
             throws InterruptedException {
-        long timeout = runner.answerTimeoutNanos();
-        if (deadline != WaitingRoom.FOREVER) {
-            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
-        }
+        long timeout = answerWait(deadline);
         long answer;
         try {
             answer = ScriptRunner.await(sent.answer(), timeout, key, "acquire");
@@ -416,6 +413,18 @@ public final class RedisLock implements Lock, ClosedOnStop {
         }
         sent.finish();
         return answer;
+    }
+
+    /**
+     * How long to wait for Redis's answer: until the caller's deadline (at least a little, so a short remainder does
+     * not fail a healthy Redis), never longer than the client would.
+     */
+    private long answerWait(long deadline) {
+        long timeout = runner.answerTimeoutNanos();
+        if (deadline != WaitingRoom.FOREVER) {
+            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
+        }
+        return timeout;
     }
 
     /**
@@ -505,10 +514,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
                     new byte[][] {hold.lockKeyBytes()},
                     hold.tokenBytes(),
                     RedisKeys.bytes(Long.toString(leaseMillis)));
-            long timeout = runner.commandTimeoutNanos();
-            if (deadline != WaitingRoom.FOREVER) {
-                timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
-            }
+            long timeout = answerWait(deadline);
             long result;
             try {
                 result = ScriptRunner.awaitUninterruptibly(sent.answer(), timeout, key, "re-enter");

@@ -7,20 +7,15 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException.Reason;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
-import io.lettuce.core.api.StatefulConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 
 /** Renewals when one connection stops answering while the others work. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -46,53 +41,31 @@ class LeaseRenewalFaultsTest {
     }
 
     @Test
-    void renewalStuckOnOneConnectionDoesNotCostTheOtherHoldsTheirLocks() {
-        try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port())) {
-            LettuceConnectionFactory pooled = pooledFactory(proxy.port());
-            try (RedisLock lock = RedisLock.builder(pooled)
-                    .watchdogLease(WATCHDOG_LEASE)
-                    .shutdownGracePeriod(Duration.ZERO)
-                    .build()) {
-                LockHandle stuck = lock.tryAcquire(stuckKey).orElseThrow();
-                AtomicReference<Reason> stuckLost = new AtomicReference<>();
-                stuck.onLost(lost -> stuckLost.set(lost.reason()));
-                LockHandle healthy = lock.tryAcquire(healthyKey).orElseThrow();
-                // Every connection that carries a renewal of the stuck key hangs from then on, as a connection whose
-                // reply got lost does; the others keep working.
-                proxy.stallConnectionsCarrying(lockKey(stuckKey).getBytes(StandardCharsets.UTF_8));
+    void renewalStuckOnOneConnectionDoesNotCostTheOtherHoldsTheirLocks() throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port());
+                RedisClients viaProxy = new RedisClients("127.0.0.1", proxy.port(), redis.password());
+                RedisLock lock = RedisLock.builder(viaProxy.pooledConnectionFactory(16, COMMAND_TIMEOUT))
+                        .watchdogLease(WATCHDOG_LEASE)
+                        .shutdownGracePeriod(Duration.ZERO)
+                        .build()) {
+            LockHandle stuck = lock.tryAcquire(stuckKey).orElseThrow();
+            AtomicReference<Reason> stuckLost = new AtomicReference<>();
+            stuck.onLost(lost -> stuckLost.set(lost.reason()));
+            LockHandle healthy = lock.tryAcquire(healthyKey).orElseThrow();
+            // Every connection that carries a renewal of the stuck key hangs from then on, as a connection whose reply
+            // got lost does; the others keep working.
+            proxy.stallConnectionsCarrying(lockKey(stuckKey).getBytes(StandardCharsets.UTF_8));
 
-                await().atMost(Duration.ofSeconds(10)).until(() -> stuckLost.get() != null);
-                assertThat(stuckLost.get()).isEqualTo(Reason.RENEWAL_FAILED);
-                await().during(WATCHDOG_LEASE.multipliedBy(3))
-                        .atMost(WATCHDOG_LEASE.multipliedBy(4))
-                        .until(() -> !healthy.isLost());
-                assertThat(redis.command("PTTL", lockKey(healthyKey)))
-                        .satisfies(pttl -> assertThat(Long.parseLong(pttl)).isPositive());
-                healthy.release();
-                proxy.resume();
-            } finally {
-                pooled.destroy();
-            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> stuckLost.get() != null);
+            assertThat(stuckLost.get()).isEqualTo(Reason.RENEWAL_FAILED);
+            await().during(WATCHDOG_LEASE.multipliedBy(3))
+                    .atMost(WATCHDOG_LEASE.multipliedBy(4))
+                    .until(() -> !healthy.isLost());
+            assertThat(Long.parseLong(redis.command("PTTL", lockKey(healthyKey))))
+                    .isPositive();
+            healthy.release();
+            proxy.resume();
         }
-    }
-
-    private LettuceConnectionFactory pooledFactory(int port) {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration("127.0.0.1", port);
-        if (redis.password() != null) {
-            server.setPassword(redis.password());
-        }
-        GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(16);
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettucePoolingClientConfiguration.builder()
-                        .poolConfig(pool)
-                        .commandTimeout(COMMAND_TIMEOUT)
-                        .build());
-        factory.setShareNativeConnection(false);
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
     }
 
     private static String lockKey(String name) {

@@ -1,13 +1,16 @@
 package io.distlock.redis;
 
 import io.distlock.test.TestRedis;
+import io.lettuce.core.api.StatefulConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** Independent Redis clients for tests, each with its own connections, all closed together. */
@@ -42,6 +45,30 @@ final class RedisClients implements AutoCloseable {
                 LettuceClientConfiguration.builder()
                         .commandTimeout(COMMAND_TIMEOUT)
                         .build());
+        factory.afterPropertiesSet();
+        factory.start();
+        opened.add(factory::destroy);
+        return factory;
+    }
+
+    /**
+     * A connection factory with a pool of connections (Spring Data Redis's {@code shareNativeConnection=false}), on
+     * which getting a connection means borrowing one and may block.
+     */
+    synchronized LettuceConnectionFactory pooledConnectionFactory(int maxConnections, Duration commandTimeout) {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host, port);
+        if (password != null) {
+            server.setPassword(password);
+        }
+        GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = new GenericObjectPoolConfig<>();
+        pool.setMaxTotal(maxConnections);
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                server,
+                LettucePoolingClientConfiguration.builder()
+                        .poolConfig(pool)
+                        .commandTimeout(commandTimeout)
+                        .build());
+        factory.setShareNativeConnection(false);
         factory.afterPropertiesSet();
         factory.start();
         opened.add(factory::destroy);

@@ -12,7 +12,6 @@ import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
-import io.lettuce.core.api.StatefulConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,15 +26,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 
 /**
  * The review's findings on lock-core (issue 10): handles that leave their thread, nested leases of another kind, late
@@ -163,31 +158,27 @@ class RedisLockSafetyTest {
 
     @Test
     void lateGrantWithPoolingOnIsReleasedWithoutBlockingTheClientsIoThread() throws Exception {
-        try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port())) {
-            LettuceConnectionFactory pooled = pooledFactory(proxy.port());
+        try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port());
+                RedisClients viaProxy = new RedisClients("127.0.0.1", proxy.port(), redis.password())) {
+            RedisLock lock = RedisLock.builder(viaProxy.pooledConnectionFactory(1, RedisClients.COMMAND_TIMEOUT))
+                    .shutdownGracePeriod(Duration.ZERO)
+                    .build();
             try {
-                RedisLock lock = RedisLock.builder(pooled)
-                        .shutdownGracePeriod(Duration.ZERO)
-                        .build();
-                try {
-                    lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
-                    proxy.latency(Duration.ofMillis(400));
+                lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
+                proxy.latency(Duration.ofMillis(400));
 
-                    assertThatThrownBy(() -> lock.tryAcquire(key, LONG, Duration.ofMillis(100)))
-                            .isInstanceOf(LockBackendException.class);
+                assertThatThrownBy(() -> lock.tryAcquire(key, LONG, Duration.ofMillis(100)))
+                        .isInstanceOf(LockBackendException.class);
 
-                    assertThatGrantedThenFreed(key);
-                    proxy.latency(Duration.ZERO);
-                    // The client still works: its I/O thread never blocked on the pool.
-                    LockHandle after = CompletableFuture.supplyAsync(
-                                    () -> lock.tryAcquire(key + ":after", LONG).orElseThrow(), threads)
-                            .get(5, TimeUnit.SECONDS);
-                    after.release();
-                } finally {
-                    lock.close();
-                }
+                assertThatGrantedThenFreed(key);
+                proxy.latency(Duration.ZERO);
+                // The client still works: its I/O thread never blocked on the pool.
+                LockHandle after = CompletableFuture.supplyAsync(
+                                () -> lock.tryAcquire(key + ":after", LONG).orElseThrow(), threads)
+                        .get(5, TimeUnit.SECONDS);
+                after.release();
             } finally {
-                pooled.destroy();
+                lock.close();
             }
         }
     }
@@ -343,25 +334,6 @@ class RedisLockSafetyTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> redis.command("EXISTS", lockKey(lockKeyName)).equals("0"));
         assertThat(clients.lock().tryAcquire(lockKeyName, LONG)).isPresent();
-    }
-
-    private LettuceConnectionFactory pooledFactory(int port) {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration("127.0.0.1", port);
-        if (redis.password() != null) {
-            server.setPassword(redis.password());
-        }
-        GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = new GenericObjectPoolConfig<>();
-        pool.setMaxTotal(1);
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettucePoolingClientConfiguration.builder()
-                        .poolConfig(pool)
-                        .commandTimeout(RedisClients.COMMAND_TIMEOUT)
-                        .build());
-        factory.setShareNativeConnection(false);
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
     }
 
     private static String lockKey(String name) {
