@@ -19,7 +19,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * distlock.enabled=false} turns both off. {@link DistributedLockAnnotationAutoConfiguration} makes sure annotated
  * methods never run without a lock unnoticed when this configuration backs off.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+// By name, one for each Spring Boot line, since neither class exists on the other line.
+@AutoConfiguration(
+        afterName = {
+            "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+            "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
+        })
 @ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @ConditionalOnBean(RedisConnectionFactory.class)

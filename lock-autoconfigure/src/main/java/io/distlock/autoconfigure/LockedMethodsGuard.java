@@ -88,6 +88,6 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         return "distlock's auto-configuration backed off: when it ran, the RedisConnectionFactory "
                 + Arrays.toString(factories) + " was not yet defined (it is defined by a configuration processed "
                 + "later, or this Spring Boot version's Redis auto-configuration is not the one distlock orders "
-                + "itself after). Define a Lock bean yourself: " + defineOne;
+                + "itself after). Then " + defineOne;
     }
 }

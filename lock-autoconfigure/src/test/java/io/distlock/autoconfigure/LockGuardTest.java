@@ -61,8 +61,7 @@ class LockGuardTest {
                 .withBean(Guarded.class)
                 .run(context -> assertThat(context)
                         .getFailure()
-                        .hasMessageContainingAll(
-                                METHOD, "backed off", "lateConnectionFactory", "Define a Lock bean yourself"));
+                        .hasMessageContainingAll(METHOD, "backed off", "lateConnectionFactory", "define one"));
     }
 
     @Test

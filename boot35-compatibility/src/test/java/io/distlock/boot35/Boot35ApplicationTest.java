@@ -1,0 +1,230 @@
+package io.distlock.boot35;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.redis.RedisLock;
+import io.distlock.test.TestRedis;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringBootVersion;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * An application on Spring Boot 3.5 that adds the starter and sets {@code spring.data.redis.*}, as a user's does: the
+ * annotation locks, the {@link Lock} bean and its properties work, and mistakes still fail at start-up.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class Boot35ApplicationTest {
+
+    private static final int CALLERS = 8;
+    private static final int CALLS_EACH = 20;
+
+    private final String key = "boot35:" + UUID.randomUUID();
+
+    private final ApplicationContextRunner application = new ApplicationContextRunner()
+            .withUserConfiguration(Application.class)
+            .withPropertyValues(
+                    "spring.data.redis.port=" + TestRedis.shared().port(),
+                    "spring.data.redis.timeout=2s",
+                    "distlock.default-wait=60s");
+
+    @Test
+    void runsOnSpringBoot35() {
+        assertThat(SpringBootVersion.getVersion()).startsWith("3.5.");
+    }
+
+    @Test
+    void annotatedMethodExcludesConcurrentCallersWhileTheUnlockedTwinLosesUpdates() throws Exception {
+        application.run(context -> {
+            assertThat(context).hasNotFailed();
+            Tally tally = context.getBean(Tally.class);
+
+            int locked = callConcurrently(tally::addLocked, tally::count);
+            int unlocked = callConcurrently(tally::addUnlocked, tally::count);
+
+            System.out.printf(
+                    "Spring Boot %s: %d callers x %d read-pause-write increments: with @DistributedLock %d, "
+                            + "without %d%n",
+                    SpringBootVersion.getVersion(), CALLERS, CALLS_EACH, locked, unlocked);
+            assertThat(locked).isEqualTo(CALLERS * CALLS_EACH);
+            assertThat(unlocked).as("increments kept without the lock").isLessThan(CALLERS * CALLS_EACH);
+        });
+    }
+
+    @Test
+    void lockBeanExcludesASecondHolderAndAppliesTheProperties() {
+        application
+                .withPropertyValues("distlock.key-prefix=boot35:", "distlock.watchdog.lease=1s")
+                .run(context -> {
+                    Lock lock = context.getBean(Lock.class);
+                    assertThat(lock).isInstanceOf(RedisLock.class);
+                    try (LockHandle held = lock.tryAcquire(key).orElseThrow()) {
+                        Optional<LockHandle> second = CompletableFuture.supplyAsync(
+                                        () -> lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5))))
+                                .get(10, TimeUnit.SECONDS);
+                        assertThat(second).isEmpty();
+                        StringRedisTemplate redis = context.getBean(StringRedisTemplate.class);
+                        assertThat(redis.hasKey("{boot35:" + key + "}")).isTrue();
+                        // The watchdog keeps a 1 s lease alive across renewals.
+                        await().during(Duration.ofMillis(2500))
+                                .atMost(Duration.ofSeconds(4))
+                                .until(() -> !held.isLost());
+                    }
+                    LockHandle next = lock.tryAcquire(key).orElseThrow();
+                    next.release();
+                });
+    }
+
+    @Test
+    void applicationsOwnLockReplacesDistlocks() {
+        application.withUserConfiguration(OwnLock.class).run(context -> {
+            assertThat(context).hasSingleBean(Lock.class);
+            assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
+        });
+    }
+
+    @Test
+    void invalidAnnotationFailsStartup() {
+        application
+                .withUserConfiguration(BrokenAnnotation.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll("Broken.deduct(String)", "not a valid SpEL expression"));
+    }
+
+    @Test
+    void invalidPropertyFailsStartup() {
+        application
+                .withPropertyValues("distlock.watchdog.lease=10ms")
+                .run(context ->
+                        assertThat(context).getFailure().hasStackTraceContaining("distlock.watchdog.lease"));
+    }
+
+    @Test
+    void annotatedMethodsWithoutRedisFailStartupNamingThem() {
+        application
+                .withPropertyValues(
+                        "spring.autoconfigure.exclude=org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration")
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll("Tally.addLocked()", "no RedisConnectionFactory bean"));
+    }
+
+    private static int callConcurrently(Runnable call, IntSupplier count) throws Exception {
+        ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
+        try {
+            int before = count.getAsInt();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < CALLERS; c++) {
+                done.add(callers.submit(() -> {
+                    start.await();
+                    for (int i = 0; i < CALLS_EACH; i++) {
+                        call.run();
+                    }
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> caller : done) {
+                caller.get(100, TimeUnit.SECONDS);
+            }
+            return count.getAsInt() - before;
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    /** A counter incremented by reading, pausing and writing back, which loses updates unless callers take turns. */
+    static class Tally {
+
+        private volatile int count;
+
+        public int count() {
+            return count;
+        }
+
+        @DistributedLock(key = "'boot35:tally'")
+        public void addLocked() {
+            add();
+        }
+
+        public void addUnlocked() {
+            add();
+        }
+
+        private void add() {
+            int read = count;
+            pause();
+            count = read + 1;
+        }
+
+        private static void pause() {
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Like a user's {@code @SpringBootApplication}, without scanning this test's other configurations. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Application {
+
+        @Bean
+        Tally tally() {
+            return new Tally();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLock {
+
+        @Bean
+        Lock ownLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("own:").build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class BrokenAnnotation {
+
+        @Bean
+        Broken broken() {
+            return new Broken();
+        }
+    }
+
+    static class Broken {
+
+        @DistributedLock(key = "'stock:' +")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+}
