@@ -19,8 +19,9 @@ import java.util.function.Consumer;
  * acquisition re-enters): each has its own handle, with its own lease, and the lock is released in Redis when the last
  * of these handles is released, in whatever order.
  *
- * <p>A handle that becomes unreachable without being released is released when the garbage collector finds it, with a
- * warning in the log; until then it keeps its key. Always release handles.
+ * <p>A handle that becomes unreachable without being released is no longer renewed once the garbage collector finds it,
+ * with a warning in the log; nothing is released in Redis, so its key expires with its lease, as a dead holder's
+ * would. Keep a handle for as long as the work runs, and always release it.
  *
  * <p>A handle can learn that its lock was lost (the lease ran out, or another owner holds the key): {@link #isLost()}
  * answers without asking Redis, {@link #onLost(Consumer)} calls back once when it happens, and {@link #release()}

@@ -545,6 +545,18 @@ public final class RedisLock implements Lock, ClosedOnStop {
         return threadOwned.innermost(key);
     }
 
+    /**
+     * A handle was collected without being released. It no longer keeps the hold renewed, and a hold without open
+     * handles is forgotten; nothing is sent to Redis, since the work that asked for the lock may still run, so the key
+     * expires with its lease.
+     */
+    void dropped(Hold hold, Lease handleLease) {
+        if (hold.leave(handleLease)) {
+            live.remove(hold);
+            renewer.untrack(hold);
+        }
+    }
+
     void release(Hold hold, Lease handleLease) {
         if (!hold.leave(handleLease)) {
             LockLostException lost = hold.lostOrNull();

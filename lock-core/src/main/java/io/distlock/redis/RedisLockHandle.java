@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * A handle on a {@link Hold}; nested acquisitions of the same owner get their own handles on one hold.
  *
- * <p>A handle that becomes unreachable without being released is released once the garbage collector finds it, with a
- * warning: otherwise its hold would be renewed, or block its key, for as long as the application runs.
+ * <p>A handle that becomes unreachable without being released stops counting once the garbage collector finds it, with
+ * a warning: otherwise its hold would be renewed for as long as the application runs. Nothing is sent to Redis, since
+ * the work that asked for the lock may still run: the key expires with its lease, as a dead holder's would.
  */
 final class RedisLockHandle implements LockHandle {
 
@@ -36,7 +37,7 @@ final class RedisLockHandle implements LockHandle {
         this.hold = hold;
         this.lease = lease;
         this.released = new AtomicBoolean();
-        this.whenDropped = DROPPED_HANDLES.register(this, new ReleaseDropped(lock, hold, lease, released));
+        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped(lock, hold, lease, released));
     }
 
     Hold hold() {
@@ -122,7 +123,7 @@ final class RedisLockHandle implements LockHandle {
     }
 
     /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
-    private record ReleaseDropped(RedisLock lock, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
+    private record ForgetDropped(RedisLock lock, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
 
         @Override
         public void run() {
@@ -130,14 +131,10 @@ final class RedisLockHandle implements LockHandle {
                 return;
             }
             log.warn(
-                    "A handle of lock '{}' was dropped without being released; releasing it now. Release every handle,"
-                            + " for example with try-with-resources",
+                    "A handle of lock '{}' was dropped without being released: it is no longer renewed, and the key "
+                            + "expires with its lease. Release every handle, for example with try-with-resources",
                     hold.key());
-            try {
-                lock.release(hold, lease);
-            } catch (RuntimeException e) {
-                log.debug("Releasing the dropped handle of lock '{}' failed: {}", hold.key(), e.toString());
-            }
+            lock.dropped(hold, lease);
         }
     }
 }

@@ -65,9 +65,9 @@ class RedisLockSafetyTest {
     }
 
     @Test
-    void droppedHandleIsReleasedOnceCollectedInsteadOfBeingRenewedForever() {
+    void droppedHandleStopsBeingRenewedInsteadOfHoldingItsKeyForever() {
         RedisLock lock = clients.lock(builder -> builder.watchdogLease(Duration.ofSeconds(2)));
-        acquireAndDrop(lock);
+        acquireAndDrop(lock, Lease.renewed());
         assertThat(redis.command("EXISTS", lockKey(key))).isEqualTo("1");
 
         await().atMost(Duration.ofSeconds(20))
@@ -79,8 +79,24 @@ class RedisLockSafetyTest {
         assertThat(clients.lock().tryAcquire(key, LONG)).isPresent();
     }
 
-    private void acquireAndDrop(RedisLock lock) {
-        lock.tryAcquire(key).orElseThrow();
+    @Test
+    void droppedHandleKeepsItsKeyUntilItsLeaseEnds() {
+        RedisLock lock = clients.lock();
+        acquireAndDrop(lock, Lease.fixed(Duration.ofSeconds(3)));
+
+        // The work that asked for the lock may still run although nobody holds its handle: never free the key early.
+        await().during(Duration.ofMillis(1500)).atMost(Duration.ofSeconds(2)).until(() -> {
+            System.gc();
+            return redis.command("EXISTS", lockKey(key)).equals("1");
+        });
+        RedisLock other = clients.lock();
+        assertThat(other.tryAcquire(key, LONG)).isEmpty();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> other.tryAcquire(key, LONG).isPresent());
+    }
+
+    private void acquireAndDrop(RedisLock lock, Lease lease) {
+        lock.tryAcquire(key, lease).orElseThrow();
     }
 
     @Test
