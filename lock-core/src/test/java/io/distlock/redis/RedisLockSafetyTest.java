@@ -299,10 +299,15 @@ class RedisLockSafetyTest {
 
     @Test
     void anotherProcessGetsTheKeyAfterAtMostEightHandoversInsideOne() throws Exception {
-        RedisLock busy = clients.lock();
-        RedisLock patient = clients.lock();
-        // Subscribed to release announcements before the measurement, as a process that has waited before is.
+        String prefix = "handover-" + UUID.randomUUID() + ":";
+        RedisLock busy = clients.lock(builder -> builder.keyPrefix(prefix));
+        RedisLock patient = clients.lock(builder -> builder.keyPrefix(prefix));
+        // Both subscribed to release announcements before the measurement, as processes that have waited before are.
         patient.tryAcquire(key, LONG, Duration.ofSeconds(5)).orElseThrow().release();
+        busy.tryAcquire(key, LONG, Duration.ofSeconds(5)).orElseThrow().release();
+        await().atMost(Duration.ofSeconds(15))
+                .until(() ->
+                        redis.command("PUBSUB", "NUMSUB", prefix + "released").endsWith("\n2"));
         AtomicLong busyAcquisitions = new AtomicLong();
         AtomicBoolean stop = new AtomicBoolean();
         List<Future<?>> loops = new ArrayList<>();
