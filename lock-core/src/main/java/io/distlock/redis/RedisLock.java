@@ -153,7 +153,6 @@ public final class RedisLock implements Lock, ClosedOnStop {
             return Optional.of(nested);
         }
         String lockKey = keys.lockKey(key);
-        evictionPolicy.runOnce(runner::inBackground);
         String token = newToken();
         ScriptRunner.Sent<Long> sent = sendAcquire(key, lockKey, token, lease, NOT_WAITING);
         long answer;
@@ -168,6 +167,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
             throw e;
         }
         sent.finish();
+        evictionPolicy.runOnce(runner::inBackground);
         return answer > 0 ? Optional.of(held(key, lockKey, token, answer, lease, sent.sentNanos())) : Optional.empty();
     }
 
@@ -331,8 +331,9 @@ public final class RedisLock implements Lock, ClosedOnStop {
             return nested;
         }
         String lockKey = keys.lockKey(key);
-        channel.ensureRegistered();
-        evictionPolicy.runOnce(runner::inBackground);
+        if (runner.isConnected()) {
+            startBackgroundWork();
+        }
         WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, newToken(), leaseMillis(lease));
         boolean handoverTaken = false;
         try {
@@ -347,6 +348,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
                         return null;
                     }
                     redisAnswered = true;
+                    startBackgroundWork();
                     if (answer > 0) {
                         return held(key, lockKey, token, answer, lease, sent.sentNanos());
                     }
@@ -413,6 +415,15 @@ public final class RedisLock implements Lock, ClosedOnStop {
         }
         sent.finish();
         return answer;
+    }
+
+    /**
+     * Subscribes to release announcements and checks the eviction policy, in the background. Only once Redis has
+     * answered this lock, so that their connections are never made while the first one is still being made.
+     */
+    private void startBackgroundWork() {
+        channel.ensureRegistered();
+        evictionPolicy.runOnce(runner::inBackground);
     }
 
     /**

@@ -75,6 +75,11 @@ final class ScriptRunner {
         return commandTimeoutNanos;
     }
 
+    /** Whether a connection has answered: from then on, connections are had without connecting. */
+    boolean isConnected() {
+        return connected;
+    }
+
     /**
      * How long the answer to a script sent now may take: the command timeout, plus the client's connect timeout until
      * a connection has answered once, since the first script also connects.
