@@ -8,9 +8,9 @@ import io.distlock.annotation.DistributedLockInterceptor;
 import io.distlock.annotation.LockDefaults;
 import io.distlock.annotation.LockedMethods;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -38,7 +38,8 @@ public final class DistributedLockAnnotationAutoConfiguration {
 
     @Bean
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
-    static LockedMethodsGuard distlockLockedMethodsGuard(ListableBeanFactory beanFactory, Environment environment) {
+    static LockedMethodsGuard distlockLockedMethodsGuard(
+            ConfigurableListableBeanFactory beanFactory, Environment environment) {
         boolean enabled =
                 Binder.get(environment).bind("distlock.enabled", Boolean.class).orElse(true);
         return new LockedMethodsGuard(beanFactory, enabled);

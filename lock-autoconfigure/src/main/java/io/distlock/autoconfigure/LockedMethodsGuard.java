@@ -1,49 +1,62 @@
 package io.distlock.autoconfigure;
 
 import io.distlock.Lock;
+import io.distlock.annotation.DistributedLockAdvisor;
 import io.distlock.annotation.DistributedLockDefinitionException;
 import io.distlock.annotation.LockedMethods;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.aop.framework.Advised;
 import org.springframework.aop.support.AopUtils;
-import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.util.ClassUtils;
 
 /**
- * Makes sure no {@code @DistributedLock} method runs without its lock unnoticed. It notes every bean with annotated
- * methods as it is created; once all singletons exist, start-up fails if there is no single {@link Lock} for them, with
- * the reason and the fix. With {@code distlock.enabled=false} it only warns, naming the methods that run unlocked.
+ * Makes sure no {@code @DistributedLock} method runs without its lock unnoticed. Once all singletons exist, it collects
+ * the annotated methods of every bean: those created so far, lazy ones by their declared type, and those created
+ * before post-processors ran. Start-up then fails, with the reason and the fix, if there is no single {@link Lock} for
+ * them, or if a bean with annotated methods was created without distlock's proxy. With {@code distlock.enabled=false}
+ * it only warns, naming the methods that run unlocked.
  */
 final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(LockedMethodsGuard.class);
     private static final String CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
 
-    private final ListableBeanFactory beanFactory;
+    private final ConfigurableListableBeanFactory beanFactory;
     private final boolean enabled;
-    private final Set<String> annotated = new TreeSet<>();
+    private final Set<String> created = new ConcurrentSkipListSet<>();
 
-    LockedMethodsGuard(ListableBeanFactory beanFactory, boolean enabled) {
+    LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, boolean enabled) {
         this.beanFactory = beanFactory;
         this.enabled = enabled;
     }
 
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
-        for (Method method : LockedMethods.annotatedMethods(AopUtils.getTargetClass(bean))) {
-            annotated.add(DistributedLockDefinitionException.describe(method));
-        }
+        // Also sees what the bean definitions do not tell: prototypes and the objects that factory beans make.
+        describeAll(LockedMethods.annotatedMethods(AopUtils.getTargetClass(bean)), created);
         return bean;
     }
 
     @Override
     public void afterSingletonsInstantiated() {
+        Set<String> annotated = new TreeSet<>(created);
+        Set<String> unproxied = new TreeSet<>();
+        for (String name : beanFactory.getBeanNamesForType(Object.class, true, false)) {
+            inspect(name, annotated, unproxied);
+        }
         if (annotated.isEmpty()) {
             return;
         }
@@ -53,17 +66,77 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
                     String.join(", ", annotated));
             return;
         }
-        String[] locks = beanFactory.getBeanNamesForType(Lock.class);
-        if (locks.length == 1 || beanFactory.getBeanProvider(Lock.class).getIfUnique() != null) {
+        String lockProblem = lockProblem();
+        if (lockProblem != null) {
+            throw new IllegalStateException("@DistributedLock methods cannot run, because " + lockProblem
+                    + ". Methods: " + String.join(", ", annotated)
+                    + ". To run them without a lock deliberately, set distlock.enabled=false.");
+        }
+        if (!unproxied.isEmpty()) {
+            throw new IllegalStateException("@DistributedLock methods would run without their lock, because these "
+                    + "beans were created before distlock's post-processors were registered and so were not proxied: "
+                    + String.join("; ", unproxied) + ". A BeanPostProcessor, or a bean that one depends on, needed "
+                    + "them early; Spring logs them as 'not eligible for getting processed by all "
+                    + "BeanPostProcessors'. Inject them there lazily (ObjectProvider or @Lazy).");
+        }
+    }
+
+    private void inspect(String name, Set<String> annotated, Set<String> unproxied) {
+        Object singleton = beanFactory.containsSingleton(name) ? beanFactory.getSingleton(name) : null;
+        if (singleton != null && !(singleton instanceof FactoryBean<?>)) {
+            List<Method> methods = LockedMethods.annotatedMethods(AopUtils.getTargetClass(singleton));
+            describeAll(methods, annotated);
+            if (enabled && !methods.isEmpty() && !proxiedByDistlock(singleton)) {
+                Set<String> described = new TreeSet<>();
+                describeAll(methods, described);
+                unproxied.add("bean '" + name + "' (" + String.join(", ", described) + ")");
+            }
             return;
         }
-        String problem = locks.length == 0
-                ? "there is no Lock bean: " + whyNoLock()
-                : "there are " + locks.length + " Lock beans " + Arrays.toString(locks) + " and none is @Primary. "
-                        + "Mark the one annotated methods should use @Primary";
-        throw new IllegalStateException("@DistributedLock methods cannot run, because " + problem
-                + ". Methods: " + String.join(", ", annotated)
-                + ". To run them without a lock deliberately, set distlock.enabled=false.");
+        Class<?> type = declaredType(name);
+        if (type != null) {
+            describeAll(LockedMethods.annotatedMethods(ClassUtils.getUserClass(type)), annotated);
+        }
+    }
+
+    /** The type of a bean not created yet (lazy, or not a singleton), as far as it is known without creating it. */
+    private @Nullable Class<?> declaredType(String name) {
+        try {
+            return beanFactory.getType(name, false);
+        } catch (RuntimeException unknown) {
+            // A type that can only be known by creating the bean is checked when the bean is created instead.
+            return null;
+        }
+    }
+
+    private static boolean proxiedByDistlock(Object bean) {
+        return bean instanceof Advised proxy
+                && Arrays.stream(proxy.getAdvisors()).anyMatch(DistributedLockAdvisor.class::isInstance);
+    }
+
+    private static void describeAll(List<Method> methods, Set<String> into) {
+        methods.forEach(method -> into.add(DistributedLockDefinitionException.describe(method)));
+    }
+
+    /** Why annotated methods would not find a single Lock, or null if they do. */
+    private @Nullable String lockProblem() {
+        String[] locks = beanFactory.getBeanNamesForType(Lock.class);
+        if (locks.length == 1 || (locks.length > 1 && uniqueLock() != null)) {
+            return null;
+        }
+        if (locks.length == 0) {
+            return "there is no Lock bean: " + whyNoLock();
+        }
+        return "there are " + locks.length + " Lock beans " + Arrays.toString(locks)
+                + " and not exactly one of them is @Primary. Mark the one annotated methods should use @Primary";
+    }
+
+    private @Nullable Lock uniqueLock() {
+        try {
+            return beanFactory.getBeanProvider(Lock.class).getIfUnique();
+        } catch (NoUniqueBeanDefinitionException severalPrimary) {
+            return null;
+        }
     }
 
     private String whyNoLock() {

@@ -175,6 +175,11 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.default-wait"),
                 row(
+                        "negative shutdown grace period",
+                        () -> startWith("distlock.shutdown.grace-period=-1s"),
+                        IllegalStateException.class,
+                        "distlock.shutdown.grace-period"),
+                row(
                         "conflicting properties",
                         () -> startWith("distlock.watchdog.lease=1s", "distlock.watchdog.renew-interval=2s"),
                         IllegalStateException.class,

@@ -12,6 +12,8 @@ import io.distlock.test.TestRedis;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
@@ -20,7 +22,10 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.Ordered;
+import org.springframework.core.PriorityOrdered;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -82,12 +87,46 @@ class LockGuardTest {
     }
 
     @Test
-    void applicationsOwnLockWorksWithoutRedisAutoConfiguration() {
+    void startupFailsNamingTheMethodsOfLazyBeansWhenThereIsNoLock() {
+        withoutRedis
+                .withUserConfiguration(LazyGuarded.class)
+                .run(context ->
+                        assertThat(context).getFailure().hasMessageContainingAll(METHOD, "there is no Lock bean"));
+    }
+
+    @Test
+    void disabledDistlockAlsoWarnsAboutTheMethodsOfLazyBeans(CapturedOutput output) {
+        withoutRedis
+                .withPropertyValues("distlock.enabled=false")
+                .withUserConfiguration(LazyGuarded.class)
+                .run(context -> assertThat(context).hasNotFailed());
+        assertThat(output).contains("run WITHOUT a lock", METHOD);
+    }
+
+    @Test
+    void startupFailsNamingBeansCreatedBeforeDistlocksPostProcessorsSinceTheyAreNotProxied() {
+        DistlockContexts.onSharedRedis()
+                .withUserConfiguration(NeededByAnEarlyPostProcessor.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(METHOD, "bean 'guarded'", "not proxied", "lazily"));
+    }
+
+    @Test
+    void startupFailsNamingTheMethodsOfBeansCreatedEarlyWhenThereIsNoLock() {
+        withoutRedis
+                .withUserConfiguration(NeededByAnEarlyPostProcessor.class)
+                .run(context ->
+                        assertThat(context).getFailure().hasMessageContainingAll(METHOD, "there is no Lock bean"));
+    }
+
+    @Test
+    void applicationsOwnLockWorksWithoutAnyRedisConnectionFactoryBean() {
         withoutRedis
                 .withUserConfiguration(OwnLock.class)
                 .withBean(Guarded.class)
                 .run(context -> {
-                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasNotFailed().doesNotHaveBean(RedisConnectionFactory.class);
                     assertThat(context.getBean(Guarded.class).deduct("apple")).contains("stock:apple");
                 });
     }
@@ -100,6 +139,17 @@ class LockGuardTest {
                 .run(context -> assertThat(context)
                         .getFailure()
                         .hasMessageContainingAll(METHOD, "2 Lock beans", "firstLock", "secondLock", "@Primary"));
+    }
+
+    @Test
+    void severalPrimaryLocksFailStartupNamingThem() {
+        DistlockContexts.onSharedRedis()
+                .withUserConfiguration(TwoPrimaryLocks.class)
+                .withBean(Guarded.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(
+                                METHOD, "2 Lock beans", "firstPrimaryLock", "secondPrimaryLock", "exactly one"));
     }
 
     @Test
@@ -129,16 +179,64 @@ class LockGuardTest {
         }
     }
 
+    /** A lock on a connection of the application's own that is no bean, so there is no RedisConnectionFactory bean. */
     @Configuration(proxyBeanMethods = false)
-    static class OwnLock {
-        @Bean(destroyMethod = "destroy")
-        LettuceConnectionFactory ownConnectionFactory() {
-            return connectionFactory();
+    static class OwnLock implements DisposableBean {
+        private final LettuceConnectionFactory connection = connectionFactory();
+
+        @Bean
+        Lock ownLock() {
+            return RedisLock.builder(connection).build();
+        }
+
+        @Override
+        public void destroy() {
+            connection.destroy();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class LazyGuarded {
+        @Bean
+        @Lazy
+        Guarded guarded() {
+            return new Guarded();
+        }
+    }
+
+    /** A post-processor that needs the annotated bean, which is then created before distlock's post-processors. */
+    @Configuration(proxyBeanMethods = false)
+    static class NeededByAnEarlyPostProcessor {
+        @Bean
+        Guarded guarded() {
+            return new Guarded();
         }
 
         @Bean
-        Lock ownLock(RedisConnectionFactory ownConnectionFactory) {
-            return RedisLock.builder(ownConnectionFactory).build();
+        static EarlyPostProcessor earlyPostProcessor(Guarded guarded) {
+            return new EarlyPostProcessor();
+        }
+    }
+
+    static class EarlyPostProcessor implements BeanPostProcessor, PriorityOrdered {
+        @Override
+        public int getOrder() {
+            return Ordered.LOWEST_PRECEDENCE;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class TwoPrimaryLocks {
+        @Bean
+        @Primary
+        Lock firstPrimaryLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("first:").build();
+        }
+
+        @Bean
+        @Primary
+        Lock secondPrimaryLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("second:").build();
         }
     }
 

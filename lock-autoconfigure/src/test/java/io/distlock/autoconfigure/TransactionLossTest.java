@@ -9,15 +9,19 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostAfterCommitException;
 import io.distlock.LockLostException;
+import io.distlock.OnLockLost;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -30,6 +34,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * the commit, the caller learns that the work had committed.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(OutputCaptureExtension.class)
 class TransactionLossTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
@@ -60,6 +65,18 @@ class TransactionLossTest {
                     .isInstanceOf(LockLostAfterCommitException.class)
                     .hasMessageContaining("already committed");
             assertThat(rows(context)).as("orders committed").isOne();
+        });
+    }
+
+    @Test
+    void lockLostBeforeTheCommitOfWorkThatOnlyLogsLossesCommitsAndWarns(CapturedOutput output) {
+        runner.run(context -> {
+            Orders orders = prepare(context);
+
+            orders.placeOutliveTheLeaseAndOnlyLog("logged-loss");
+
+            assertThat(rows(context)).as("orders committed").isOne();
+            assertThat(output).contains("logged-loss", "already committed");
         });
     }
 
@@ -103,6 +120,13 @@ class TransactionLossTest {
         @DistributedLock(key = "#id", leaseSeconds = 1)
         public void commitThenOutliveTheLease(String id) {
             transactions.executeWithoutResult(status -> jdbc.update("insert into orders values (?)", id));
+            awaitLoss();
+        }
+
+        @DistributedLock(key = "#id", leaseSeconds = 1, onLost = OnLockLost.LOG)
+        @Transactional
+        public void placeOutliveTheLeaseAndOnlyLog(String id) {
+            jdbc.update("insert into orders values (?)", id);
             awaitLoss();
         }
 
