@@ -23,8 +23,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
@@ -119,8 +119,7 @@ class Boot35ApplicationTest {
     void invalidPropertyFailsStartup() {
         application
                 .withPropertyValues("distlock.watchdog.lease=10ms")
-                .run(context ->
-                        assertThat(context).getFailure().hasStackTraceContaining("distlock.watchdog.lease"));
+                .run(context -> assertThat(context).getFailure().hasStackTraceContaining("distlock.watchdog.lease"));
     }
 
     @Test
