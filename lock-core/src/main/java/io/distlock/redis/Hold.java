@@ -142,6 +142,11 @@ final class Hold {
         return outcome.get() == RELEASED;
     }
 
+    /** Whether the hold is over, released or lost: nothing renews, waits for or watches it any more. */
+    boolean hasEnded() {
+        return isReleased() || lostOrNull() != null;
+    }
+
     /** The loss of this hold if it is known or the lease estimate has run out; null while it is believed held. */
     @Nullable
     LockLostException lostOrNull() {

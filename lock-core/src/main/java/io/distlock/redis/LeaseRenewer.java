@@ -102,7 +102,7 @@ final class LeaseRenewer implements AutoCloseable {
         try {
             scheduler.schedule(
                     () -> {
-                        if (!hold.isReleased() && hold.lostOrNull() == null) {
+                        if (!hold.hasEnded()) {
                             watchExpiry(hold);
                         }
                     },
@@ -116,7 +116,7 @@ final class LeaseRenewer implements AutoCloseable {
     private void renewAll() {
         List<Hold> due = new ArrayList<>(renewed.size());
         for (Hold hold : renewed) {
-            if (hold.isReleased() || hold.lostOrNull() != null) {
+            if (hold.hasEnded()) {
                 forget(hold);
             } else if (hold.isRenewed() && !inFlight.contains(hold)) {
                 due.add(hold);
@@ -192,7 +192,7 @@ final class LeaseRenewer implements AutoCloseable {
 
     private void checkDeadlines() {
         for (Hold hold : renewed) {
-            if (hold.isReleased() || hold.lostOrNull() != null) {
+            if (hold.hasEnded()) {
                 forget(hold);
             }
         }

@@ -59,7 +59,7 @@ final class LiveHolds {
     private List<Hold> open() {
         List<Hold> open = new ArrayList<>(holds.size());
         for (Hold hold : holds) {
-            if (hold.isReleased() || hold.lostOrNull() != null) {
+            if (hold.hasEnded()) {
                 holds.remove(hold);
             } else {
                 open.add(hold);

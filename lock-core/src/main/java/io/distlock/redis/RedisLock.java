@@ -696,7 +696,7 @@ public final class RedisLock implements Lock, ClosedOnStop {
 
     /** The hold's PTTL in ms if it still owns its key, or a negative number once it is released or lost. */
     private long status(Hold hold) {
-        if (hold.isReleased() || hold.lostOrNull() != null) {
+        if (hold.hasEnded()) {
             return -1;
         }
         ScriptRunner.Sent<Long> sent = runner.send(
