@@ -6,13 +6,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.RedisTemplate;
 
 /**
  * Warns once, at a lock's first use, when Redis may evict what locking relies on: under an {@code allkeys-*} policy
  * held lock keys and fencing counters, under a {@code volatile-*} policy held lock keys, which all have a TTL. An
  * evicted lock key lets a second holder in; an evicted fencing counter starts again and repeats tokens.
+ *
+ * <p>It asks through the lock's blocking template, on a distlock thread, where blocking costs no caller anything.
  */
 final class EvictionPolicyCheck {
 
@@ -20,11 +22,11 @@ final class EvictionPolicyCheck {
     private static final String FIX = "Run Redis with maxmemory-policy noeviction (in redis.conf, or CONFIG SET "
             + "maxmemory-policy noeviction), or give distlock a Redis of its own that does.";
 
-    private final RedisConnectionFactory connectionFactory;
+    private final RedisTemplate<String, ?> template;
     private final AtomicBoolean started = new AtomicBoolean();
 
-    EvictionPolicyCheck(RedisConnectionFactory connectionFactory) {
-        this.connectionFactory = connectionFactory;
+    EvictionPolicyCheck(RedisTemplate<String, ?> template) {
+        this.template = template;
     }
 
     /** Starts the check in the background the first time it is called; the caller never waits for Redis. */
@@ -36,8 +38,9 @@ final class EvictionPolicyCheck {
 
     private void check() {
         String policy;
-        try (RedisConnection connection = connectionFactory.getConnection()) {
-            Properties memory = connection.serverCommands().info("memory");
+        try {
+            Properties memory = template.execute((RedisCallback<Properties>)
+                    connection -> connection.serverCommands().info("memory"));
             policy = memory == null ? null : memory.getProperty("maxmemory_policy");
         } catch (RuntimeException e) {
             log.info(

@@ -28,9 +28,7 @@ final class Hold {
 
     private final String key;
     private final String lockKey;
-    private final byte[] lockKeyBytes;
     private final String token;
-    private final byte[] tokenBytes;
     private final long fencingToken;
     private final Lease lease;
     private final long leaseMillis;
@@ -58,9 +56,7 @@ final class Hold {
             Executor callbackExecutor) {
         this.key = key;
         this.lockKey = lockKey;
-        this.lockKeyBytes = RedisKeys.bytes(lockKey);
         this.token = token;
-        this.tokenBytes = RedisKeys.bytes(token);
         this.fencingToken = fencingToken;
         this.lease = lease;
         this.leaseMillis = leaseMillis;
@@ -78,16 +74,8 @@ final class Hold {
         return lockKey;
     }
 
-    byte[] lockKeyBytes() {
-        return lockKeyBytes;
-    }
-
     String token() {
         return token;
-    }
-
-    byte[] tokenBytes() {
-        return tokenBytes;
     }
 
     long fencingToken() {

@@ -1,6 +1,6 @@
 package io.distlock.redis;
 
-import io.distlock.LockLostException.Reason;
+import io.distlock.redis.LockCommands.Ownership;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,7 +30,7 @@ final class LeaseRenewer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(LeaseRenewer.class);
     private static final int MAX_KEYS_PER_SCRIPT = 100;
 
-    private final ScriptRunner runner;
+    private final LockCommands commands;
     private final boolean clustered;
     private final long leaseMillis;
     private final Duration interval;
@@ -43,14 +43,14 @@ final class LeaseRenewer implements AutoCloseable {
     /** Holds whose last renewal, in a batch with others, failed or timed out; each is renewed alone until it works. */
     private final Set<Hold> suspects = ConcurrentHashMap.newKeySet();
 
-    LeaseRenewer(ScriptRunner runner, boolean clustered, Duration lease, Duration interval) {
-        this.runner = runner;
+    LeaseRenewer(LockCommands commands, boolean clustered, Duration lease, Duration interval) {
+        this.commands = commands;
         this.clustered = clustered;
         this.leaseMillis = lease.toMillis();
         this.interval = interval;
         // A round must be over before the next one starts, or a reply that never comes would make that one skip its
         // holds.
-        this.roundTimeoutNanos = Math.min(runner.commandTimeoutNanos(), interval.toNanos() / 4 * 3);
+        this.roundTimeoutNanos = Math.min(commands.runner().commandTimeoutNanos(), interval.toNanos() / 4 * 3);
         this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "distlock-lease-renewer");
             thread.setDaemon(true);
@@ -137,21 +137,14 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     private void renew(List<Hold> batch) {
-        byte[][] keys = new byte[batch.size()][];
-        byte[][] args = new byte[batch.size() + 1][];
-        args[0] = RedisKeys.bytes(Long.toString(leaseMillis));
-        for (int i = 0; i < batch.size(); i++) {
-            keys[i] = batch.get(i).lockKeyBytes();
-            args[i + 1] = batch.get(i).tokenBytes();
-        }
-        ScriptRunner.Sent<List<Long>> sent;
+        ScriptRunner.Call<List<Ownership>> call;
         try {
-            sent = runner.send(batch.get(0).key(), "renew", LockScripts.RENEW, keys, args);
+            call = commands.renew(batch, leaseMillis);
         } catch (RuntimeException e) {
             renewalFailed(batch, e);
             return;
         }
-        sent.answer()
+        call.answer()
                 .orTimeout(roundTimeoutNanos, TimeUnit.NANOSECONDS)
                 .whenCompleteAsync(
                         (results, error) -> {
@@ -160,20 +153,20 @@ final class LeaseRenewer implements AutoCloseable {
                             } else {
                                 batch.forEach(inFlight::remove);
                                 batch.forEach(suspects::remove);
-                                applyResults(batch, results, sent.sentNanos());
+                                applyResults(batch, results, call.sentNanos());
                             }
                         },
                         scheduler);
     }
 
-    private void applyResults(List<Hold> batch, List<Long> results, long sentNanos) {
+    private void applyResults(List<Hold> batch, List<Ownership> results, long sentNanos) {
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);
-            long result = results.get(i);
-            if (result == 1) {
+            Ownership result = results.get(i);
+            if (result == Ownership.OWNED) {
                 hold.leaseAtLeast(sentNanos, leaseMillis);
             } else {
-                hold.markLost(result == 0 ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER);
+                hold.markLost(result.lossReason());
                 forget(hold);
             }
         }
@@ -212,7 +205,7 @@ final class LeaseRenewer implements AutoCloseable {
                 batches.add(List.of(hold));
                 continue;
             }
-            int slot = clustered ? SlotHash.getSlot(hold.lockKeyBytes()) : 0;
+            int slot = clustered ? SlotHash.getSlot(hold.lockKey()) : 0;
             bySlot.computeIfAbsent(slot, any -> new ArrayList<>()).add(hold);
         }
         for (List<Hold> slotHolds : bySlot.values()) {

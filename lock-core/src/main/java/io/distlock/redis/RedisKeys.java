@@ -39,8 +39,8 @@ final class RedisKeys {
         return "{" + prefix + key + "}";
     }
 
-    static byte[] fenceKey(String lockKey) {
-        return bytes(lockKey + FENCE_SUFFIX);
+    static String fenceKey(String lockKey) {
+        return lockKey + FENCE_SUFFIX;
     }
 
     static void validate(String key) {

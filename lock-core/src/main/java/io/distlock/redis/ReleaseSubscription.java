@@ -1,12 +1,11 @@
 package io.distlock.redis;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -27,24 +26,39 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * <p>As a Spring bean it closes in the lifecycle phase {@link RedisLock#LIFECYCLE_PHASE}: after the web server has
  * stopped taking requests, before the connection factory stops.
  *
- * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads. Subscribing may block on the
- * network, but never while {@link #close()} or a lock's own calls wait for it.
+ * <p>Subscribing happens on a distlock thread, since it may block on the network; a lock asks for it with {@link
+ * #ensureSubscribed} as often as it likes, and never waits. Until the subscription works, waiters rely on the holder's
+ * lease; after a failure the next attempt is made no sooner than a second later.
+ *
+ * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads.
  */
-public final class ReleaseSubscription implements ClosedOnStop {
+public final class ReleaseSubscription implements ClosingLifecycle {
 
     private static final Logger log = LoggerFactory.getLogger(ReleaseSubscription.class);
 
+    /** After a failed subscription, waiters rely on lease expiry alone for this long before it is tried again. */
+    private static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** How long closing a lock's registration waits for a subscription in progress. */
+    private static final long SHUTDOWN_WAIT_MILLIS = 2000;
+
     private final RedisConnectionFactory connectionFactory;
     private final Map<String, Set<Listener>> listeners = new ConcurrentHashMap<>();
-    private final Dispatcher dispatcher = new Dispatcher();
-    /** Serialises subscribing; only subscribing threads ever wait for it. */
-    private final ReentrantLock subscribing = new ReentrantLock();
+    /** Channels the current connection is subscribed to. */
+    private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
+    private final Dispatcher dispatcher = new Dispatcher();
+    private final Object lock = new Object();
+
+    private volatile long nextAttemptNanos = System.nanoTime();
+    /** The thread subscribing now, if any; guarded by {@link #lock}. */
+    private @Nullable Thread subscriber;
+    /** Only the subscriber thread changes it. */
     private volatile @Nullable RedisConnection connection;
+
     private volatile boolean closed;
 
     /**
-     * Creates the subscription; it connects when the first channel is registered.
+     * Creates the subscription; it connects when a lock first needs it.
      *
      * @param connectionFactory the application's Redis connection factory
      */
@@ -63,29 +77,65 @@ public final class ReleaseSubscription implements ClosedOnStop {
     }
 
     /**
-     * Adds a listener and subscribes to its channel if nobody has yet; blocks on Redis while subscribing. Registering
-     * a listener again, as a retry after a failure does, changes nothing: it still hears each release once.
-     *
-     * @throws IllegalStateException if the subscription is closed
-     * @throws RuntimeException the client's failure to subscribe; the listener stays registered for the next attempt
+     * Makes sure the listener hears every release announced on the channel: registers it, and starts subscribing in
+     * the background unless the channel is subscribed, a subscription is under way, or one failed less than a second
+     * ago. Calling it again changes nothing once it worked: the listener still hears each release once. Never blocks.
      */
-    void register(String channel, Listener listener) {
-        if (closed) {
-            throw new IllegalStateException("the release subscription is closed");
+    void ensureSubscribed(String channel, Listener listener) {
+        Set<Listener> registered = listeners.computeIfAbsent(channel, any -> new CopyOnWriteArraySet<>());
+        registered.add(listener);
+        if (subscribed.contains(channel) || closed || System.nanoTime() - nextAttemptNanos < 0) {
+            return;
         }
-        listeners.computeIfAbsent(channel, any -> new CopyOnWriteArraySet<>()).add(listener);
-        subscribing.lock();
-        try {
-            subscribe(channel);
-        } finally {
-            subscribing.unlock();
+        synchronized (lock) {
+            if (subscriber != null || closed || System.nanoTime() - nextAttemptNanos < 0) {
+                return;
+            }
+            subscriber = new Thread(this::subscribeAll, "distlock-subscriber");
+            subscriber.setDaemon(true);
+            subscriber.start();
         }
     }
 
-    void unregister(String channel, Listener listener) {
+    /**
+     * Stops the listener hearing the channel. It lets a subscription in progress finish first, briefly, so that it
+     * does not connect while the client shuts down.
+     */
+    void unsubscribe(String channel, Listener listener) {
+        Thread running;
+        synchronized (lock) {
+            running = subscriber;
+        }
+        if (running != null && running != Thread.currentThread()) {
+            try {
+                running.join(SHUTDOWN_WAIT_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
         Set<Listener> registered = listeners.get(channel);
         if (registered != null) {
             registered.remove(listener);
+        }
+    }
+
+    private void subscribeAll() {
+        try {
+            for (String channel : listeners.keySet()) {
+                if (!closed && !subscribed.contains(channel)) {
+                    subscribe(channel);
+                }
+            }
+        } catch (RuntimeException e) {
+            nextAttemptNanos = System.nanoTime() + RETRY_NANOS;
+            log.warn(
+                    "Could not subscribe to distlock's release channel; waiters rely on the holder's lease until it "
+                            + "works: {}",
+                    e.toString());
+        } finally {
+            synchronized (lock) {
+                subscriber = null;
+            }
         }
     }
 
@@ -93,12 +143,12 @@ public final class ReleaseSubscription implements ClosedOnStop {
         byte[] channelBytes = channel.getBytes(StandardCharsets.UTF_8);
         RedisConnection current = connection;
         if (current != null && current.isSubscribed()) {
-            if (!isSubscribedTo(current, channelBytes)) {
-                current.getSubscription().subscribe(channelBytes);
-            }
+            current.getSubscription().subscribe(channelBytes);
+            subscribed.add(channel);
             return;
         }
         if (current != null) {
+            subscribed.clear();
             closeQuietly(current);
         }
         RedisConnection opened = connectionFactory.getConnection();
@@ -109,15 +159,10 @@ public final class ReleaseSubscription implements ClosedOnStop {
             throw e;
         }
         connection = opened;
+        subscribed.add(channel);
         if (closed) {
             closeQuietly(opened);
         }
-    }
-
-    private static boolean isSubscribedTo(RedisConnection connection, byte[] channel) {
-        var subscription = connection.getSubscription();
-        return subscription != null
-                && subscription.getChannels().stream().anyMatch(subscribed -> Arrays.equals(subscribed, channel));
     }
 
     /** Unsubscribes and closes the subscription's connection; never waits for a subscription in progress. */

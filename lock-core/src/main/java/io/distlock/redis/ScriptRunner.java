@@ -1,12 +1,10 @@
 package io.distlock.redis;
 
 import io.distlock.LockBackendException;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -15,44 +13,55 @@ import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.lettuce.LettuceConnection;
+import java.util.function.Function;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Scheduler;
+import reactor.core.scheduler.Schedulers;
+import reactor.util.retry.Retry;
 
 /**
- * Runs the lock scripts by SHA on the application's Lettuce connection, loading a script only when Redis answers
- * NOSCRIPT.
+ * Runs the lock scripts through Spring Data Redis's reactive template ({@link
+ * ReactiveStringRedisTemplate#execute(RedisScript, List, List)}) on the lock's connection factory, which sends each
+ * script by SHA and by text after a NOSCRIPT.
  *
- * <p>Commands are sent asynchronously so that a caller can stop waiting when its own wait time ends instead of when
- * the client's command timeout does; a synchronous template call could not be abandoned. For the same reason, a
- * connection that may block to be had (the first connect, a pool borrow, a validating factory) is taken on a distlock
- * thread, never on the caller's and never on the client's I/O thread.
+ * <p>Why the reactive template and not the blocking one: a waiting caller must stop waiting when its own wait ends,
+ * and a thread must be able to release a lock while it is interrupted. A blocking call can be abandoned in neither case;
+ * a {@link Call} can, since its answer arrives on the client's thread while the caller waits only as long as it wants.
  *
- * <p>An acquisition attempt keeps its connection until the caller decides: {@link Sent#finish()} when it used the
- * answer, {@link Sent#abandon} when it gave up. Abandoning sends a token-checked release on the same connection, which
- * Redis runs after the attempt, so a lock granted after its caller gave up is always freed again.
+ * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
+ * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
+ * the client's I/O thread.
  */
 final class ScriptRunner {
 
-    private static final Logger log = LoggerFactory.getLogger(ScriptRunner.class);
+    /**
+     * A connection factory that does not share its connection takes one from its pool per script; when none is free,
+     * the script starts again after this long, doubling up to {@link #POOL_RETRY_MAX}, within the command timeout.
+     */
+    private static final Duration POOL_RETRY_FIRST = Duration.ofMillis(1);
+
+    private static final Duration POOL_RETRY_MAX = Duration.ofMillis(20);
 
     private final LettuceConnectionFactory connectionFactory;
+    private final ReactiveStringRedisTemplate template;
     private final long commandTimeoutNanos;
     private final long connectTimeoutNanos;
-    /** Whether getting a connection can block: a pool borrow, or a validation PING on every call. */
+    /** Whether getting the shared connection sends a validating PING each time. */
     private final boolean connectingMayBlock;
 
     private final ExecutorService connector;
-    /** Set once a connection has answered: from then on, the shared connection is had without blocking. */
+    private final Scheduler connectorScheduler;
+    /** Set once a script was answered: from then on, the connection is had without blocking. */
     private volatile boolean connected;
+
+    private volatile boolean sharedConnectionOpen;
 
     ScriptRunner(LettuceConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
+        this.template = new ReactiveStringRedisTemplate(connectionFactory);
         this.commandTimeoutNanos =
                 Duration.ofMillis(connectionFactory.getTimeout()).toNanos();
         this.connectTimeoutNanos = connectionFactory
@@ -61,105 +70,89 @@ final class ScriptRunner {
                 .map(options -> options.getSocketOptions().getConnectTimeout())
                 .orElse(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION)
                 .toNanos();
-        this.connectingMayBlock =
-                !connectionFactory.getShareNativeConnection() || connectionFactory.getValidateConnection();
+        this.connectingMayBlock = connectionFactory.getValidateConnection();
         this.connector =
                 new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
                     Thread thread = new Thread(task, "distlock-connector");
                     thread.setDaemon(true);
                     return thread;
                 });
+        this.connectorScheduler = Schedulers.fromExecutorService(connector, "distlock-connector");
     }
 
     long commandTimeoutNanos() {
         return commandTimeoutNanos;
     }
 
-    /** Whether a connection has answered: from then on, connections are had without connecting. */
+    /** Whether a script has been answered: from then on, connections are had without connecting. */
     boolean isConnected() {
         return connected;
     }
 
     /**
      * How long the answer to a script sent now may take: the command timeout, plus the client's connect timeout until
-     * a connection has answered once, since the first script also connects.
+     * a script has been answered once, since the first script also connects.
      */
     long answerTimeoutNanos() {
         return connected ? commandTimeoutNanos : commandTimeoutNanos + connectTimeoutNanos;
     }
 
     /**
-     * Sends a script; its connection is given back once Redis answered. The answer completes on a client thread, or
-     * fails with {@link LockBackendException} when no connection could be had or Redis failed.
+     * Starts a script. Its answer is every value the script returned (one for a number, one per element for a list),
+     * and completes on a client thread, or fails with {@link LockBackendException} whose cause is Spring Data Redis's
+     * translated {@link org.springframework.dao.DataAccessException}.
      */
-    <T> Sent<T> send(String key, String operation, RedisScript<?> script, byte[][] keys, byte[]... args) {
-        return start(new Sent<>(key, operation, false), script, keys, args);
+    Call<List<Object>> run(String key, String operation, RedisScript<?> script, List<String> keys, List<String> args) {
+        Call<List<Object>> call = new Call<>(key, operation, commandTimeoutNanos);
+        @SuppressWarnings("unchecked")
+        RedisScript<Object> untyped = (RedisScript<Object>) script;
+        long startNanos = System.nanoTime();
+        Mono<List<Object>> execution = Mono.defer(() -> {
+                    // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
+                    call.sentNanos = System.nanoTime();
+                    return template.execute(untyped, keys, args).collectList();
+                })
+                .retryWhen(Retry.backoff(Long.MAX_VALUE, POOL_RETRY_FIRST)
+                        .maxBackoff(POOL_RETRY_MAX)
+                        .filter(error -> poolExhausted(error) && System.nanoTime() - startNanos < commandTimeoutNanos));
+        if (!connected || connectingMayBlock) {
+            execution = Mono.fromRunnable(this::openSharedConnection)
+                    .then(execution)
+                    .subscribeOn(connectorScheduler);
+        }
+        execution.subscribe(
+                values -> {
+                    connected = true;
+                    call.answer.complete(values);
+                },
+                error -> call.answer.completeExceptionally(failure(key, operation, error)));
+        return call;
     }
 
     /**
-     * Sends an acquisition attempt, whose connection stays taken until {@link Sent#finish()} or {@link Sent#abandon}:
-     * exactly one of them must follow.
+     * Opens the factory's shared blocking connection, before distlock's first script, on a distlock thread. The factory
+     * makes its shared connections under one lock, and the subscription and the eviction check open the blocking one:
+     * opened later, while Redis is slow, it would hold up every caller whose script asks the factory for the reactive
+     * connection meanwhile.
      */
-    <T> Sent<T> sendAttempt(String key, String operation, RedisScript<?> script, byte[][] keys, byte[]... args) {
-        return start(new Sent<>(key, operation, true), script, keys, args);
-    }
-
-    private <T> Sent<T> start(Sent<T> sent, RedisScript<?> script, byte[][] keys, byte[][] args) {
-        if (connected && !connectingMayBlock) {
-            sent.dispatch(script, keys, args);
-        } else {
-            try {
-                connector.execute(() -> sent.dispatch(script, keys, args));
-            } catch (RuntimeException e) {
-                sent.fail(e);
-            }
+    private void openSharedConnection() {
+        if (!sharedConnectionOpen && connectionFactory.getShareNativeConnection()) {
+            connectionFactory.getConnection().close();
+            sharedConnectionOpen = true;
         }
-        return sent;
     }
 
     /**
-     * Waits for a sent script's answer.
-     *
-     * @throws TimeoutException if no answer came within {@code timeoutNanos}; the command may still run
-     * @throws InterruptedException if interrupted while waiting; the command may still run
-     * @throws LockBackendException if Redis or the client reported a failure
+     * Whether a script failed only because the connection pool had no connection free: the client's asynchronous pool
+     * fails at once instead of waiting, and nothing was sent, so the script may simply be started again.
      */
-    static <T> T await(CompletableFuture<T> future, long timeoutNanos, String key, String operation)
-            throws TimeoutException, InterruptedException {
-        try {
-            return future.get(timeoutNanos, TimeUnit.NANOSECONDS);
-        } catch (ExecutionException e) {
-            throw failure(key, operation, e.getCause());
-        }
-    }
-
-    /** Like {@link #await} for callers that cannot be interrupted; the interrupt status is restored afterwards. */
-    static <T> T awaitUninterruptibly(CompletableFuture<T> future, long timeoutNanos, String key, String operation)
-            throws TimeoutException {
-        boolean interrupted = false;
-        long deadline = System.nanoTime() + timeoutNanos;
-        try {
-            while (true) {
-                try {
-                    return await(future, Math.max(0, deadline - System.nanoTime()), key, operation);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+    private static boolean poolExhausted(Throwable error) {
+        for (Throwable cause = error; cause != null; cause = cause.getCause()) {
+            if (cause instanceof NoSuchElementException) {
+                return true;
             }
         }
-    }
-
-    /** Waits uninterruptibly for at most the command timeout, turning a timeout into a backend failure. */
-    <T> T awaitAnswerUninterruptibly(CompletableFuture<T> future, String key, String operation) {
-        try {
-            return awaitUninterruptibly(future, commandTimeoutNanos, key, operation);
-        } catch (TimeoutException e) {
-            throw timeout(key, operation, commandTimeoutNanos);
-        }
+        return false;
     }
 
     /**
@@ -187,7 +180,7 @@ final class ScriptRunner {
                 key, "Redis failed to " + operation + " lock '" + key + "': " + error.getMessage(), error);
     }
 
-    private static Throwable unwrap(Throwable error) {
+    static Throwable unwrap(Throwable error) {
         Throwable current = error;
         while ((current instanceof CompletionException || current instanceof ExecutionException)
                 && current.getCause() != null) {
@@ -197,184 +190,98 @@ final class ScriptRunner {
     }
 
     /**
-     * A command on its way, and the connection it went out on.
+     * A script on its way to Redis, and its answer.
      *
-     * @param <T> the type of Redis's answer
+     * @param <T> the type of the answer
      */
-    final class Sent<T> {
+    static final class Call<T> {
 
         private final String key;
         private final String operation;
-        private final boolean attempt;
+        private final long commandTimeoutNanos;
         private final CompletableFuture<T> answer = new CompletableFuture<>();
-        /** Uses of the connection still open: the command, and for an attempt the caller's decision. */
-        private final AtomicInteger uses;
-
         private volatile long sentNanos;
-        private @Nullable RedisConnection connection;
-        private @Nullable RedisClusterAsyncCommands<byte[], byte[]> commands;
-        private boolean abandoned;
 
-        private Sent(String key, String operation, boolean attempt) {
+        private Call(String key, String operation, long commandTimeoutNanos) {
             this.key = key;
             this.operation = operation;
-            this.attempt = attempt;
-            this.uses = new AtomicInteger(attempt ? 2 : 1);
+            this.commandTimeoutNanos = commandTimeoutNanos;
         }
 
-        /** Completes with Redis's answer, on a client thread. */
+        /** Completes with Redis's answer, on a client thread; fails with {@link LockBackendException}. */
         CompletableFuture<T> answer() {
             return answer;
         }
 
-        /** When the command was sent, by the monotonic clock: Redis ran it no earlier. Valid once answered. */
+        /** When the script was sent, by the monotonic clock: Redis ran it no earlier. Valid once answered. */
         long sentNanos() {
             return sentNanos;
         }
 
-        /** The caller used the attempt's answer; its connection may be given back. */
-        void finish() {
-            if (attempt) {
-                giveBack();
-            }
-        }
-
-        /**
-         * The caller gave up on the attempt: sends a release of {@code token} on the attempt's connection, so that Redis
-         * runs it after the attempt and frees the lock if it was granted, and gives the connection back afterwards.
-         *
-         * @return completes when the release was answered (or could not be sent), never exceptionally
-         */
-        CompletableFuture<Void> abandon(RedisScript<?> release, byte[][] keys, byte[]... args) {
-            CompletableFuture<Void> released = new CompletableFuture<>();
-            synchronized (this) {
-                abandoned = true;
-                if (commands == null) {
-                    // Never sent: nothing to undo.
-                    released.complete(null);
-                } else {
-                    evalsha(commands, release, keys, args, false).whenComplete((result, error) -> {
-                        if (error != null) {
-                            log.warn(
-                                    "Lock '{}' could not be released after its caller stopped waiting; it expires "
-                                            + "with its lease: {}",
-                                    key,
-                                    unwrap(error).toString());
-                        }
-                        released.complete(null);
-                    });
-                }
-            }
-            released.whenComplete((done, error) -> giveBack());
-            return released;
-        }
-
-        private void dispatch(RedisScript<?> script, byte[][] keys, byte[][] args) {
-            RedisConnection opened;
-            RedisClusterAsyncCommands<byte[], byte[]> nativeCommands;
-            try {
-                opened = connectionFactory.getConnection();
-            } catch (RuntimeException e) {
-                fail(e);
-                return;
-            }
-            try {
-                // Outside the monitor: a pool borrow may block, and abandon() must never wait for it.
-                nativeCommands = ((LettuceConnection) opened).getNativeConnection();
-            } catch (RuntimeException e) {
-                closeQuietly(opened);
-                fail(e);
-                return;
-            }
-            synchronized (this) {
-                connection = opened;
-                if (abandoned) {
-                    fail(new IllegalStateException("abandoned before it was sent"));
+        /** The same call with its answer decoded; a decoding failure fails the answer. */
+        <R> Call<R> map(Function<? super T, ? extends R> decode) {
+            Call<R> decoded = new Call<>(key, operation, commandTimeoutNanos);
+            answer.whenComplete((value, error) -> {
+                decoded.sentNanos = sentNanos;
+                if (error != null) {
+                    decoded.answer.completeExceptionally(error);
                     return;
                 }
-                commands = nativeCommands;
-                // Taken once the connection exists: a lease starts no earlier, however long connecting took.
-                sentNanos = System.nanoTime();
-                this.<T>evalsha(nativeCommands, script, keys, args, true).whenComplete((value, error) -> {
-                    if (error == null) {
-                        connected = true;
-                        answer.complete(value);
-                    } else {
-                        answer.completeExceptionally(failure(key, operation, error));
-                    }
-                    giveBack();
-                });
-            }
-        }
-
-        /**
-         * Sends by SHA and, if Redis does not know the script, by text; a {@code cancellable} command is not sent again
-         * by text once the attempt was abandoned, since the release sent meanwhile would then run before it.
-         */
-        private <R> CompletableFuture<R> evalsha(
-                RedisClusterAsyncCommands<byte[], byte[]> on,
-                RedisScript<?> script,
-                byte[][] keys,
-                byte[][] args,
-                boolean cancellable) {
-            ScriptOutputType type =
-                    script.getResultType() == Long.class ? ScriptOutputType.INTEGER : ScriptOutputType.MULTI;
-            return on.<R>evalsha(script.getSha1(), type, keys, args)
-                    .toCompletableFuture()
-                    .exceptionallyCompose(error -> {
-                        if (!(unwrap(error) instanceof RedisNoScriptException)) {
-                            return CompletableFuture.failedFuture(unwrap(error));
-                        }
-                        synchronized (this) {
-                            if (cancellable && abandoned) {
-                                return CompletableFuture.failedFuture(
-                                        new IllegalStateException("abandoned before the script was loaded"));
-                            }
-                            return on.<R>eval(
-                                            script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
-                                            type,
-                                            keys,
-                                            args)
-                                    .toCompletableFuture();
-                        }
-                    });
-        }
-
-        private void fail(Throwable error) {
-            answer.completeExceptionally(failure(key, operation, error));
-            giveBack();
-        }
-
-        private void giveBack() {
-            if (uses.decrementAndGet() != 0) {
-                return;
-            }
-            RedisConnection toClose;
-            synchronized (this) {
-                toClose = connection;
-                connection = null;
-            }
-            if (toClose == null) {
-                return;
-            }
-            if (connectingMayBlock) {
-                // A pooled connection goes back to its pool, which may block: never on the client's I/O thread.
                 try {
-                    connector.execute(() -> closeQuietly(toClose));
-                    return;
-                } catch (RuntimeException rejected) {
-                    // Closed: give it back here.
+                    decoded.answer.complete(decode.apply(value));
+                } catch (RuntimeException e) {
+                    decoded.answer.completeExceptionally(failure(key, operation, e));
                 }
-            }
-            closeQuietly(toClose);
+            });
+            return decoded;
         }
 
-        private void closeQuietly(RedisConnection toClose) {
+        /**
+         * Waits for the answer.
+         *
+         * @throws TimeoutException if no answer came within {@code timeoutNanos}; the script may still run
+         * @throws InterruptedException if interrupted while waiting; the script may still run
+         * @throws LockBackendException if Redis or the client reported a failure
+         */
+        T await(long timeoutNanos) throws TimeoutException, InterruptedException {
             try {
-                toClose.close();
-            } catch (RuntimeException e) {
-                log.debug("Giving back a connection failed", e);
+                return answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            } catch (ExecutionException e) {
+                throw failure(key, operation, e.getCause());
             }
+        }
+
+        /** Like {@link #await} for callers that cannot be interrupted; the interrupt status is restored afterwards. */
+        T awaitUninterruptibly(long timeoutNanos) throws TimeoutException {
+            boolean interrupted = false;
+            long deadline = System.nanoTime() + timeoutNanos;
+            try {
+                while (true) {
+                    try {
+                        return await(Math.max(0, deadline - System.nanoTime()));
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        /** Waits uninterruptibly for at most the command timeout, turning a timeout into a backend failure. */
+        T awaitAnswer() {
+            try {
+                return awaitUninterruptibly(commandTimeoutNanos);
+            } catch (TimeoutException e) {
+                throw timeout(key, operation, commandTimeoutNanos);
+            }
+        }
+
+        /** The failure for a caller that stopped waiting after {@code waitedNanos}. */
+        LockBackendException timedOut(long waitedNanos) {
+            return timeout(key, operation, waitedNanos);
         }
     }
 }

@@ -24,6 +24,28 @@ import org.jspecify.annotations.Nullable;
  * #MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
  * moment ({@link #othersTurn}), and this process's waiters do not try before that reservation ends, so that the other
  * processes, whose waiters learn of the release one pub/sub hop later, really get their turn.
+ *
+ * <p>A {@link Waiter} moves through these states; every transition happens under its queue's lock.
+ *
+ * <table>
+ *   <caption>Waiter states and transitions</caption>
+ *   <tr><th>From</th><th>Event</th><th>To</th></tr>
+ *   <tr><td>(new)</td><td>{@link #enter}</td><td>BUSY</td></tr>
+ *   <tr><td>BUSY</td><td>{@link Waiter#await} parks the thread</td><td>WAITING</td></tr>
+ *   <tr><td>WAITING</td><td>{@link #released}: a release without handover, here or announced</td><td>GRANTED</td></tr>
+ *   <tr><td>WAITING</td><td>a turn nobody claimed, or the holder's lease ran out: {@code await} returns {@link
+ *       Turn#TRY}</td><td>BUSY</td></tr>
+ *   <tr><td>GRANTED</td><td>{@code await} returns {@link Turn#TRY}</td><td>BUSY</td></tr>
+ *   <tr><td>GRANTED</td><td>{@link #othersTurn}: the key is reserved for other processes</td><td>WAITING</td></tr>
+ *   <tr><td>WAITING</td><td>{@link #reserveNext} by a releasing holder of this process</td><td>RESERVED</td></tr>
+ *   <tr><td>RESERVED</td><td>{@link Waiter#deliver}: Redis gave the key to the waiter's token</td>
+ *       <td>DELIVERED</td></tr>
+ *   <tr><td>RESERVED</td><td>{@link Waiter#unreserve}: the handover failed or may have</td><td>GRANTED</td></tr>
+ *   <tr><td>any</td><td>{@link Waiter#leave}: a GRANTED turn passes to the next waiter; a DELIVERED lock is the
+ *       leaver's to use or release</td><td>LEFT</td></tr>
+ * </table>
+ *
+ * <p>{@link #close()} makes every {@code await} but a RESERVED one return {@link Turn#CLOSED}.
  */
 final class WaitingRoom {
 

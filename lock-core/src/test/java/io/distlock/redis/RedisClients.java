@@ -84,7 +84,7 @@ final class RedisClients implements AutoCloseable {
      * A lock on its own connection factory, with settings changed by {@code settings}. Unless they say otherwise, it
      * closes at once, without waiting for locks a test left held.
      */
-    synchronized RedisLock lock(UnaryOperator<RedisLock.Builder> settings) {
+    synchronized RedisLock lock(UnaryOperator<RedisLockBuilder> settings) {
         RedisLock lock = settings.apply(RedisLock.builder(connectionFactory()).shutdownGracePeriod(Duration.ZERO))
                 .build();
         opened.add(opened.size(), lock);

@@ -10,6 +10,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.test.FreePorts;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
 import io.lettuce.core.cluster.SlotHash;
@@ -31,6 +32,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
 
 /** What the Redis implementation adds to the contract: its keys, scripts, notifications and failure handling. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -115,6 +120,35 @@ class RedisLockTest {
         redis.command("SCRIPT", "FLUSH");
 
         lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow().release();
+    }
+
+    @Test
+    void scriptErrorIsABackendFailureCarryingSpringsTranslatedException() {
+        RedisLock lock = clients.lock();
+        String lockKey = "{distlock:" + key + "}";
+        redis.command("SET", lockKey + ":fence", "not-a-number");
+
+        assertThatThrownBy(() -> lock.tryAcquire(key, Lease.fixed(LONG)))
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining(key)
+                .cause()
+                .isInstanceOf(DataAccessException.class)
+                .hasMessageContaining("not an integer");
+        // The script set the key before INCR failed; the failed attempt was given up with a release.
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> redis.command("EXISTS", lockKey).equals("0"));
+    }
+
+    @Test
+    void unreachableRedisIsABackendFailureCarryingSpringsTranslatedException() throws Exception {
+        try (RedisClients nowhere = new RedisClients("127.0.0.1", FreePorts.next(), null)) {
+            RedisLock lock = nowhere.lock();
+
+            assertThatThrownBy(() -> lock.tryAcquire(key, Lease.fixed(LONG)))
+                    .isInstanceOf(LockBackendException.class)
+                    .cause()
+                    .isInstanceOf(RedisConnectionFailureException.class);
+        }
     }
 
     @Test
@@ -438,8 +472,15 @@ class RedisLockTest {
                         .build())
                 .withMessageContaining("renew interval");
         assertThatIllegalArgumentException()
-                .isThrownBy(() -> RedisLock.builder(null))
+                .isThrownBy(() -> RedisLock.builder((RedisConnectionFactory) null))
                 .withMessageContaining("LettuceConnectionFactory");
+        RedisTemplate<String, Object> jdkKeys = new RedisTemplate<>();
+        jdkKeys.setConnectionFactory(factory);
+        jdkKeys.afterPropertiesSet();
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> RedisLock.builder(jdkKeys))
+                .withMessageContaining("plain UTF-8 text")
+                .withMessageContaining("JdkSerializationRedisSerializer");
     }
 
     private long commandCalls(String command) {

@@ -1,0 +1,276 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.LockBackendException;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.redis.LockCommands.Attempted;
+import io.distlock.redis.LockCommands.Busy;
+import io.distlock.redis.LockCommands.Granted;
+import io.distlock.redis.LockCommands.Ownership;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Takes locks for {@link RedisLock}: re-entry inside a scope that holds the key, a single attempt, and a wait in this
+ * instance's {@link WaitingRoom} that ends at the caller's deadline, whatever Redis does. An attempt whose answer the
+ * caller will not use is {@linkplain LockCommands.Attempt#abandon abandoned}, so a late grant is freed again.
+ */
+final class Acquirer {
+
+    /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
+    private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+    /** A waiter whose wait is nearly over still gives Redis this long to answer its attempt. */
+    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final RedisLock owner;
+    private final LockCommands commands;
+    private final WaitingRoom waitingRoom;
+    private final Releaser releaser;
+    private final ThreadOwnedHandles threadOwned;
+    private final Runnable checkEviction;
+    private final Runnable subscribe;
+
+    /**
+     * @param checkEviction starts the eviction policy check in the background, once
+     * @param subscribe makes sure, in the background, that releases of other instances reach the waiting room
+     */
+    Acquirer(
+            RedisLock owner,
+            LockCommands commands,
+            WaitingRoom waitingRoom,
+            Releaser releaser,
+            ThreadOwnedHandles threadOwned,
+            Runnable checkEviction,
+            Runnable subscribe) {
+        this.owner = owner;
+        this.commands = commands;
+        this.waitingRoom = waitingRoom;
+        this.releaser = releaser;
+        this.threadOwned = threadOwned;
+        this.checkEviction = checkEviction;
+        this.subscribe = subscribe;
+    }
+
+    /** One attempt, waiting for Redis's answer no longer than the client would. */
+    Optional<LockHandle> tryOnce(String key, String lockKey, Lease lease) {
+        LockHandle nested = reenter(key, lease, WaitingRoom.FOREVER);
+        if (nested != null) {
+            return Optional.of(nested);
+        }
+        LockCommands.Attempt attempt =
+                commands.acquire(key, lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease), false);
+        long timeout = commands.runner().answerTimeoutNanos();
+        Attempted answer;
+        try {
+            answer = attempt.call().awaitUninterruptibly(timeout);
+        } catch (TimeoutException e) {
+            abandon(attempt, lockKey);
+            throw attempt.call().timedOut(timeout);
+        } catch (RuntimeException e) {
+            abandon(attempt, lockKey);
+            throw e;
+        }
+        checkEviction.run();
+        return answer instanceof Granted granted
+                ? Optional.of(owner.held(
+                        key,
+                        lockKey,
+                        attempt.token(),
+                        granted.fencingToken(),
+                        lease,
+                        attempt.call().sentNanos()))
+                : Optional.empty();
+    }
+
+    /**
+     * Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit).
+     *
+     * @return the handle, or null if the lock stayed taken
+     */
+    @Nullable
+    LockHandle acquire(String key, String lockKey, Lease lease, long waitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+        }
+        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        LockHandle nested = reenter(key, lease, deadline);
+        if (nested != null) {
+            return nested;
+        }
+        if (commands.runner().isConnected()) {
+            startBackgroundWork();
+        }
+        WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease));
+        boolean handoverTaken = false;
+        try {
+            boolean attempt = waiter.tryFirst();
+            boolean redisAnswered = false;
+            while (true) {
+                if (attempt) {
+                    LockCommands.Attempt sent =
+                            commands.acquire(key, lockKey, waiter.token(), waiter.leaseMillis(), true);
+                    Attempted answer = awaitAttempt(sent, lockKey, deadline, redisAnswered);
+                    if (answer == null) {
+                        return null;
+                    }
+                    redisAnswered = true;
+                    startBackgroundWork();
+                    if (answer instanceof Granted granted) {
+                        return owner.held(
+                                key,
+                                lockKey,
+                                sent.token(),
+                                granted.fencingToken(),
+                                lease,
+                                sent.call().sentNanos());
+                    }
+                    long holderTtlMillis = ((Busy) answer).holderTtlMillis();
+                    long now = System.nanoTime();
+                    waiter.holderExpiresBy(
+                            holderTtlMillis < 0
+                                    ? now + NO_EXPIRY_RECHECK_NANOS
+                                    : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+                }
+                if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                    return null;
+                }
+                WaitingRoom.Turn turn = waiter.await(deadline);
+                if (turn == WaitingRoom.Turn.HANDED_OVER) {
+                    handoverTaken = true;
+                    return owner.held(
+                            key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
+                }
+                if (turn == WaitingRoom.Turn.TIMED_OUT) {
+                    return null;
+                }
+                if (turn == WaitingRoom.Turn.CLOSED) {
+                    throw owner.closed(key);
+                }
+                attempt = true;
+            }
+        } finally {
+            if (waiter.leave() && !handoverTaken) {
+                // Handed over just as this wait ended or was interrupted: give it back.
+                releaser.releaseInBackground(key, lockKey, waiter.token());
+            }
+        }
+    }
+
+    /**
+     * Waits for an acquisition attempt until the caller's wait ends (or a little longer, so a short remainder does not
+     * fail a healthy Redis). An attempt given up for any reason is abandoned.
+     *
+     * @return the answer, or null if the wait ended first although Redis had answered this caller before: then the
+     *     lock was simply not acquired in time
+     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
+     */
+    private @Nullable Attempted awaitAttempt(
+            LockCommands.Attempt attempt, String lockKey, long deadline, boolean redisAnsweredBefore)
+            throws InterruptedException {
+        long timeout = answerWait(deadline);
+        try {
+            return attempt.call().await(timeout);
+        } catch (TimeoutException e) {
+            abandon(attempt, lockKey);
+            if (redisAnsweredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                return null;
+            }
+            throw attempt.call().timedOut(timeout);
+        } catch (InterruptedException | RuntimeException e) {
+            abandon(attempt, lockKey);
+            throw e;
+        }
+    }
+
+    /**
+     * Subscribes to release announcements and checks the eviction policy. Only once Redis has answered this lock, so
+     * that their connections are never made while the first one is still being made.
+     */
+    private void startBackgroundWork() {
+        subscribe.run();
+        checkEviction.run();
+    }
+
+    private void abandon(LockCommands.Attempt attempt, String lockKey) {
+        attempt.abandon(() -> waitingRoom.released(lockKey));
+    }
+
+    /**
+     * How long to wait for Redis's answer: until the caller's deadline (at least a little, so a short remainder does
+     * not fail a healthy Redis), never longer than the client would.
+     */
+    private long answerWait(long deadline) {
+        long timeout = commands.runner().answerTimeoutNanos();
+        if (deadline != WaitingRoom.FOREVER) {
+            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
+        }
+        return timeout;
+    }
+
+    /**
+     * A nested acquisition inside a scope of this thread that holds the key (a {@link LockContext} scope, or a
+     * {@link JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread that
+     * acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other code.
+     *
+     * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
+     * @return the nested handle, or null if no scope of this thread holds the key
+     */
+    private @Nullable LockHandle reenter(String key, Lease lease, long deadline) {
+        RedisLockHandle outer = heldByThisThread(key);
+        if (outer == null) {
+            return null;
+        }
+        Hold hold = outer.hold();
+        if (!hold.join(lease)) {
+            return null;
+        }
+        boolean confirmed = false;
+        try {
+            LockLostException lost = hold.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            long leaseMillis = owner.leaseMillis(lease);
+            ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+            long timeout = answerWait(deadline);
+            Ownership found;
+            try {
+                found = call.awaitUninterruptibly(timeout);
+            } catch (TimeoutException e) {
+                throw call.timedOut(timeout);
+            }
+            if (found != Ownership.OWNED) {
+                throw Releaser.lost(hold, found);
+            }
+            hold.leaseAtLeast(call.sentNanos(), leaseMillis);
+            confirmed = true;
+            return owner.joined(hold, lease);
+        } finally {
+            if (!confirmed) {
+                releaser.release(hold, lease);
+            }
+        }
+    }
+
+    /** A wait in nanoseconds, where a wait too long to count is as good as forever. */
+    static long saturatedNanos(Duration wait) {
+        try {
+            return Math.min(wait.toNanos(), Long.MAX_VALUE - 1);
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE - 1;
+        }
+    }
+
+    private @Nullable RedisLockHandle heldByThisThread(String key) {
+        Optional<LockHandle> scoped = LockContext.current(key);
+        if (scoped.isPresent() && scoped.get() instanceof RedisLockHandle handle && handle.belongsTo(owner)) {
+            return handle;
+        }
+        return threadOwned.innermost(key);
+    }
+}

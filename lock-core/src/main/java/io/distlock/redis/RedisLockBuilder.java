@@ -1,0 +1,181 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Arrays;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializer;
+
+/** Settings of a {@link RedisLock}; created by {@link RedisLock#builder(RedisTemplate)}. */
+public final class RedisLockBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
+    private static final String KEY_PROBE = "distlock:{probe}";
+
+    final RedisTemplate<String, ?> template;
+    final LettuceConnectionFactory connectionFactory;
+    String keyPrefix = "distlock:";
+    Duration watchdogLease = Duration.ofSeconds(30);
+    private @Nullable Duration renewInterval;
+
+    @Nullable
+    ReleaseSubscription releaseSubscription;
+
+    Duration shutdownGracePeriod = Duration.ofSeconds(10);
+
+    RedisLockBuilder(RedisTemplate<String, ?> template) {
+        this.template = template;
+        this.connectionFactory = lettuceFactoryOf(template);
+    }
+
+    /**
+     * Sets the prefix of every Redis key and of the release channel. Locks with different prefixes never see each
+     * other.
+     *
+     * @param keyPrefix a non-blank prefix without '{' or '}'; default {@code "distlock:"}
+     * @return this builder
+     */
+    public RedisLockBuilder keyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+        return this;
+    }
+
+    /**
+     * Sets the lease of auto-renewed acquisitions: how long a lock outlives a holder that died.
+     *
+     * @param watchdogLease from 100 ms to {@link Lease#MAX_FIXED}; default 30 s
+     * @return this builder
+     */
+    public RedisLockBuilder watchdogLease(Duration watchdogLease) {
+        this.watchdogLease = watchdogLease;
+        return this;
+    }
+
+    /**
+     * Sets how often auto-renewed leases are renewed.
+     *
+     * @param renewInterval positive and shorter than the watchdog lease; default a third of it
+     * @return this builder
+     */
+    public RedisLockBuilder renewInterval(Duration renewInterval) {
+        this.renewInterval = renewInterval;
+        return this;
+    }
+
+    /**
+     * Shares the application's release subscription instead of opening one for this lock.
+     *
+     * @param releaseSubscription the shared subscription; it is not closed with the lock
+     * @return this builder
+     */
+    public RedisLockBuilder releaseSubscription(ReleaseSubscription releaseSubscription) {
+        this.releaseSubscription = releaseSubscription;
+        return this;
+    }
+
+    /**
+     * Sets how long {@link RedisLock#close()} keeps renewing and waits for held locks to be released before it reports
+     * them lost.
+     *
+     * @param shutdownGracePeriod zero or positive; default 10 s
+     * @return this builder
+     */
+    public RedisLockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
+        this.shutdownGracePeriod = shutdownGracePeriod;
+        return this;
+    }
+
+    /**
+     * Validates the settings and creates the lock. Nothing is sent to Redis yet.
+     *
+     * @return the lock
+     * @throws IllegalArgumentException naming the setting that is out of range
+     */
+    public RedisLock build() {
+        new RedisKeys(keyPrefix);
+        if (watchdogLease == null
+                || watchdogLease.compareTo(Duration.ofMillis(100)) < 0
+                || watchdogLease.compareTo(Lease.MAX_FIXED) > 0) {
+            throw new IllegalArgumentException(
+                    "watchdog lease must be from 100 ms to " + Lease.MAX_FIXED + ", but was " + watchdogLease);
+        }
+        Duration interval = effectiveRenewInterval();
+        if (interval.isZero() || interval.isNegative() || interval.compareTo(watchdogLease) >= 0) {
+            throw new IllegalArgumentException("renew interval must be positive and shorter than the watchdog lease ("
+                    + watchdogLease + "), but was " + interval);
+        }
+        if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
+            throw new IllegalArgumentException(
+                    "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
+        }
+        warnIfCommandTimeoutOutlastsLease();
+        return new RedisLock(this);
+    }
+
+    /** A renewal that waits longer than the lease for its answer comes too late; say so while it can be fixed. */
+    private void warnIfCommandTimeoutOutlastsLease() {
+        long timeoutMillis = connectionFactory.getTimeout();
+        if (timeoutMillis >= watchdogLease.toMillis()) {
+            log.warn(
+                    "The Redis command timeout ({} ms) is not shorter than distlock's watchdog lease ({}): a Redis "
+                            + "call that hangs can outlast an auto-renewed lease. Set spring.data.redis.timeout (or the "
+                            + "connection factory's timeout) well below the lease, for example 2s",
+                    timeoutMillis,
+                    watchdogLease);
+        }
+    }
+
+    Duration effectiveRenewInterval() {
+        return renewInterval != null ? renewInterval : watchdogLease.dividedBy(3);
+    }
+
+    /**
+     * Checks that distlock can run its scripts through the template: on Lettuce, whose reactive API lets a waiting
+     * caller stop waiting for Redis at its deadline, and with keys written as plain text. Its transaction support does
+     * not matter, since distlock never sends a command through it on a caller's thread, where a transaction could be.
+     */
+    private static LettuceConnectionFactory lettuceFactoryOf(RedisTemplate<String, ?> template) {
+        if (template == null) {
+            throw new IllegalArgumentException("template must not be null; pass a StringRedisTemplate");
+        }
+        RedisConnectionFactory factory = template.getConnectionFactory();
+        if (!(factory instanceof LettuceConnectionFactory lettuce)) {
+            throw new IllegalArgumentException(
+                    "distlock needs a RedisTemplate on a LettuceConnectionFactory (Lettuce is"
+                            + " Spring Boot's default Redis client), but the template's connection factory is "
+                            + (factory == null ? "not set" : factory.getClass().getName())
+                            + ". distlock runs its scripts through Spring Data Redis's reactive API, so that a caller whose"
+                            + " wait ends stops waiting for Redis at once and a lock granted too late is released again;"
+                            + " Spring Data Redis offers that API only on Lettuce. Use Lettuce (remove"
+                            + " spring.data.redis.client-type=jedis, or build a LettuceConnectionFactory)");
+        }
+        RedisSerializer<?> keySerializer = template.getKeySerializer();
+        if (!writesPlainText(keySerializer)) {
+            throw new IllegalArgumentException("distlock needs a RedisTemplate whose keys are plain UTF-8 text, such as"
+                    + " a StringRedisTemplate, but the template's key serializer is "
+                    + (keySerializer == null
+                            ? "not set"
+                            : keySerializer.getClass().getName()));
+        }
+        return lettuce;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static boolean writesPlainText(@Nullable RedisSerializer<?> serializer) {
+        if (serializer == null) {
+            return false;
+        }
+        try {
+            byte[] written = ((RedisSerializer<Object>) serializer).serialize(KEY_PROBE);
+            return Arrays.equals(written, KEY_PROBE.getBytes(StandardCharsets.UTF_8));
+        } catch (RuntimeException notForText) {
+            return false;
+        }
+    }
+}

@@ -1,0 +1,153 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.LockBackendException;
+import io.distlock.LockLostException;
+import io.distlock.redis.LockCommands.HandedOver;
+import io.distlock.redis.LockCommands.Ownership;
+import io.distlock.redis.LockCommands.Released;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+/**
+ * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
+ * releases it in Redis and lets the next waiter try. After {@value WaitingRoom#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
+ * handovers in a row while other instances wait, the release reserves the key for them for {@value
+ * RedisLock#OTHERS_TURN_MILLIS} ms instead.
+ */
+final class Releaser {
+
+    private final LockCommands commands;
+    private final WaitingRoom waitingRoom;
+    private final LiveHolds live;
+    private final LeaseRenewer renewer;
+    private final Supplier<String> newToken;
+
+    Releaser(
+            LockCommands commands,
+            WaitingRoom waitingRoom,
+            LiveHolds live,
+            LeaseRenewer renewer,
+            Supplier<String> newToken) {
+        this.commands = commands;
+        this.waitingRoom = waitingRoom;
+        this.live = live;
+        this.renewer = renewer;
+        this.newToken = newToken;
+    }
+
+    /**
+     * Closes one handle of the hold; the last open handle ends the hold.
+     *
+     * @throws LockLostException if the hold was found lost, now or before
+     * @throws LockBackendException if Redis did not confirm the release; the key then expires with its lease
+     */
+    void release(Hold hold, Lease handleLease) {
+        if (!hold.leave(handleLease)) {
+            LockLostException lost = hold.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            return;
+        }
+        forget(hold);
+        boolean othersFirst = false;
+        // A lease known to have run out is the more telling reason than the missing key Redis will report.
+        if (hold.lostOrNull() == null) {
+            WaitingRoom.Waiter next = waitingRoom.reserveNext(hold.lockKey());
+            if (next != null) {
+                handOver(hold, next);
+                return;
+            }
+            othersFirst = waitingRoom.othersFirst(hold.lockKey());
+        }
+        Released released = null;
+        try {
+            released = commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst)
+                    .awaitAnswer();
+        } catch (LockBackendException e) {
+            throw releaseFailed(hold, e);
+        } finally {
+            if (released != null && released.reservedForOthers()) {
+                waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
+            } else {
+                waitingRoom.released(hold.lockKey());
+            }
+        }
+        if (released.ownership() == Ownership.OWNED && hold.markReleased()) {
+            return;
+        }
+        throw lost(hold, released.ownership());
+    }
+
+    /**
+     * A handle was collected without being released. It no longer keeps the hold renewed, and a hold without open
+     * handles is forgotten; nothing is sent to Redis, since the work that asked for the lock may still run, so the key
+     * expires with its lease.
+     */
+    void dropped(Hold hold, Lease handleLease) {
+        if (hold.leave(handleLease)) {
+            forget(hold);
+        }
+    }
+
+    /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */
+    void releaseInBackground(String key, String lockKey, String token) {
+        commands.releaseQuietly(key, lockKey, token).thenRun(() -> waitingRoom.released(lockKey));
+    }
+
+    /** Marks the hold lost for what a token-checked script found, and returns the loss. */
+    static LockLostException lost(Hold hold, Ownership found) {
+        hold.markLost(found.lossReason());
+        LockLostException lost = hold.lostOrNull();
+        if (lost == null) {
+            throw new IllegalStateException("hold of '" + hold.key() + "' was released while it was found lost");
+        }
+        return lost;
+    }
+
+    private void forget(Hold hold) {
+        live.remove(hold);
+        renewer.untrack(hold);
+    }
+
+    /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
+    private void handOver(Hold hold, WaitingRoom.Waiter next) {
+        String receiver = next.token();
+        ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
+        HandedOver handedOver;
+        try {
+            handedOver = call.awaitAnswer();
+        } catch (LockBackendException e) {
+            // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are freed.
+            next.unreserve(newToken);
+            releaseInBackground(hold.key(), hold.lockKey(), receiver);
+            releaseInBackground(hold.key(), hold.lockKey(), hold.token());
+            throw releaseFailed(hold, e);
+        }
+        if (handedOver.ownership() != Ownership.OWNED) {
+            next.unreserve(null);
+            throw lost(hold, handedOver.ownership());
+        }
+        if (!next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
+            releaseInBackground(hold.key(), hold.lockKey(), receiver);
+        }
+        if (!hold.markReleased()) {
+            throw lost(hold, Ownership.GONE);
+        }
+    }
+
+    /**
+     * Ends a hold whose release Redis did not confirm; it expires with its lease. The loss, if the hold was already
+     * known lost, is the more telling exception; otherwise the backend failure.
+     */
+    private static RuntimeException releaseFailed(Hold hold, LockBackendException failure) {
+        LockLostException lost = hold.lostOrNull();
+        hold.markReleased();
+        if (lost == null) {
+            return failure;
+        }
+        lost.addSuppressed(failure);
+        return lost;
+    }
+}
