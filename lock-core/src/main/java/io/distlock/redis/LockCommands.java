@@ -101,13 +101,13 @@ final class LockCommands {
      */
     Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         ScriptRunner.Call<Attempted> call = runner.run(
-                        key,
-                        "acquire",
-                        LockScripts.ACQUIRE,
-                        List.of(lockKey, RedisKeys.fenceKey(lockKey)),
-                        List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId))
-                .map(values -> {
-                    long answer = number(values);
+                key,
+                "acquire",
+                LockScripts.ACQUIRE,
+                List.of(lockKey, RedisKeys.fenceKey(lockKey)),
+                List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId),
+                value -> {
+                    long answer = number(value);
                     return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
                 });
         return new Attempt(call, key, lockKey, token);
@@ -116,30 +116,30 @@ final class LockCommands {
     /** Confirms that the hold still owns its key, for a nested acquisition, and makes its lease at least this long. */
     ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
         return runner.run(
-                        hold.key(),
-                        "re-enter",
-                        LockScripts.CONFIRM,
-                        List.of(hold.lockKey()),
-                        List.of(hold.token(), Long.toString(leaseMillis)))
-                .map(values -> Ownership.of(number(values)));
+                hold.key(),
+                "re-enter",
+                LockScripts.CONFIRM,
+                List.of(hold.lockKey()),
+                List.of(hold.token(), Long.toString(leaseMillis)),
+                value -> Ownership.of(number(value)));
     }
 
     /** Sets the remaining lease of the hold's key, if it still owns it. */
     ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
         return runner.run(
-                        hold.key(),
-                        "extend",
-                        LockScripts.EXTEND,
-                        List.of(hold.lockKey()),
-                        List.of(hold.token(), Long.toString(leaseMillis)))
-                .map(values -> Ownership.of(number(values)));
+                hold.key(),
+                "extend",
+                LockScripts.EXTEND,
+                List.of(hold.lockKey()),
+                List.of(hold.token(), Long.toString(leaseMillis)),
+                value -> Ownership.of(number(value)));
     }
 
     /** Whether the hold still owns its key, and its remaining lease. */
     ScriptRunner.Call<Status> status(Hold hold) {
-        return runner.run(hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()))
-                .map(values -> {
-                    long answer = number(values);
+        return runner.run(
+                hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
+                    long answer = number(value);
                     return answer >= 0
                             ? new Status(Ownership.OWNED, answer)
                             : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
@@ -152,13 +152,13 @@ final class LockCommands {
      */
     ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
         return runner.run(
-                        key,
-                        "release",
-                        LockScripts.RELEASE,
-                        List.of(lockKey),
-                        List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION))
-                .map(values -> {
-                    long answer = number(values);
+                key,
+                "release",
+                LockScripts.RELEASE,
+                List.of(lockKey),
+                List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION),
+                value -> {
+                    long answer = number(value);
                     return answer == 2
                             ? new Released(Ownership.OWNED, true)
                             : new Released(Ownership.of(answer), false);
@@ -168,13 +168,13 @@ final class LockCommands {
     /** Gives the hold's key straight to a waiter of this instance, whose token and lease are given. */
     ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
         return runner.run(
-                        hold.key(),
-                        "release",
-                        LockScripts.HAND_OVER,
-                        List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
-                        List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId))
-                .map(values -> {
-                    long answer = number(values);
+                hold.key(),
+                "release",
+                LockScripts.HAND_OVER,
+                List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
+                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId),
+                value -> {
+                    long answer = number(value);
                     return answer > 0
                             ? new HandedOver(Ownership.OWNED, answer / 2, answer % 2 == 1)
                             : new HandedOver(Ownership.of(answer), 0, false);
@@ -193,18 +193,15 @@ final class LockCommands {
             keys.add(hold.lockKey());
             args.add(hold.token());
         }
-        return runner.run(holds.get(0).key(), "renew", LockScripts.RENEW, keys, args)
-                .map(answer -> {
-                    // Depending on the client, the script's list comes as the one value or as one value per entry.
-                    List<?> values = answer.size() == 1 && answer.get(0) instanceof List<?> list ? list : answer;
-                    if (values.size() != holds.size()) {
-                        throw new IllegalStateException(
-                                "renewal answered " + values.size() + " results for " + holds.size() + " keys");
-                    }
-                    return values.stream()
+        return runner.run(holds.get(0).key(), "renew", LockScripts.RENEW, keys, args, answer -> {
+            if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
+                throw new IllegalStateException("renewal of " + holds.size() + " keys answered " + answer);
+            }
+            return ((List<?>) answer)
+                    .stream()
                             .map(value -> Ownership.of(((Number) value).longValue()))
                             .toList();
-                });
+        });
     }
 
     /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
@@ -220,9 +217,9 @@ final class LockCommands {
         });
     }
 
-    private static long number(List<Object> values) {
-        if (values.size() != 1 || !(values.get(0) instanceof Number number)) {
-            throw new IllegalStateException("expected one number from the script, got " + values);
+    private static long number(Object answer) {
+        if (!(answer instanceof Number number)) {
+            throw new IllegalStateException("expected a number from the script, got " + answer);
         }
         return number.longValue();
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -51,6 +52,8 @@ final class ScriptRunner {
     private final long connectTimeoutNanos;
     /** Whether getting the shared connection sends a validating PING each time. */
     private final boolean connectingMayBlock;
+    /** Whether each script takes a connection of its own from the factory: from its pool, which fails at once when exhausted. */
+    private final boolean connectionPerScript;
 
     private final ExecutorService connector;
     private final Scheduler connectorScheduler;
@@ -71,6 +74,7 @@ final class ScriptRunner {
                 .orElse(SocketOptions.DEFAULT_CONNECT_TIMEOUT_DURATION)
                 .toNanos();
         this.connectingMayBlock = connectionFactory.getValidateConnection();
+        this.connectionPerScript = !connectionFactory.getShareNativeConnection();
         this.connector =
                 new ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS, new SynchronousQueue<>(), task -> {
                     Thread thread = new Thread(task, "distlock-connector");
@@ -98,32 +102,38 @@ final class ScriptRunner {
     }
 
     /**
-     * Starts a script. Its answer is every value the script returned (one for a number, one per element for a list),
-     * and completes on a client thread, or fails with {@link LockBackendException} whose cause is Spring Data Redis's
-     * translated {@link org.springframework.dao.DataAccessException}.
+     * Starts a script. Its answer is the script's value decoded by {@code decode}, on a client thread; it fails with {@link LockBackendException} whose cause is Spring
+     * Data Redis's translated {@link org.springframework.dao.DataAccessException}, or the decoding failure.
      */
-    Call<List<Object>> run(String key, String operation, RedisScript<?> script, List<String> keys, List<String> args) {
-        Call<List<Object>> call = new Call<>(key, operation, commandTimeoutNanos);
+    <T> Call<T> run(
+            String key,
+            String operation,
+            RedisScript<?> script,
+            List<String> keys,
+            List<String> args,
+            Function<Object, T> decode) {
+        Call<T> call = new Call<>(key, operation, commandTimeoutNanos);
         @SuppressWarnings("unchecked")
         RedisScript<Object> untyped = (RedisScript<Object>) script;
-        long startNanos = System.nanoTime();
-        Mono<List<Object>> execution = Mono.defer(() -> {
-                    // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
-                    call.sentNanos = System.nanoTime();
-                    return template.execute(untyped, keys, args).collectList();
-                })
-                .retryWhen(Retry.backoff(Long.MAX_VALUE, POOL_RETRY_FIRST)
-                        .maxBackoff(POOL_RETRY_MAX)
-                        .filter(error -> poolExhausted(error) && System.nanoTime() - startNanos < commandTimeoutNanos));
+        // Every script answers one value: a number, or one list for a script that returns a table.
+        Mono<T> execution = template.execute(untyped, keys, args).next().map(decode);
+        if (connectionPerScript) {
+            long startNanos = System.nanoTime();
+            execution = execution.retryWhen(Retry.backoff(Long.MAX_VALUE, POOL_RETRY_FIRST)
+                    .maxBackoff(POOL_RETRY_MAX)
+                    .filter(error -> poolExhausted(error) && System.nanoTime() - startNanos < commandTimeoutNanos));
+        }
         if (!connected || connectingMayBlock) {
             execution = Mono.fromRunnable(this::openSharedConnection)
                     .then(execution)
                     .subscribeOn(connectorScheduler);
         }
+        // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
+        call.sentNanos = System.nanoTime();
         execution.subscribe(
-                values -> {
+                value -> {
                     connected = true;
-                    call.answer.complete(values);
+                    call.answer.complete(value);
                 },
                 error -> call.answer.completeExceptionally(failure(key, operation, error)));
         return call;
@@ -176,8 +186,9 @@ final class ScriptRunner {
         if (error instanceof LockBackendException backend) {
             return backend;
         }
-        return new LockBackendException(
-                key, "Redis failed to " + operation + " lock '" + key + "': " + error.getMessage(), error);
+        // Spring's translated exception says little ("Error in execution"); the client's cause says what Redis said.
+        String reason = NestedExceptionUtils.getMostSpecificCause(error).getMessage();
+        return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': " + reason, error);
     }
 
     static Throwable unwrap(Throwable error) {
@@ -216,24 +227,6 @@ final class ScriptRunner {
         /** When the script was sent, by the monotonic clock: Redis ran it no earlier. Valid once answered. */
         long sentNanos() {
             return sentNanos;
-        }
-
-        /** The same call with its answer decoded; a decoding failure fails the answer. */
-        <R> Call<R> map(Function<? super T, ? extends R> decode) {
-            Call<R> decoded = new Call<>(key, operation, commandTimeoutNanos);
-            answer.whenComplete((value, error) -> {
-                decoded.sentNanos = sentNanos;
-                if (error != null) {
-                    decoded.answer.completeExceptionally(error);
-                    return;
-                }
-                try {
-                    decoded.answer.complete(decode.apply(value));
-                } catch (RuntimeException e) {
-                    decoded.answer.completeExceptionally(failure(key, operation, e));
-                }
-            });
-            return decoded;
         }
 
         /**

@@ -173,6 +173,25 @@ class RedisLockSafetyTest {
     }
 
     @Test
+    void lateGrantSentAgainAsTextAfterNoscriptIsReleasedThoughItsFirstReleaseRanBefore() throws Exception {
+        try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port());
+                RedisClients slow = new RedisClients("127.0.0.1", proxy.port(), redis.password())) {
+            RedisLock lock = slow.lock();
+            lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
+            // Redis knows the release but not the acquire: the abandoned attempt's release runs at once, and the
+            // attempt, sent again as text after NOSCRIPT, is granted after it.
+            redis.command("SCRIPT", "FLUSH");
+            redis.command("SCRIPT", "LOAD", LockScripts.RELEASE.getScriptAsString());
+            proxy.latency(Duration.ofMillis(400));
+
+            assertThatThrownBy(() -> lock.tryAcquire(key, LONG, Duration.ofMillis(100)))
+                    .isInstanceOf(LockBackendException.class);
+
+            assertThatGrantedThenFreed(key);
+        }
+    }
+
+    @Test
     void lateGrantWithPoolingOnIsReleasedWithoutBlockingTheClientsIoThread() throws Exception {
         try (TcpProxy proxy = TcpProxy.start(redis.host(), redis.port());
                 RedisClients viaProxy = new RedisClients("127.0.0.1", proxy.port(), redis.password())) {

@@ -77,7 +77,8 @@ public final class ResultsChart {
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
-            int columns = Math.min(2, panels.size());
+            // XChart fills every cell of the grid, so an odd number of panels goes in one column.
+            int columns = panels.size() % 2 == 0 ? 2 : 1;
             BitmapEncoder.saveBitmap(panels, (panels.size() + columns - 1) / columns, columns, out, BitmapFormat.PNG);
         }
     }
