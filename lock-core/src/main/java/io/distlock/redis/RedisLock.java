@@ -247,8 +247,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     }
 
     /**
-     * Shuts the lock down gracefully; it blocks for at most the {@linkplain RedisLockBuilder#shutdownGracePeriod shutdown grace
-     * period} (plus a few seconds for a subscription in progress).
+     * Shuts the lock down gracefully; it blocks for at most the {@linkplain RedisLockBuilder#shutdownGracePeriod
+     * shutdown grace period} (plus a few seconds for a subscription in progress).
      *
      * <ol>
      *   <li>New acquisitions throw {@link IllegalStateException}, and so do waiting ones, which are woken at once.

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -29,8 +30,9 @@ import reactor.util.retry.Retry;
  * script by SHA and by text after a NOSCRIPT.
  *
  * <p>Why the reactive template and not the blocking one: a waiting caller must stop waiting when its own wait ends,
- * and a thread must be able to release a lock while it is interrupted. A blocking call can be abandoned in neither case;
- * a {@link Call} can, since its answer arrives on the client's thread while the caller waits only as long as it wants.
+ * and a thread must be able to release a lock while it is interrupted. A blocking call can be abandoned in neither
+ * case; a {@link Call} can, since its answer arrives on the client's thread while the caller waits only as long as it
+ * wants.
  *
  * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
  * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
@@ -52,7 +54,7 @@ final class ScriptRunner {
     private final long connectTimeoutNanos;
     /** Whether getting the shared connection sends a validating PING each time. */
     private final boolean connectingMayBlock;
-    /** Whether each script takes a connection of its own from the factory: from its pool, which fails at once when exhausted. */
+    /** Whether each script takes a connection of its own from the factory's pool, which fails when exhausted. */
     private final boolean connectionPerScript;
 
     private final ExecutorService connector;
@@ -60,7 +62,7 @@ final class ScriptRunner {
     /** Set once a script was answered: from then on, the connection is had without blocking. */
     private volatile boolean connected;
 
-    private volatile boolean sharedConnectionOpen;
+    private volatile boolean sharedConnectionsOpen;
 
     ScriptRunner(LettuceConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
@@ -102,8 +104,9 @@ final class ScriptRunner {
     }
 
     /**
-     * Starts a script. Its answer is the script's value decoded by {@code decode}, on a client thread; it fails with {@link LockBackendException} whose cause is Spring
-     * Data Redis's translated {@link org.springframework.dao.DataAccessException}, or the decoding failure.
+     * Starts a script. Its answer is the script's value decoded by {@code decode}, on a client thread; it fails with
+     * {@link LockBackendException}, whose cause is Spring Data Redis's translated {@link
+     * org.springframework.dao.DataAccessException} or the decoding failure.
      */
     <T> Call<T> run(
             String key,
@@ -124,31 +127,41 @@ final class ScriptRunner {
                     .filter(error -> poolExhausted(error) && System.nanoTime() - startNanos < commandTimeoutNanos));
         }
         if (!connected || connectingMayBlock) {
-            execution = Mono.fromRunnable(this::openSharedConnection)
-                    .then(execution)
+            Mono<T> onceConnected = execution;
+            execution = Mono.defer(() -> {
+                        openSharedConnections();
+                        // Taken once the connections exist: a lease starts no earlier, however long connecting took.
+                        call.sentNanos = System.nanoTime();
+                        return onceConnected;
+                    })
                     .subscribeOn(connectorScheduler);
+        } else {
+            // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
+            call.sentNanos = System.nanoTime();
         }
-        // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
-        call.sentNanos = System.nanoTime();
         execution.subscribe(
                 value -> {
                     connected = true;
                     call.answer.complete(value);
                 },
-                error -> call.answer.completeExceptionally(failure(key, operation, error)));
+                error -> call.answer.completeExceptionally(failure(key, operation, error)),
+                () -> call.answer.completeExceptionally(
+                        failure(key, operation, new IllegalStateException("the script answered nothing"))));
         return call;
     }
 
     /**
-     * Opens the factory's shared blocking connection, before distlock's first script, on a distlock thread. The factory
-     * makes its shared connections under one lock, and the subscription and the eviction check open the blocking one:
-     * opened later, while Redis is slow, it would hold up every caller whose script asks the factory for the reactive
-     * connection meanwhile.
+     * Opens the factory's shared connections, blocking and reactive, before distlock's first script and on a distlock
+     * thread. The factory makes its shared connections under one lock, and the subscription and the eviction check use
+     * the blocking one: opened later, while Redis is slow, it would hold up every caller whose script asks the factory
+     * for the reactive connection meanwhile.
      */
-    private void openSharedConnection() {
-        if (!sharedConnectionOpen && connectionFactory.getShareNativeConnection()) {
+    private void openSharedConnections() {
+        if (!sharedConnectionsOpen && connectionFactory.getShareNativeConnection()) {
             connectionFactory.getConnection().close();
-            sharedConnectionOpen = true;
+            ReactiveRedisConnection reactive = connectionFactory.getReactiveConnection();
+            reactive.close();
+            sharedConnectionsOpen = true;
         }
     }
 
