@@ -409,6 +409,27 @@ public abstract class LockContract {
     }
 
     @Test
+    void interruptedThreadStillChecksExtendsAndReleasesItsLock() {
+        Lock lock = newClient();
+        String key = key("k");
+        LockHandle held = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(held.isHeld()).isTrue();
+            held.extend(LONG);
+            held.release();
+            assertThat(Thread.currentThread().isInterrupted())
+                    .as("interrupt status kept")
+                    .isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        Optional<LockHandle> next = newClient().tryAcquire(key, Lease.fixed(LONG));
+        assertThat(next).as("released while interrupted").isPresent();
+        next.get().release();
+    }
+
+    @Test
     void callbackReleasesAfterSuccessAndAfterFailure() throws Exception {
         Lock lock = newClient();
         Lock other = newClient();
