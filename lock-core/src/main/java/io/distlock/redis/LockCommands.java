@@ -12,10 +12,7 @@ import org.slf4j.LoggerFactory;
  * the keys and arguments and decodes each script's numeric answer into a reply that says what happened, so nothing
  * above it knows how a script encodes its answer.
  *
- * <p>Each method returns a {@link ScriptRunner.Call}. Acquisition attempts, confirmations, renewals and background
- * releases are sent without blocking, and the caller decides how long to wait. Releases, handovers, extensions and
- * status checks, whose callers wait as long as the client would anyway, run on the caller's thread where that is
- * harmless ({@link ScriptRunner#runBlocking}).
+ * <p>Each method sends at once and returns a {@link ScriptRunner.Call}; the caller decides how long to wait.
  */
 final class LockCommands {
 
@@ -129,7 +126,7 @@ final class LockCommands {
 
     /** Sets the remaining lease of the hold's key, if it still owns it. */
     ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
-        return runner.runBlocking(
+        return runner.run(
                 hold.key(),
                 "extend",
                 LockScripts.EXTEND,
@@ -140,7 +137,7 @@ final class LockCommands {
 
     /** Whether the hold still owns its key, and its remaining lease. */
     ScriptRunner.Call<Status> status(Hold hold) {
-        return runner.runBlocking(
+        return runner.run(
                 hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
                     long answer = number(value);
                     return answer >= 0
@@ -154,18 +151,23 @@ final class LockCommands {
      * reserved for a moment for the other instances' waiters instead of being deleted.
      */
     ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
-        return runner.runBlocking(
+        return runner.run(
                 key,
                 "release",
                 LockScripts.RELEASE,
                 List.of(lockKey),
-                releaseArgs(token, othersFirst),
-                LockCommands::released);
+                List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION),
+                value -> {
+                    long answer = number(value);
+                    return answer == 2
+                            ? new Released(Ownership.OWNED, true)
+                            : new Released(Ownership.of(answer), false);
+                });
     }
 
     /** Gives the hold's key straight to a waiter of this instance, whose token and lease are given. */
     ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
-        return runner.runBlocking(
+        return runner.run(
                 hold.key(),
                 "release",
                 LockScripts.HAND_OVER,
@@ -202,37 +204,17 @@ final class LockCommands {
         });
     }
 
-    /**
-     * Releases a key nobody holds a handle on, without waiting; a failure only costs the rest of its lease, so it is
-     * logged.
-     */
+    /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
     CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
-        return runner.run(
+        return release(key, lockKey, token, false).answer().handle((released, error) -> {
+            if (error != null) {
+                log.warn(
+                        "Lock '{}' could not be released; it expires with its lease: {}",
                         key,
-                        "release",
-                        LockScripts.RELEASE,
-                        List.of(lockKey),
-                        releaseArgs(token, false),
-                        LockCommands::released)
-                .answer()
-                .handle((released, error) -> {
-                    if (error != null) {
-                        log.warn(
-                                "Lock '{}' could not be released; it expires with its lease: {}",
-                                key,
-                                ScriptRunner.unwrap(error).toString());
-                    }
-                    return null;
-                });
-    }
-
-    private List<String> releaseArgs(String token, boolean othersFirst) {
-        return List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION);
-    }
-
-    private static Released released(Object value) {
-        long answer = number(value);
-        return answer == 2 ? new Released(Ownership.OWNED, true) : new Released(Ownership.of(answer), false);
+                        ScriptRunner.unwrap(error).toString());
+            }
+            return null;
+        });
     }
 
     private static long number(Object answer) {

@@ -18,23 +18,21 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
-import org.springframework.transaction.support.TransactionSynchronizationManager;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 import reactor.util.retry.Retry;
 
 /**
- * Runs the lock scripts through Spring Data Redis's script execution on the lock's connection factory, which sends each
- * script by SHA and by text after a NOSCRIPT: the reactive template's ({@link
- * ReactiveStringRedisTemplate#execute(RedisScript, List, List)}) where the caller may stop waiting, the blocking
- * template's where blocking is harmless ({@link #runBlocking}).
+ * Runs the lock scripts through Spring Data Redis's reactive template ({@link
+ * ReactiveStringRedisTemplate#execute(RedisScript, List, List)}) on the lock's connection factory, which sends each
+ * script by SHA and by text after a NOSCRIPT.
  *
- * <p>Why the reactive template: a waiting caller must stop waiting when its own wait ends, and a thread must be able to
- * release a lock while it is interrupted. A blocking call can be abandoned in neither case; a {@link Call} can, since
- * its answer arrives on the client's thread while the caller waits only as long as it wants.
+ * <p>Why the reactive template and not the blocking one: a waiting caller must stop waiting when its own wait ends,
+ * and a thread must be able to release a lock while it is interrupted. A blocking call can be abandoned in neither
+ * case; a {@link Call} can, since its answer arrives on the client's thread while the caller waits only as long as it
+ * wants.
  *
  * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
  * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
@@ -52,7 +50,6 @@ final class ScriptRunner {
 
     private final LettuceConnectionFactory connectionFactory;
     private final ReactiveStringRedisTemplate template;
-    private final StringRedisTemplate blockingTemplate;
     private final long commandTimeoutNanos;
     private final long connectTimeoutNanos;
     /** Whether getting the shared connection sends a validating PING each time. */
@@ -70,7 +67,6 @@ final class ScriptRunner {
     ScriptRunner(LettuceConnectionFactory connectionFactory) {
         this.connectionFactory = connectionFactory;
         this.template = new ReactiveStringRedisTemplate(connectionFactory);
-        this.blockingTemplate = new StringRedisTemplate(connectionFactory);
         this.commandTimeoutNanos =
                 Duration.ofMillis(connectionFactory.getTimeout()).toNanos();
         this.connectTimeoutNanos = connectionFactory
@@ -151,39 +147,6 @@ final class ScriptRunner {
                 error -> call.answer.completeExceptionally(failure(key, operation, error)),
                 () -> call.answer.completeExceptionally(
                         failure(key, operation, new IllegalStateException("the script answered nothing"))));
-        return call;
-    }
-
-    /**
-     * Runs a script for a caller that waits for the answer as long as the client would anyway and cannot stop earlier:
-     * on the caller's thread, through a blocking {@link StringRedisTemplate} of distlock's own on the same connection
-     * factory, without transaction support. Blocking is harmless there and costs less than the reactive path. Where it
-     * is not harmless, this is {@link #run}: before the first answer (it may connect), when the factory validates or
-     * pools connections (getting one may block), on an interrupted thread (a blocking call would give up at once), and
-     * while a connection of the factory is bound to the thread by the application's transaction or session callback,
-     * whose {@code MULTI} would queue the script whatever template sent it.
-     */
-    <T> Call<T> runBlocking(
-            String key,
-            String operation,
-            RedisScript<?> script,
-            List<String> keys,
-            List<String> args,
-            Function<Object, T> decode) {
-        if (!connected
-                || connectingMayBlock
-                || connectionPerScript
-                || Thread.currentThread().isInterrupted()
-                || TransactionSynchronizationManager.hasResource(connectionFactory)) {
-            return run(key, operation, script, keys, args, decode);
-        }
-        Call<T> call = new Call<>(key, operation, commandTimeoutNanos);
-        call.sentNanos = System.nanoTime();
-        try {
-            call.answer.complete(decode.apply(blockingTemplate.execute(script, keys, args.toArray())));
-        } catch (RuntimeException e) {
-            call.answer.completeExceptionally(failure(key, operation, e));
-        }
         return call;
     }
 
