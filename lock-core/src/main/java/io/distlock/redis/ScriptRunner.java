@@ -119,7 +119,8 @@ final class ScriptRunner {
         @SuppressWarnings("unchecked")
         RedisScript<Object> untyped = (RedisScript<Object>) script;
         // Every script answers one value: a number, or one list for a script that returns a table.
-        Mono<T> execution = template.execute(untyped, keys, args).next().map(decode);
+        Mono<T> execution =
+                template.execute(untyped, keys, args).singleOrEmpty().map(decode);
         if (connectionPerScript) {
             long startNanos = System.nanoTime();
             execution = execution.retryWhen(Retry.backoff(Long.MAX_VALUE, POOL_RETRY_FIRST)
