@@ -197,10 +197,9 @@ final class LockCommands {
             if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
                 throw new IllegalStateException("renewal of " + holds.size() + " keys answered " + answer);
             }
-            return ((List<?>) answer)
-                    .stream()
-                            .map(value -> Ownership.of(((Number) value).longValue()))
-                            .toList();
+            return values.stream()
+                    .map(value -> Ownership.of(((Number) value).longValue()))
+                    .toList();
         });
     }
 

@@ -1,7 +1,6 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import java.nio.charset.StandardCharsets;
 
 /**
  * Turns application keys into Redis keys. The prefix and key go inside one hash tag, {@code {prefix+key}}, so a lock
@@ -54,9 +53,5 @@ final class RedisKeys {
             throw new IllegalArgumentException("key must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
                     + key.length() + " (starting \"" + key.substring(0, 40) + "...\")");
         }
-    }
-
-    static byte[] bytes(String text) {
-        return text.getBytes(StandardCharsets.UTF_8);
     }
 }
