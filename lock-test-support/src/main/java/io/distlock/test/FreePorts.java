@@ -17,6 +17,11 @@ public final class FreePorts {
 
     private static final int BACKLOG = 50;
 
+    /** Redis 6 listens for its cluster bus this many ports above its client port, and cannot be told otherwise. */
+    static final int CLUSTER_BUS_OFFSET = 10000;
+
+    private static final int MAX_PORT = 65535;
+
     /**
      * A port is handed out at most once per JVM so that a server that is briefly down (between {@code kill()} and
      * {@code startAgain()}) cannot lose its port to another test of the same JVM.
@@ -42,6 +47,28 @@ public final class FreePorts {
             } catch (IOException e) {
                 throw new UncheckedIOException("Could not find a free port on " + LOOPBACK_HOST, e);
             }
+        }
+    }
+
+    /**
+     * Returns a free port for a Redis Cluster node whose cluster bus port, {@value #CLUSTER_BUS_OFFSET} higher, is
+     * free as well; both are handed out.
+     */
+    static int nextWithClusterBus() {
+        while (true) {
+            int port = next();
+            int bus = port + CLUSTER_BUS_OFFSET;
+            if (bus <= MAX_PORT && isFree(bus) && HANDED_OUT.add(bus)) {
+                return port;
+            }
+        }
+    }
+
+    private static boolean isFree(int port) {
+        try (ServerSocket socket = new ServerSocket(port, BACKLOG, InetAddress.getByName(LOOPBACK_HOST))) {
+            return socket.isBound();
+        } catch (IOException e) {
+            return false;
         }
     }
 

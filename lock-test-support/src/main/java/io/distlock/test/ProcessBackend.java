@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 
 /** A redis-server child process of this JVM, from the PATH or extracted from embedded-redis. */
 final class ProcessBackend implements RedisBackend {
@@ -22,19 +23,27 @@ final class ProcessBackend implements RedisBackend {
 
     private final RedisExecutable executable;
     private final ServerOptions options;
+    private final IntSupplier freePorts;
     private final ServerDirectory directory;
     private int port;
     private Process process;
     private boolean stopped;
 
-    private ProcessBackend(RedisExecutable executable, ServerOptions options, ServerDirectory directory) {
+    private ProcessBackend(
+            RedisExecutable executable, ServerOptions options, IntSupplier freePorts, ServerDirectory directory) {
         this.executable = executable;
         this.options = options;
+        this.freePorts = freePorts;
         this.directory = directory;
     }
 
     static ProcessBackend start(RedisExecutable executable, ServerOptions options) {
-        ProcessBackend backend = new ProcessBackend(executable, options, ServerDirectory.create());
+        return start(executable, options, FreePorts::next);
+    }
+
+    /** Starts on a port from {@code freePorts}, which may need more than one free port per server. */
+    static ProcessBackend start(RedisExecutable executable, ServerOptions options, IntSupplier freePorts) {
+        ProcessBackend backend = new ProcessBackend(executable, options, freePorts, ServerDirectory.create());
         try {
             backend.startOnFreePort();
             return backend;
@@ -113,7 +122,7 @@ final class ProcessBackend implements RedisBackend {
 
     private void startOnFreePort() {
         for (int attempt = 1; ; attempt++) {
-            port = FreePorts.next();
+            port = freePorts.getAsInt();
             Optional<StartFailure> failure = launch();
             if (failure.isEmpty()) {
                 return;

@@ -42,6 +42,11 @@ public final class TestRedis implements AutoCloseable {
         LiveServers.add(backend);
     }
 
+    /** Wraps a server that a topology such as {@link TestRedisCluster} started, so tests drive it like any other. */
+    static TestRedis of(RedisBackend backend, ServerOptions options, Provider provider) {
+        return new TestRedis(backend, options, provider, false);
+    }
+
     /**
      * Starts a fresh server with default options from the default provider.
      *

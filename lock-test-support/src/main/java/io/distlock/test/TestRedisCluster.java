@@ -1,0 +1,570 @@
+package io.distlock.test;
+
+import io.distlock.test.TestRedis.Provider;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * A real, throwaway Redis Cluster for tests: masters and their replicas, each a {@code redis-server} process on a free
+ * port, formed from Java with {@code CLUSTER MEET}, {@code ADDSLOTS} and {@code REPLICATE}, so no {@code redis-cli} is
+ * needed.
+ *
+ * <pre>{@code
+ * try (TestRedisCluster cluster = TestRedisCluster.start()) {
+ *     TestRedis master = cluster.masterOf("{distlock:stock}");
+ *     master.kill();
+ *     TestRedis promoted = cluster.awaitHealthy(Duration.ofSeconds(10)).masterOf("{distlock:stock}");
+ * }
+ * }</pre>
+ *
+ * <p>Nodes run from the {@link Provider#PATH} or {@link Provider#EMBEDDED} binary (Redis 6.2 works: slots are added
+ * one by one, not by range). A test drives single nodes through their {@link TestRedis}: {@link TestRedis#kill()},
+ * {@link TestRedis#startAgain()} (the node rejoins from its {@code nodes.conf}), {@link TestRedis#pause()}. The
+ * cluster's own methods ask live nodes only and never hang on a paused one.
+ *
+ * <p>Failure detection is fast for tests: {@code cluster-node-timeout} is 1 s unless the builder says otherwise, and
+ * any replica may fail over ({@code cluster-replica-validity-factor 0}).
+ */
+public final class TestRedisCluster implements AutoCloseable {
+
+    /** The number of hash slots of every Redis Cluster. */
+    public static final int SLOTS = 16384;
+
+    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
+    private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration MIGRATE_TIMEOUT = Duration.ofSeconds(5);
+    private static final int MIGRATE_BATCH = 100;
+
+    private final List<TestRedis> nodes;
+    private final Provider provider;
+
+    private TestRedisCluster(List<TestRedis> nodes, Provider provider) {
+        this.nodes = List.copyOf(nodes);
+        this.provider = provider;
+    }
+
+    /**
+     * Starts three masters with one replica each and waits until every node reports {@code cluster_state:ok} and
+     * agrees on who serves which slot.
+     *
+     * @return the running cluster; close it when the test is done
+     */
+    public static TestRedisCluster start() {
+        return builder().start();
+    }
+
+    /**
+     * Returns a builder for another shape, node timeout or provider.
+     *
+     * @return a new builder
+     */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns every node in start order, masters first; roles change with failovers, the order does not.
+     *
+     * @return all nodes, live or not
+     */
+    public List<TestRedis> nodes() {
+        return nodes;
+    }
+
+    /**
+     * Returns where the nodes came from.
+     *
+     * @return {@link Provider#PATH} or {@link Provider#EMBEDDED}
+     */
+    public Provider provider() {
+        return provider;
+    }
+
+    /**
+     * Returns the address of every node, as Spring Boot's {@code spring.data.redis.cluster.nodes} takes it.
+     *
+     * @return {@code host:port} per node
+     */
+    public List<String> nodeAddresses() {
+        return nodes.stream().map(node -> node.host() + ":" + node.port()).toList();
+    }
+
+    /**
+     * Returns the hash slot of a key, as Redis computes it ({@code CLUSTER KEYSLOT}).
+     *
+     * @param key a Redis key; only its hash tag counts if it has one
+     * @return the slot, from 0 to {@value #SLOTS} - 1
+     */
+    public int slotOf(String key) {
+        return Integer.parseInt(ask(anyLiveNode(), "CLUSTER", "KEYSLOT", key));
+    }
+
+    /**
+     * Returns the master that serves a key's slot, as the first live node asked believes.
+     *
+     * @param key a Redis key
+     * @return that master
+     * @throws IllegalStateException if no live master serves the slot
+     */
+    public TestRedis masterOf(String key) {
+        return masterOfSlot(slotOf(key));
+    }
+
+    /**
+     * Returns the master that serves a slot, as the first live node asked believes.
+     *
+     * @param slot a hash slot
+     * @return that master
+     * @throws IllegalStateException if no live master serves the slot
+     */
+    public TestRedis masterOfSlot(int slot) {
+        ClusterView view = viewOf(anyLiveNode());
+        return view.masterOfSlot(slot)
+                .map(entry -> nodeOnPort(entry.port()))
+                .orElseThrow(() -> new IllegalStateException("No master serves slot " + slot + ": " + view));
+    }
+
+    /**
+     * Returns the nodes that replicate a master now.
+     *
+     * @param master a master of this cluster
+     * @return its replicas, as the master itself reports them
+     */
+    public List<TestRedis> replicasOf(TestRedis master) {
+        ClusterView view = viewOf(master);
+        String masterId = view.myself().id();
+        return view.entries().stream()
+                .filter(entry -> entry.masterId().equals(masterId))
+                .map(entry -> nodeOnPort(entry.port()))
+                .toList();
+    }
+
+    /**
+     * Returns a node's cluster id.
+     *
+     * @param node a live node of this cluster
+     * @return its 40-character node id
+     */
+    public String nodeId(TestRedis node) {
+        return ask(node, "CLUSTER", "MYID");
+    }
+
+    /**
+     * Promotes a replica the way an operator does ({@code CLUSTER FAILOVER}): its master hands the slots over without
+     * losing writes. Returns once every live node agrees.
+     *
+     * @param replica a live replica
+     * @param timeout how long the promotion may take
+     * @return the replica, now a master
+     * @throws IllegalStateException if it did not happen in time
+     */
+    public TestRedis failover(TestRedis replica, Duration timeout) {
+        ask(replica, "CLUSTER", "FAILOVER");
+        awaitUntil(timeout, "replica on port " + replica.port() + " to be promoted", () -> {
+            Optional<ClusterView> view = tryView(replica);
+            return view.isPresent() && view.get().myself().isMaster() && isHealthy();
+        });
+        return replica;
+    }
+
+    /**
+     * Waits until every slot is served by a live master, every live node reports {@code cluster_state:ok}, all of
+     * them agree on who serves what and who replicates whom, and every live replica is in sync with its master: after a killed master's replica took over, or a killed node came back.
+     *
+     * @param timeout how long it may take
+     * @return this cluster
+     * @throws IllegalStateException if it did not happen in time, with the nodes' views
+     */
+    public TestRedisCluster awaitHealthy(Duration timeout) {
+        awaitUntil(timeout, "the cluster to be healthy", this::isHealthy);
+        return this;
+    }
+
+    /**
+     * Moves a slot, and the keys in it, to another master, the way {@code redis-cli --cluster reshard} does. Keys keep
+     * their values and remaining TTL.
+     *
+     * @param slot the slot to move
+     * @param target the master that takes it over
+     */
+    public void moveSlot(int slot, TestRedis target) {
+        SlotMigration migration = beginMigration(slot, target);
+        migration.migrateKeys();
+        migration.complete();
+    }
+
+    /**
+     * Starts moving a slot to another master and stops half way, for tests that run commands while the slot is
+     * migrating: the source answers {@code ASK} for keys it no longer has.
+     *
+     * @param slot the slot to move
+     * @param target the master that takes it over
+     * @return the migration in progress
+     */
+    public SlotMigration beginMigration(int slot, TestRedis target) {
+        TestRedis source = masterOfSlot(slot);
+        if (source == target) {
+            throw new IllegalArgumentException("Slot " + slot + " is already served by " + target);
+        }
+        String sourceId = nodeId(source);
+        String targetId = nodeId(target);
+        ask(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", sourceId);
+        ask(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", targetId);
+        return new SlotMigration(slot, source, target, targetId);
+    }
+
+    /**
+     * Describes the cluster for test output.
+     *
+     * @return the nodes' descriptions
+     */
+    public String description() {
+        return "Redis Cluster of " + nodes.size() + " nodes: " + nodes;
+    }
+
+    @Override
+    public String toString() {
+        return description();
+    }
+
+    /** Stops every node and deletes their directories; calling it again does nothing. */
+    @Override
+    public void close() {
+        RuntimeException failure = null;
+        for (TestRedis node : nodes) {
+            try {
+                node.close();
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** A slot on its way from one master to another, started by {@link #beginMigration}. */
+    public final class SlotMigration {
+
+        private final int slot;
+        private final TestRedis source;
+        private final TestRedis target;
+        private final String targetId;
+
+        private SlotMigration(int slot, TestRedis source, TestRedis target, String targetId) {
+            this.slot = slot;
+            this.source = source;
+            this.target = target;
+            this.targetId = targetId;
+        }
+
+        /**
+         * Moves the keys the source still has in the slot to the target ({@code MIGRATE}). Keys written to the slot
+         * later are created on the target, which clients find through {@code ASK}.
+         *
+         * @return how many keys were moved
+         */
+        public int migrateKeys() {
+            int moved = 0;
+            while (true) {
+                String keys = ask(
+                        source, "CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), Integer.toString(MIGRATE_BATCH));
+                if (keys == null || keys.isEmpty()) {
+                    return moved;
+                }
+                List<String> command = new ArrayList<>(List.of(
+                        "MIGRATE",
+                        target.host(),
+                        Integer.toString(target.port()),
+                        "",
+                        "0",
+                        Long.toString(MIGRATE_TIMEOUT.toMillis()),
+                        "KEYS"));
+                List<String> batch = List.of(keys.split("\n"));
+                command.addAll(batch);
+                ask(source, command.toArray(String[]::new));
+                moved += batch.size();
+            }
+        }
+
+        /**
+         * Ends the migration: the target serves the slot, and every master is told ({@code SETSLOT NODE}). Call
+         * {@link #migrateKeys()} first, or the keys left on the source are lost to clients.
+         */
+        public void complete() {
+            String slotText = Integer.toString(slot);
+            ask(target, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
+            ask(source, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
+            for (TestRedis node : liveNodes()) {
+                if (node != source && node != target && viewOf(node).myself().isMaster()) {
+                    ask(node, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
+                }
+            }
+        }
+    }
+
+    private boolean isHealthy() {
+        List<TestRedis> live = liveNodes();
+        Set<Integer> livePorts = new LinkedHashSet<>();
+        live.forEach(node -> livePorts.add(node.port()));
+        String agreed = null;
+        for (TestRedis node : live) {
+            Optional<String> info = tryAsk(node, "CLUSTER", "INFO");
+            Optional<ClusterView> view = tryView(node);
+            if (info.isEmpty() || view.isEmpty() || !info.get().contains("cluster_state:ok")) {
+                return false;
+            }
+            if (!view.get().myself().isMaster()
+                    && !tryAsk(node, "INFO", "replication").orElse("").contains("master_link_status:up")) {
+                return false;
+            }
+            String owners = view.get().topology();
+            if (agreed == null) {
+                agreed = owners;
+            } else if (!agreed.equals(owners)) {
+                return false;
+            }
+            for (ClusterView.Entry entry : view.get().entries()) {
+                if (entry.isMaster() && !entry.slots().isEmpty() && !livePorts.contains(entry.port())) {
+                    return false;
+                }
+            }
+        }
+        return agreed != null;
+    }
+
+    private List<TestRedis> liveNodes() {
+        return nodes.stream().filter(node -> tryAsk(node, "PING").isPresent()).toList();
+    }
+
+    private TestRedis anyLiveNode() {
+        return liveNodes().stream()
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("No node of the cluster answers: " + nodes));
+    }
+
+    private TestRedis nodeOnPort(int port) {
+        return nodes.stream()
+                .filter(node -> node.port() == port)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("No node of this cluster listens on port " + port));
+    }
+
+    private ClusterView viewOf(TestRedis node) {
+        return ClusterView.parse(ask(node, "CLUSTER", "NODES"));
+    }
+
+    private Optional<ClusterView> tryView(TestRedis node) {
+        return tryAsk(node, "CLUSTER", "NODES").map(ClusterView::parse);
+    }
+
+    /** Runs a command with a short timeout, so that a paused node fails the call instead of hanging it. */
+    private static String ask(TestRedis node, String... args) {
+        try (RespConnection connection = RespConnection.open(node.host(), node.port(), QUERY_TIMEOUT)) {
+            if (node.password() != null) {
+                connection.call("AUTH", node.password());
+            }
+            return connection.call(args);
+        } catch (IOException e) {
+            throw new IllegalStateException(
+                    String.join(" ", args) + " failed on " + node.description() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Optional<String> tryAsk(TestRedis node, String... args) {
+        try {
+            return Optional.ofNullable(ask(node, args));
+        } catch (IllegalStateException e) {
+            return Optional.empty();
+        }
+    }
+
+    private void awaitUntil(Duration timeout, String what, Supplier<Boolean> condition) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (!condition.get()) {
+            if (System.nanoTime() - deadline > 0) {
+                StringBuilder views = new StringBuilder();
+                for (TestRedis node : nodes) {
+                    views.append("\n").append(node.port()).append(": ");
+                    views.append(tryAsk(node, "CLUSTER", "NODES").orElse("(no answer)"));
+                }
+                throw new IllegalStateException(
+                        "Timed out after " + timeout.toMillis() + " ms waiting for " + what + views);
+            }
+            PortProbe.sleepPollInterval();
+        }
+    }
+
+    /** Options for a cluster; obtained from {@link TestRedisCluster#builder()}. */
+    public static final class Builder {
+
+        private int masters = 3;
+        private int replicasPerMaster = 1;
+        private Duration nodeTimeout = Duration.ofSeconds(1);
+        private Provider provider;
+        private final List<String> configDirectives = new ArrayList<>();
+
+        private Builder() {}
+
+        /**
+         * Sets how many masters share the slots.
+         *
+         * @param masters at least 1; the default is 3
+         * @return this builder
+         */
+        public Builder masters(int masters) {
+            if (masters < 1) {
+                throw new IllegalArgumentException("A cluster needs at least 1 master, but " + masters + " were asked");
+            }
+            this.masters = masters;
+            return this;
+        }
+
+        /**
+         * Sets how many replicas each master gets.
+         *
+         * @param replicasPerMaster 0 or more; the default is 1
+         * @return this builder
+         */
+        public Builder replicasPerMaster(int replicasPerMaster) {
+            if (replicasPerMaster < 0) {
+                throw new IllegalArgumentException("replicasPerMaster must be 0 or more, but was " + replicasPerMaster);
+            }
+            this.replicasPerMaster = replicasPerMaster;
+            return this;
+        }
+
+        /**
+         * Sets {@code cluster-node-timeout}: how long a node may not answer before the others count it failed.
+         *
+         * @param nodeTimeout at least 100 ms; the default is 1 s
+         * @return this builder
+         */
+        public Builder nodeTimeout(Duration nodeTimeout) {
+            if (nodeTimeout.toMillis() < 100) {
+                throw new IllegalArgumentException("nodeTimeout must be at least 100 ms, but was " + nodeTimeout);
+            }
+            this.nodeTimeout = nodeTimeout;
+            return this;
+        }
+
+        /**
+         * Forces where the nodes come from.
+         *
+         * @param provider {@link Provider#PATH} or {@link Provider#EMBEDDED}; by default the default provider, or the
+         *     PATH's or the embedded binary when the default is {@link Provider#TESTCONTAINERS}, whose containers
+         *     would announce addresses that other nodes and clients cannot reach
+         * @return this builder
+         */
+        public Builder provider(Provider provider) {
+            if (Objects.requireNonNull(provider, "provider") == Provider.TESTCONTAINERS) {
+                throw new IllegalArgumentException("A test cluster runs redis-server processes (PATH or EMBEDDED): "
+                        + "nodes in containers would announce addresses that the others cannot reach");
+            }
+            this.provider = provider;
+            return this;
+        }
+
+        /**
+         * Adds {@code redis.conf} directives for every node, as {@link TestRedis.Builder#configLine} takes them.
+         *
+         * @param directives one directive per string
+         * @return this builder
+         */
+        public Builder configLine(String... directives) {
+            for (String directive : directives) {
+                ConfigArgs.of(directive);
+            }
+            configDirectives.addAll(List.of(directives));
+            return this;
+        }
+
+        /**
+         * Starts the nodes, forms the cluster and waits until it is healthy.
+         *
+         * @return the running cluster; close it when the test is done
+         * @throws IllegalStateException if a node cannot start or the cluster does not form in 30 s
+         */
+        public TestRedisCluster start() {
+            Provider chosen = provider != null ? provider : processProvider();
+            RedisExecutable executable = chosen == Provider.PATH
+                    ? RedisExecutable.onPath()
+                            .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH"))
+                    : RedisExecutable.embedded();
+            List<String> directives = new ArrayList<>(List.of(
+                    "cluster-enabled yes",
+                    "cluster-config-file nodes.conf",
+                    "cluster-node-timeout " + nodeTimeout.toMillis(),
+                    "cluster-replica-validity-factor 0"));
+            directives.addAll(configDirectives);
+            ServerOptions options = new ServerOptions(null, directives);
+            List<TestRedis> nodes = new ArrayList<>();
+            try {
+                for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
+                    nodes.add(TestRedis.of(
+                            ProcessBackend.start(executable, options, FreePorts::nextWithClusterBus), options, chosen));
+                }
+                TestRedisCluster cluster = new TestRedisCluster(nodes, chosen);
+                ClusterFormation.form(cluster, masters, FORMATION_TIMEOUT);
+                return cluster;
+            } catch (RuntimeException e) {
+                nodes.forEach(TestRedis::close);
+                throw e;
+            }
+        }
+
+        private static Provider processProvider() {
+            Provider preferred = ProviderSelection.defaultProvider();
+            if (preferred != Provider.TESTCONTAINERS) {
+                return preferred;
+            }
+            return RedisExecutable.onPath().isPresent() ? Provider.PATH : Provider.EMBEDDED;
+        }
+    }
+
+    /** The steps that turn started nodes into a cluster; kept together since their order matters. */
+    private static final class ClusterFormation {
+
+        private ClusterFormation() {}
+
+        static void form(TestRedisCluster cluster, int masters, Duration timeout) {
+            List<TestRedis> nodes = cluster.nodes();
+            TestRedis first = nodes.get(0);
+            for (TestRedis node : nodes.subList(1, nodes.size())) {
+                ask(first, "CLUSTER", "MEET", node.host(), Integer.toString(node.port()));
+            }
+            for (int m = 0; m < masters; m++) {
+                int from = SLOTS * m / masters;
+                int to = SLOTS * (m + 1) / masters;
+                // ADDSLOTSRANGE is Redis 7 only; the embedded binary is 6.2.
+                List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
+                for (int slot = from; slot < to; slot++) {
+                    command.add(Integer.toString(slot));
+                }
+                ask(nodes.get(m), command.toArray(String[]::new));
+            }
+            cluster.awaitUntil(
+                    timeout,
+                    "every node to know every other",
+                    () -> nodes.stream().allMatch(node -> cluster.viewOf(node).knowsAll(nodes.size())));
+            for (int r = masters; r < nodes.size(); r++) {
+                TestRedis master = nodes.get((r - masters) % masters);
+                ask(nodes.get(r), "CLUSTER", "REPLICATE", cluster.nodeId(master));
+            }
+            cluster.awaitUntil(
+                    timeout,
+                    "replicas to be in sync",
+                    () -> nodes.subList(masters, nodes.size()).stream()
+                            .allMatch(replica ->
+                                    ask(replica, "INFO", "replication").contains("master_link_status:up")));
+            cluster.awaitHealthy(timeout);
+        }
+    }
+}
