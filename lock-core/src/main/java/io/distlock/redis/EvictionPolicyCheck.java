@@ -1,6 +1,11 @@
 package io.distlock.redis;
 
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
@@ -14,11 +19,13 @@ import org.springframework.data.redis.core.RedisTemplate;
  * held lock keys and fencing counters, under a {@code volatile-*} policy held lock keys, which all have a TTL. An
  * evicted lock key lets a second holder in; an evicted fencing counter starts again and repeats tokens.
  *
- * <p>It asks through the lock's blocking template, on a distlock thread, where blocking costs no caller anything.
+ * <p>It asks through the lock's blocking template, on a distlock thread, where blocking costs no caller anything. On
+ * Redis Cluster it asks every node, since any master may hold a lock key, and names the nodes in the warning.
  */
 final class EvictionPolicyCheck {
 
     private static final Logger log = LoggerFactory.getLogger(EvictionPolicyCheck.class);
+    private static final String POLICY = "maxmemory_policy";
     private static final String FIX = "Run Redis with maxmemory-policy noeviction (in redis.conf, or CONFIG SET "
             + "maxmemory-policy noeviction), or give distlock a Redis of its own that does.";
 
@@ -37,11 +44,10 @@ final class EvictionPolicyCheck {
     }
 
     private void check() {
-        String policy;
+        Properties memory;
         try {
-            Properties memory = template.execute((RedisCallback<Properties>)
+            memory = template.execute((RedisCallback<Properties>)
                     connection -> connection.serverCommands().info("memory"));
-            policy = memory == null ? null : memory.getProperty("maxmemory_policy");
         } catch (RuntimeException e) {
             log.info(
                     "Could not read Redis's maxmemory-policy ({}); distlock is safe only if Redis never evicts its "
@@ -50,10 +56,34 @@ final class EvictionPolicyCheck {
                     FIX);
             return;
         }
-        String warning = warningFor(policy);
-        if (warning != null) {
-            log.warn(warning);
+        policiesByNode(memory).forEach((policy, nodes) -> {
+            String warning = warningFor(policy);
+            if (warning != null) {
+                log.warn(nodes.isEmpty() ? warning : warning + " Nodes with this policy: " + String.join(", ", nodes));
+            }
+        });
+    }
+
+    /**
+     * Each policy with the nodes that have it. A cluster connection answers for every node, prefixing each property
+     * with the node's {@code host:port.}; a single server's properties have no prefix, and no node is named.
+     */
+    private static Map<String, List<String>> policiesByNode(@Nullable Properties memory) {
+        Map<String, List<String>> policies = new TreeMap<>();
+        if (memory == null) {
+            return policies;
         }
+        for (String name : memory.stringPropertyNames()) {
+            if (name.equals(POLICY)) {
+                policies.computeIfAbsent(memory.getProperty(name), any -> new ArrayList<>());
+            } else if (name.endsWith("." + POLICY)) {
+                String node = name.substring(0, name.length() - POLICY.length() - 1);
+                policies.computeIfAbsent(memory.getProperty(name), any -> new ArrayList<>())
+                        .add(node);
+            }
+        }
+        policies.values().forEach(Collections::sort);
+        return policies;
     }
 
     /** The warning for a policy, or null if the policy never evicts keys. */

@@ -1,12 +1,16 @@
 package io.distlock.redis;
 
 import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedisCluster;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -18,10 +22,17 @@ final class RedisClients implements AutoCloseable {
 
     static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(2);
 
+    /**
+     * How often cluster clients re-read the topology even when nothing hinted at a change, as the README recommends
+     * setting with {@code spring.data.redis.lettuce.cluster.refresh.period}.
+     */
+    static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
+
     private final List<AutoCloseable> opened = new ArrayList<>();
     private final String host;
     private final int port;
     private final String password;
+    private final List<String> clusterNodes;
 
     RedisClients(TestRedis redis) {
         this(redis.host(), redis.port(), redis.password());
@@ -32,19 +43,45 @@ final class RedisClients implements AutoCloseable {
         this.host = host;
         this.port = port;
         this.password = password;
+        this.clusterNodes = List.of();
+    }
+
+    /**
+     * Clients of a Redis Cluster that follow its topology changes: on MOVED, ASK and reconnects, which Lettuce 7 does by
+     * default, and every {@link #CLUSTER_REFRESH_PERIOD}.
+     */
+    RedisClients(TestRedisCluster cluster) {
+        this.host = null;
+        this.port = 0;
+        this.password = null;
+        this.clusterNodes = cluster.nodeAddresses();
     }
 
     /** A connection factory with its own connections, like another process would have. */
     synchronized LettuceConnectionFactory connectionFactory() {
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host, port);
-        if (password != null) {
-            server.setPassword(password);
+        LettuceConnectionFactory factory;
+        if (clusterNodes.isEmpty()) {
+            RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host, port);
+            if (password != null) {
+                server.setPassword(password);
+            }
+            factory = new LettuceConnectionFactory(
+                    server,
+                    LettuceClientConfiguration.builder()
+                            .commandTimeout(COMMAND_TIMEOUT)
+                            .build());
+        } else {
+            factory = new LettuceConnectionFactory(
+                    new RedisClusterConfiguration(clusterNodes),
+                    LettuceClientConfiguration.builder()
+                            .commandTimeout(COMMAND_TIMEOUT)
+                            .clientOptions(ClusterClientOptions.builder()
+                                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                            .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD)
+                                            .build())
+                                    .build())
+                            .build());
         }
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(COMMAND_TIMEOUT)
-                        .build());
         factory.afterPropertiesSet();
         factory.start();
         opened.add(factory::destroy);

@@ -1,0 +1,241 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import io.distlock.Lease;
+import io.distlock.LockHandle;
+import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedisCluster;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.slf4j.LoggerFactory;
+
+/**
+ * distlock on a real Redis Cluster of three masters with one replica each: every script with keys on every master,
+ * batched renewals, release notifications between instances, and a slot moved while its lock is held. The contract
+ * suite on a cluster is {@link RedisLockClusterContractTest}; a master killed while locks are held is {@link
+ * RedisLockClusterFailoverTest}.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedisLockClusterTest {
+
+    private static final Duration LONG_LEASE = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(10);
+    /** Far below {@link #LONG_LEASE}: a waiter this fast was woken by the release, not by the lease running out. */
+    private static final Duration WOKEN_WITHIN = Duration.ofSeconds(3);
+
+    private static TestRedisCluster cluster;
+
+    private final RedisClients clients = new RedisClients(cluster);
+    private final String base = "cluster:" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = TestRedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @AfterEach
+    void closeClients() throws Exception {
+        clients.close();
+    }
+
+    @Test
+    void everyScriptWorksWithKeysOnEveryMaster() throws Exception {
+        RedisLock lock = clients.lock();
+        RedisLock other = clients.lock();
+        List<String> keys = keysOnEveryMaster(20);
+
+        for (String key : keys) {
+            LockHandle first = lock.tryAcquire(key, Lease.fixed(LONG_LEASE)).orElseThrow();
+            assertThat(other.tryAcquire(key)).as("a held lock on %s", key).isEmpty();
+            first.extend(Duration.ofSeconds(40));
+            assertThat(first.isHeld()).isTrue();
+            assertThat(first.remainingLease()).isGreaterThan(LONG_LEASE);
+            first.release();
+            assertThat(first.isHeld()).isFalse();
+
+            LockHandle second = other.tryAcquire(key, Lease.fixed(LONG_LEASE)).orElseThrow();
+            assertThat(second.fencingToken()).isGreaterThan(first.fencingToken());
+            second.release();
+        }
+    }
+
+    @Test
+    void releasesHandOverWithinAnInstanceAndWakeWaitersOfAnotherOnEveryMaster() throws Exception {
+        RedisLock lock = clients.lock();
+        RedisLock other = clients.lock();
+
+        for (String key : keysOnEveryMaster(2)) {
+            LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
+            CompletableFuture<Optional<LockHandle>> sameInstance = waitFor(lock, key);
+            CompletableFuture<Optional<LockHandle>> otherInstance = waitFor(other, key);
+            // Once waiters of both instances have tried, the key carries the mark of several instances' waiters.
+            TestRedis master = cluster.masterOf(redisKey(key));
+            await().atMost(WAIT)
+                    .until(() -> master.command("GET", redisKey(key)).endsWith("*"));
+
+            held.release();
+            LockHandle handedOver = sameInstance
+                    .get(WOKEN_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
+                    .orElseThrow();
+            assertThat(handedOver.fencingToken()).isGreaterThan(held.fencingToken());
+            handedOver.release();
+
+            LockHandle woken = otherInstance
+                    .get(WOKEN_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
+                    .orElseThrow();
+            assertThat(woken.fencingToken()).isGreaterThan(handedOver.fencingToken());
+            woken.release();
+        }
+    }
+
+    @Test
+    void watchdogRenewsLeasesOnEveryMasterInBatches() throws Exception {
+        RedisLock lock = clients.lock(
+                builder -> builder.watchdogLease(Duration.ofSeconds(1)).renewInterval(Duration.ofMillis(250)));
+        List<LockHandle> holds = new ArrayList<>();
+        for (String key : keysOnEveryMaster(30)) {
+            holds.add(lock.acquire(key, Lease.renewed()));
+        }
+
+        await().during(Duration.ofSeconds(3))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> holds.stream().noneMatch(LockHandle::isLost));
+
+        for (LockHandle hold : holds) {
+            TestRedis master = cluster.masterOf(redisKey(hold.key()));
+            assertThat(Long.parseLong(master.command("PTTL", redisKey(hold.key()))))
+                    .as("remaining lease of %s", hold.key())
+                    .isPositive();
+            hold.release();
+        }
+    }
+
+    @Test
+    void heldLockStaysValidWhileItsSlotMovesToAnotherMaster() throws Exception {
+        RedisLock lock = clients.lock(
+                builder -> builder.watchdogLease(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300)));
+        RedisLock other = clients.lock();
+        String key = base + "resharded";
+        LockHandle held = lock.acquire(key, Lease.renewed());
+        CompletableFuture<Optional<LockHandle>> waiter = waitFor(other, key, Duration.ofSeconds(30));
+        int slot = cluster.slotOf(redisKey(key));
+        TestRedis source = cluster.masterOfSlot(slot);
+        TestRedis target = cluster.nodes().stream()
+                .filter(node -> node != source && !cluster.replicasOf(node).isEmpty())
+                .findFirst()
+                .orElseThrow();
+
+        TestRedisCluster.SlotMigration migration = cluster.beginMigration(slot, target);
+        assertThat(migration.migrateKeys())
+                .as("the lock key and its fencing counter")
+                .isEqualTo(2);
+        // Renewals and status checks now reach the key through ASK.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> !held.isLost());
+        assertThat(held.isHeld()).isTrue();
+        migration.complete();
+        cluster.awaitHealthy(Duration.ofSeconds(10));
+        // And now through MOVED.
+        await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> !held.isLost());
+        assertThat(held.remainingLease()).isPositive();
+        assertThat(waiter).isNotDone();
+
+        held.release();
+        LockHandle next =
+                waiter.get(WOKEN_WITHIN.toMillis(), TimeUnit.MILLISECONDS).orElseThrow();
+        assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+        assertThat(target.command("EXISTS", redisKey(key))).isEqualTo("1");
+        next.release();
+    }
+
+    @Test
+    void firstUseWarnsAboutEveryMasterThatMayEvictLockKeys() throws Exception {
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        Logger checkLog = (Logger) LoggerFactory.getLogger(EvictionPolicyCheck.class);
+        logged.start();
+        checkLog.addAppender(logged);
+        TestRedis evicting = cluster.masterOfSlot(0);
+        evicting.command("CONFIG", "SET", "maxmemory-policy", "allkeys-lru");
+        try {
+            RedisLock lock = clients.lock();
+            lock.tryAcquire(base + "evict", Lease.fixed(LONG_LEASE))
+                    .orElseThrow()
+                    .release();
+
+            await().atMost(WAIT).until(() -> logged.list.stream().anyMatch(event -> event.getLevel() == Level.WARN));
+            assertThat(logged.list)
+                    .filteredOn(event -> event.getLevel() == Level.WARN)
+                    .singleElement()
+                    .satisfies(event -> assertThat(event.getFormattedMessage())
+                            .contains("allkeys-lru", "Nodes with this policy: 127.0.0.1:" + evicting.port()));
+        } finally {
+            checkLog.detachAppender(logged);
+            evicting.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
+        }
+    }
+
+    /** Keys of this test whose lock keys fall on each master, {@code perMaster} of each. */
+    private List<String> keysOnEveryMaster(int perMaster) {
+        List<TestRedis> masters = List.of(
+                cluster.masterOfSlot(0),
+                cluster.masterOfSlot(TestRedisCluster.SLOTS / 2),
+                cluster.masterOfSlot(TestRedisCluster.SLOTS - 1));
+        assertThat(masters).doesNotHaveDuplicates();
+        List<String> keys = new ArrayList<>();
+        Set<Integer> masterPorts = new HashSet<>();
+        for (TestRedis master : masters) {
+            int found = 0;
+            for (int i = 0; found < perMaster; i++) {
+                String key = base + master.port() + ":" + i;
+                if (cluster.masterOf(redisKey(key)) == master) {
+                    keys.add(key);
+                    masterPorts.add(master.port());
+                    found++;
+                }
+            }
+        }
+        assertThat(masterPorts).hasSize(3);
+        return keys;
+    }
+
+    private static String redisKey(String key) {
+        return "{distlock:" + key + "}";
+    }
+
+    private static CompletableFuture<Optional<LockHandle>> waitFor(RedisLock lock, String key) {
+        return waitFor(lock, key, WAIT);
+    }
+
+    private static CompletableFuture<Optional<LockHandle>> waitFor(RedisLock lock, String key, Duration wait) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.tryAcquire(key, Lease.fixed(LONG_LEASE), wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+    }
+}
