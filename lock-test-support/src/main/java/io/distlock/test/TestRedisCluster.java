@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +42,8 @@ public final class TestRedisCluster implements AutoCloseable {
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration MIGRATE_TIMEOUT = Duration.ofSeconds(5);
     private static final int MIGRATE_BATCH = 100;
+    /** A master without a password refuses a replica that authenticates with one, so the replica cannot resync. */
+    private static final String CUT_OFF_PASSWORD = "cut-off-from-its-master";
 
     private final List<TestRedis> nodes;
     private final Provider provider;
@@ -132,6 +135,23 @@ public final class TestRedisCluster implements AutoCloseable {
     }
 
     /**
+     * Returns the slots a master serves, as it believes itself.
+     *
+     * @param master a live master of this cluster
+     * @return its slots, empty for a replica
+     */
+    public Set<Integer> slotsOf(TestRedis master) {
+        ClusterView.Entry myself = viewOf(master).myself();
+        Set<Integer> slots = new TreeSet<>();
+        for (int slot = 0; slot < SLOTS; slot++) {
+            if (myself.servesSlot(slot)) {
+                slots.add(slot);
+            }
+        }
+        return slots;
+    }
+
+    /**
      * Returns the nodes that replicate a master now.
      *
      * @param master a master of this cluster
@@ -172,6 +192,57 @@ public final class TestRedisCluster implements AutoCloseable {
             return view.isPresent() && view.get().myself().isMaster() && isHealthy();
         });
         return replica;
+    }
+
+    /**
+     * Cuts a replica off from its master's writes while both stay up and the cluster sees nothing wrong: the replica
+     * can still be promoted, and then lacks every write made meanwhile. This is how asynchronous replication loses
+     * writes at a failover, made deterministic: the replica's link is dropped and it cannot authenticate to sync again
+     * until {@link #restoreReplication}.
+     *
+     * @param replica a live replica
+     */
+    public void cutReplication(TestRedis replica) {
+        ClusterView view = viewOf(replica);
+        String masterId = view.myself().masterId();
+        TestRedis master = view.entries().stream()
+                .filter(entry -> entry.id().equals(masterId))
+                .findFirst()
+                .map(entry -> nodeOnPort(entry.port()))
+                .orElseThrow(() -> new IllegalArgumentException(replica + " is not a replica"));
+        ask(replica, "CONFIG", "SET", "masterauth", CUT_OFF_PASSWORD);
+        ask(master, "CLIENT", "KILL", "TYPE", "replica");
+        awaitUntil(
+                Duration.ofSeconds(5),
+                "the replication link of " + replica + " to go down",
+                () -> ask(replica, "INFO", "replication").contains("master_link_status:down"));
+    }
+
+    /**
+     * Lets a replica cut off by {@link #cutReplication} sync again; a node promoted meanwhile simply stays a master.
+     *
+     * @param node the node that was cut off
+     */
+    public void restoreReplication(TestRedis node) {
+        ask(node, "CONFIG", "SET", "masterauth", "");
+    }
+
+    /**
+     * Undoes what a test did to the cluster, so the next test of the class starts from a healthy one: starts every
+     * killed node again, lets every replica that was cut off sync, and waits until healthy. Paused nodes are not
+     * resumed; the test that paused them does that.
+     *
+     * @param timeout how long healing may take
+     * @return this cluster
+     */
+    public TestRedisCluster heal(Duration timeout) {
+        for (TestRedis node : nodes) {
+            if (tryAsk(node, "PING").isEmpty()) {
+                node.startAgain();
+            }
+            restoreReplication(node);
+        }
+        return awaitHealthy(timeout);
     }
 
     /**

@@ -136,6 +136,26 @@ class TestRedisClusterTest {
     }
 
     @Test
+    void replicaCutOffFromItsMasterLosesTheWritesMadeMeanwhileWhenPromoted() {
+        String key = "{cut-" + UUID.randomUUID() + "}";
+        TestRedis master = cluster.masterOf(key);
+        TestRedis replica = cluster.replicasOf(master).get(0);
+        master.command("SET", key, "before");
+        assertThat(master.command("WAIT", "1", "2000")).isEqualTo("1");
+
+        cluster.cutReplication(replica);
+        master.command("SET", key, "after");
+        assertThat(master.command("WAIT", "1", "300")).isEqualTo("0");
+        master.kill();
+
+        assertThat(cluster.awaitHealthy(PROMOTION_TIMEOUT).masterOf(key)).isSameAs(replica);
+        assertThat(replica.command("GET", key)).isEqualTo("before");
+        cluster.restoreReplication(replica);
+        master.startAgain();
+        cluster.awaitHealthy(PROMOTION_TIMEOUT);
+    }
+
+    @Test
     void refusesContainerNodesWithAReason() {
         assertThatThrownBy(() -> TestRedisCluster.builder().provider(Provider.TESTCONTAINERS))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -1,0 +1,200 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedisCluster;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * A Redis Cluster master SIGKILLed while locks on its slots are held and waited for, and promoted over by its replica.
+ * Prints the measured recovery for the README.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class RedisLockClusterFailoverTest {
+
+    private static final Duration PROMOTION_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(8);
+    /** A waiter may overrun its wait by one script in flight when it ends, which the command timeout bounds. */
+    private static final Duration OVERRUN = RedisClients.COMMAND_TIMEOUT.plusSeconds(1);
+
+    private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(6);
+    private static final Duration RENEW_INTERVAL = Duration.ofSeconds(1);
+
+    private static TestRedisCluster cluster;
+
+    private final RedisClients clients = new RedisClients(cluster);
+    private final String base = "failover:" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = TestRedisCluster.start();
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        cluster.close();
+    }
+
+    @AfterEach
+    void closeClientsAndHeal() throws Exception {
+        clients.close();
+        cluster.heal(PROMOTION_TIMEOUT);
+    }
+
+    @Test
+    void replicatedHoldsSurviveTheFailoverAndNothingWaitsPastItsWait() throws Exception {
+        RedisLock holder =
+                clients.lock(builder -> builder.watchdogLease(WATCHDOG_LEASE).renewInterval(RENEW_INTERVAL));
+        RedisLock waiters = clients.lock();
+        RedisLock probe = clients.lock();
+        TestRedis doomed = cluster.masterOfSlot(0);
+        List<String> keys = keysOn(doomed, "held", 6);
+        List<LockHandle> holds = new ArrayList<>();
+        AtomicInteger lostCallbacks = new AtomicInteger();
+        for (int i = 0; i < keys.size(); i++) {
+            Lease lease = i % 2 == 0 ? Lease.renewed() : Lease.fixed(Duration.ofSeconds(60));
+            LockHandle hold = holder.acquire(keys.get(i), lease);
+            hold.onLost(lost -> lostCallbacks.incrementAndGet());
+            holds.add(hold);
+        }
+        assertThat(doomed.command("WAIT", "1", "2000"))
+                .as("replicated before the kill")
+                .isEqualTo("1");
+        List<CompletableFuture<Long>> waiting = new ArrayList<>();
+        for (String key : keys.subList(0, 3)) {
+            waiting.add(waitedMillis(waiters, key));
+        }
+
+        List<String> probeKeys = keysOn(doomed, "probe", (int) (PROMOTION_TIMEOUT.toMillis() / 50));
+
+        long killedAt = System.nanoTime();
+        doomed.kill();
+        Recovery recovery = firstAcquisition(probe, probeKeys, killedAt);
+        cluster.awaitHealthy(PROMOTION_TIMEOUT);
+
+        for (CompletableFuture<Long> waiter : waiting) {
+            assertThat(waiter.get(WAIT.plus(OVERRUN).toMillis() * 2, TimeUnit.MILLISECONDS))
+                    .as("a waiter's time, in ms")
+                    .isLessThanOrEqualTo(WAIT.plus(OVERRUN).toMillis());
+        }
+        // Renewals after the promotion find the replicated keys: no hold is lost, and none is lost silently.
+        await().during(RENEW_INTERVAL.multipliedBy(3))
+                .atMost(RENEW_INTERVAL.multipliedBy(6))
+                .until(() -> holds.stream().noneMatch(LockHandle::isLost));
+        long stillHeld = holds.stream().filter(LockHandle::isHeld).count();
+        System.out.printf(
+                "cluster failover: first acquisition on the killed master's slots %d ms after SIGKILL "
+                        + "(%d failed attempts meanwhile); holds still held %d of %d, lost callbacks %d%n",
+                recovery.millis(), recovery.failedAttempts(), stillHeld, holds.size(), lostCallbacks.get());
+        assertThat(stillHeld).isEqualTo(holds.size());
+        assertThat(lostCallbacks).hasValue(0);
+        for (LockHandle hold : holds) {
+            hold.release();
+        }
+    }
+
+    @Test
+    void holdThatNeverReachedTheReplicaIsLostAtFailoverAndItsHolderFindsOut() throws Exception {
+        RedisLock holder =
+                clients.lock(builder -> builder.watchdogLease(WATCHDOG_LEASE).renewInterval(RENEW_INTERVAL));
+        RedisLock next = clients.lock();
+        TestRedis doomed = cluster.masterOfSlot(0);
+        TestRedis replica = cluster.replicasOf(doomed).get(0);
+        String key = keysOn(doomed, "unreplicated", 1).get(0);
+        LockHandle replicated = holder.acquire(key, Lease.fixed(Duration.ofSeconds(30)));
+        replicated.release();
+        long replicatedToken = replicated.fencingToken();
+        assertThat(doomed.command("WAIT", "1", "2000")).isEqualTo("1");
+
+        cluster.cutReplication(replica);
+        LockHandle unreplicated = holder.acquire(key, Lease.renewed());
+        AtomicInteger lostCallbacks = new AtomicInteger();
+        unreplicated.onLost(lost -> lostCallbacks.incrementAndGet());
+        long killedAt = System.nanoTime();
+        doomed.kill();
+        cluster.awaitHealthy(PROMOTION_TIMEOUT);
+
+        // The promoted replica never saw the hold: another instance gets the lock, and the holder learns it lost it.
+        LockHandle second = await().atMost(PROMOTION_TIMEOUT)
+                .ignoreException(LockBackendException.class)
+                .until(() -> next.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30))), Optional::isPresent)
+                .orElseThrow();
+        await().atMost(WATCHDOG_LEASE.plus(RENEW_INTERVAL)).until(unreplicated::isLost);
+        await().atMost(Duration.ofSeconds(5)).until(() -> lostCallbacks.get() == 1);
+        long reportedAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt);
+        System.out.printf(
+                "cluster failover with an unreplicated hold: holder reported lost %d ms after SIGKILL; fencing "
+                        + "tokens: replicated %d, unreplicated %d, after failover %d%n",
+                reportedAfter, replicatedToken, unreplicated.fencingToken(), second.fencingToken());
+        // The counter's last increment never reached the replica either, so the new holder's token repeats it.
+        assertThat(second.fencingToken()).isEqualTo(unreplicated.fencingToken());
+        second.release();
+    }
+
+    /** Keys of this test whose lock keys the given master serves. */
+    private List<String> keysOn(TestRedis master, String name, int count) {
+        Set<Integer> slots = cluster.slotsOf(master);
+        List<String> keys = new ArrayList<>();
+        for (int i = 0; keys.size() < count; i++) {
+            String key = base + name + ":" + i;
+            if (slots.contains(SlotHash.getSlot("{distlock:" + key + "}"))) {
+                keys.add(key);
+            }
+        }
+        return keys;
+    }
+
+    /**
+     * Tries fresh keys on the dead master's slots, one after the other, until an acquisition succeeds: the time until
+     * locks on those slots work again. A key is never tried twice, since a failed attempt may still have taken it.
+     */
+    private static Recovery firstAcquisition(RedisLock probe, List<String> candidates, long killedAt) {
+        AtomicInteger attempts = new AtomicInteger();
+        await().atMost(PROMOTION_TIMEOUT).pollInterval(Duration.ofMillis(50)).until(() -> {
+            String key = candidates.get(attempts.getAndIncrement());
+            try {
+                Optional<LockHandle> acquired = probe.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)));
+                acquired.ifPresent(LockHandle::release);
+                return acquired.isPresent();
+            } catch (LockBackendException e) {
+                return false;
+            }
+        });
+        return new Recovery(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killedAt), attempts.get() - 1);
+    }
+
+    private static CompletableFuture<Long> waitedMillis(RedisLock lock, String key) {
+        return CompletableFuture.supplyAsync(() -> {
+            long start = System.nanoTime();
+            try {
+                lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), WAIT).ifPresent(LockHandle::release);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (LockBackendException e) {
+                // Failing fast while the slot has no master is allowed; hanging is not.
+            }
+            return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        });
+    }
+
+    private record Recovery(long millis, int failedAttempts) {}
+}
