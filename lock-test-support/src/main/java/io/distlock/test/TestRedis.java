@@ -22,6 +22,18 @@ import java.util.Objects;
  * <p>Servers start with persistence off, protected mode off and their own temp directory as working dir. Where they
  * come from is decided once per JVM (see {@link Provider}) unless a test forces a provider with {@link
  * Builder#provider(Provider)}. Instances are thread-safe.
+ *
+ * <p>A server started with {@link Builder#tls()} also listens for TLS on {@link #tlsPort()}, with throwaway {@link
+ * #certificates()}; its plain port keeps working, for {@link #command(String...)} and for clients that need no TLS:
+ *
+ * <pre>{@code
+ * TlsSupport tls = TestRedis.tlsSupport(Provider.PATH);
+ * assumeTrue(tls.available(), tls.reason());
+ * try (TestRedis redis = TestRedis.builder().provider(Provider.PATH).tls().start()) {
+ *     SSLSocket socket = (SSLSocket) redis.certificates().clientSslContext().getSocketFactory()
+ *             .createSocket(redis.host(), redis.tlsPort());
+ * }
+ * }</pre>
  */
 public final class TestRedis implements AutoCloseable {
 
@@ -92,6 +104,19 @@ public final class TestRedis implements AutoCloseable {
     }
 
     /**
+     * Tells whether servers from {@code provider} can have a TLS port: only local processes can, and only from a
+     * redis-server built with TLS. The first call for a provider starts a TLS server to find out; later calls answer
+     * from memory.
+     *
+     * @param provider the provider to check
+     * @return whether {@link Builder#tls()} works with it, and why not if it does not, naming the binary and its version
+     * @throws IllegalStateException if the check's server failed to start for another reason than missing TLS
+     */
+    public static TlsSupport tlsSupport(Provider provider) {
+        return TlsLauncher.support(Objects.requireNonNull(provider, "provider"));
+    }
+
+    /**
      * Returns where this server came from.
      *
      * @return the provider that started this server
@@ -119,6 +144,30 @@ public final class TestRedis implements AutoCloseable {
     }
 
     /**
+     * Returns the port on which the server speaks TLS; it stays the same across {@link #kill()} and {@link
+     * #startAgain()}.
+     *
+     * @return the TLS port, never 6379 and never {@link #port()}
+     * @throws IllegalStateException if the server was not started with {@link Builder#tls()} or {@link
+     *     Builder#mutualTls()}
+     */
+    public int tlsPort() {
+        return requireTls().port();
+    }
+
+    /**
+     * Returns the certificates the server presents on its {@link #tlsPort()}, and the CA that clients trust to accept
+     * them. They belong to the server: {@link #close()} deletes their files.
+     *
+     * @return the certificates; with a client certificate for a server started with {@link Builder#mutualTls()}
+     * @throws IllegalStateException if the server was not started with {@link Builder#tls()} or {@link
+     *     Builder#mutualTls()}
+     */
+    public TestCertificates certificates() {
+        return requireTls().certificates();
+    }
+
+    /**
      * Returns the password of the default user.
      *
      * @return the {@code requirepass} password, or {@code null} when the server has none
@@ -140,10 +189,13 @@ public final class TestRedis implements AutoCloseable {
     /**
      * Describes the server for test output.
      *
-     * @return for example {@code redis-server 7.0.15 from PATH on port 41234}
+     * @return for example {@code redis-server 7.0.15 from PATH on port 41234}, followed by {@code (TLS on port 41235)}
+     *     for a server with a TLS port
      */
     public String description() {
-        return backend.description();
+        return options.tls() == null
+                ? backend.description()
+                : backend.description() + " (TLS on port " + tlsPort() + ")";
     }
 
     /**
@@ -217,14 +269,17 @@ public final class TestRedis implements AutoCloseable {
     }
 
     /**
-     * Stops the server and deletes its temp directory; calling it again does nothing. Does nothing at all on the
-     * {@link #shared()} server, which a shutdown hook stops.
+     * Stops the server and deletes its temp directory and its {@link #certificates()}; calling it again does nothing.
+     * Does nothing at all on the {@link #shared()} server, which a shutdown hook stops.
      */
     @Override
     public void close() {
         if (!isShared) {
             backend.stop();
             LiveServers.remove(backend);
+            if (options.tls() != null) {
+                options.tls().certificates().close();
+            }
         }
     }
 
@@ -243,6 +298,14 @@ public final class TestRedis implements AutoCloseable {
             throw new UnsupportedOperationException(operation + " would disturb every other test using the shared "
                     + "server; start a server of your own with TestRedis.start()");
         }
+    }
+
+    private ServerTls requireTls() {
+        if (options.tls() == null) {
+            throw new IllegalStateException(
+                    description() + " has no TLS port; start it with TestRedis.builder().tls() or .mutualTls()");
+        }
+        return options.tls();
     }
 
     private static String percentEncode(String text) {
@@ -278,6 +341,8 @@ public final class TestRedis implements AutoCloseable {
         private String password;
         private final List<String> configDirectives = new ArrayList<>();
         private Provider provider;
+        private boolean tls;
+        private boolean clientCertificatesRequired;
 
         private Builder() {}
 
@@ -324,10 +389,41 @@ public final class TestRedis implements AutoCloseable {
         }
 
         /**
-         * Starts the server and waits until it answers PING.
+         * Adds a TLS port with newly generated {@link TestRedis#certificates()} ({@code tls-port}, {@code
+         * tls-cert-file}, {@code tls-key-file}, {@code tls-ca-cert-file}); clients need not present a certificate
+         * ({@code tls-auth-clients no}). The plain port stays open.
+         *
+         * <p>Only the {@link Provider#PATH} and {@link Provider#EMBEDDED} providers can, with a binary built with TLS;
+         * {@link TestRedis#tlsSupport(Provider)} tells up front.
+         *
+         * @return this builder
+         */
+        public Builder tls() {
+            this.tls = true;
+            this.clientCertificatesRequired = false;
+            return this;
+        }
+
+        /**
+         * Like {@link #tls()}, but TLS clients must present a certificate signed by the server's CA ({@code
+         * tls-auth-clients yes}); the certificates then include a client certificate. The plain port still takes
+         * anyone.
+         *
+         * @return this builder
+         */
+        public Builder mutualTls() {
+            this.tls = true;
+            this.clientCertificatesRequired = true;
+            return this;
+        }
+
+        /**
+         * Starts the server and waits until it answers PING on its plain port.
          *
          * @return the running server; close it when the test is done
-         * @throws IllegalStateException if the server cannot start, with the end of its log
+         * @throws IllegalStateException if the server cannot start, with the end of its log; for a TLS server whose
+         *     binary was built without TLS, naming the binary, its version and that reason
+         * @throws UnsupportedOperationException for a TLS server from {@link Provider#TESTCONTAINERS}
          */
         public TestRedis start() {
             return start(false);
@@ -335,19 +431,31 @@ public final class TestRedis implements AutoCloseable {
 
         private TestRedis start(boolean isShared) {
             Provider chosen = provider != null ? provider : ProviderSelection.defaultProvider();
-            ServerOptions options = new ServerOptions(password, configDirectives);
-            return new TestRedis(startBackend(chosen, options), options, chosen, isShared);
+            ServerOptions options = new ServerOptions(password, configDirectives, null);
+            if (!tls) {
+                return new TestRedis(startBackend(chosen, options), options, chosen, isShared);
+            }
+            if (chosen == Provider.TESTCONTAINERS) {
+                throw new UnsupportedOperationException(TlsLauncher.CONTAINER_REASON);
+            }
+            TlsLauncher.Started started = TlsLauncher.start(executable(chosen), options, clientCertificatesRequired);
+            return new TestRedis(started.backend(), started.options(), chosen, isShared);
         }
 
         private static RedisBackend startBackend(Provider provider, ServerOptions options) {
+            return provider == Provider.TESTCONTAINERS
+                    ? ContainerBackend.start(options)
+                    : ProcessBackend.start(executable(provider), options);
+        }
+
+        static RedisExecutable executable(Provider provider) {
             return switch (provider) {
-                case TESTCONTAINERS -> ContainerBackend.start(options);
                 case PATH ->
-                    ProcessBackend.start(
-                            RedisExecutable.onPath()
-                                    .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH")),
-                            options);
-                case EMBEDDED -> ProcessBackend.start(RedisExecutable.embedded(), options);
+                    RedisExecutable.onPath()
+                            .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH"));
+                case EMBEDDED -> RedisExecutable.embedded();
+                case TESTCONTAINERS ->
+                    throw new IllegalArgumentException("Testcontainers runs redis-server in a container, not locally");
             };
         }
     }
