@@ -575,7 +575,7 @@ public final class TestRedisCluster implements AutoCloseable {
                     "cluster-node-timeout " + nodeTimeout.toMillis(),
                     "cluster-replica-validity-factor 0"));
             directives.addAll(configDirectives);
-            ServerOptions options = new ServerOptions(null, directives);
+            ServerOptions options = new ServerOptions(null, directives, null);
             List<TestRedis> nodes = new ArrayList<>();
             try {
                 for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
