@@ -170,6 +170,42 @@ class RedisLockClusterTest {
         next.release();
     }
 
+    /**
+     * A release is announced with classic PUBLISH, which the cluster bus forwards to every other node; distlock
+     * announces only releases that a waiter of another instance asked for, so an uncontended release costs nothing.
+     */
+    @Test
+    void onlyReleasesAnotherInstanceWaitsForCostClusterBusMessagesOnePerOtherNode() throws Exception {
+        RedisLock lock = clients.lock();
+        RedisLock other = clients.lock();
+        List<String> keys = keysOnEveryMaster(4);
+
+        long before = publishMessagesSent();
+        for (String key : keys) {
+            lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
+        }
+        assertThat(publishMessagesSent() - before)
+                .as("bus messages for uncontended releases")
+                .isZero();
+
+        for (String key : keys) {
+            LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
+            CompletableFuture<Optional<LockHandle>> waiter = waitFor(other, key);
+            TestRedis master = cluster.masterOf(redisKey(key));
+            await().atMost(WAIT)
+                    .until(() -> master.command("GET", redisKey(key)).contains("+"));
+            held.release();
+            waiter.get(WOKEN_WITHIN.toMillis(), TimeUnit.MILLISECONDS)
+                    .orElseThrow()
+                    .release();
+        }
+        long perRelease = (publishMessagesSent() - before) / keys.size();
+        System.out.printf(
+                "cluster bus: %d PUBLISH messages per release announced to another instance, %d nodes%n",
+                perRelease, cluster.nodes().size());
+        assertThat(perRelease).isEqualTo(cluster.nodes().size() - 1);
+    }
+
     @Test
     void firstUseWarnsAboutEveryMasterThatMayEvictLockKeys() throws Exception {
         ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -194,6 +230,19 @@ class RedisLockClusterTest {
             checkLog.detachAppender(logged);
             evicting.command("CONFIG", "SET", "maxmemory-policy", "noeviction");
         }
+    }
+
+    /** PUBLISH messages that all nodes together have sent over the cluster bus. */
+    private static long publishMessagesSent() {
+        long sent = 0;
+        for (TestRedis node : cluster.nodes()) {
+            for (String line : node.command("CLUSTER", "INFO").split("\r?\n")) {
+                if (line.startsWith("cluster_stats_messages_publish_sent:")) {
+                    sent += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        }
+        return sent;
     }
 
     /** Keys of this test whose lock keys fall on each master, {@code perMaster} of each. */
