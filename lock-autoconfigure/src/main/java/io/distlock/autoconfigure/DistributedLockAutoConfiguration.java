@@ -56,6 +56,9 @@ public final class DistributedLockAutoConfiguration {
                 .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                 .releaseSubscription(releaseSubscription)
                 .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
+                .replicaAcknowledgements(
+                        properties.getReplicaAck().getReplicas(),
+                        properties.getReplicaAck().getTimeout())
                 .build();
     }
 }

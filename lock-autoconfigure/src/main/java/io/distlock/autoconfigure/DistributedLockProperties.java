@@ -36,6 +36,8 @@ public class DistributedLockProperties implements InitializingBean {
 
     private final Shutdown shutdown = new Shutdown();
 
+    private final ReplicaAck replicaAck = new ReplicaAck();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -88,6 +90,10 @@ public class DistributedLockProperties implements InitializingBean {
         return shutdown;
     }
 
+    public ReplicaAck getReplicaAck() {
+        return replicaAck;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -114,6 +120,7 @@ public class DistributedLockProperties implements InitializingBean {
         }
         watchdog.validate();
         shutdown.validate();
+        replicaAck.validate();
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {
@@ -187,6 +194,43 @@ public class DistributedLockProperties implements InitializingBean {
             if (gracePeriod == null || gracePeriod.isNegative()) {
                 throw new InvalidConfigurationPropertyValueException(
                         "distlock.shutdown.grace-period", gracePeriod, "must be zero (do not wait) or positive");
+            }
+        }
+    }
+
+    /** Waiting for replicas to acknowledge each grant, against losing locks at a failover (Redis WAIT). */
+    public static class ReplicaAck {
+
+        /** How many replicas must acknowledge a grant before it counts; 0 waits for none. */
+        private int replicas;
+
+        /** How long a grant waits for the replicas; shorter than spring.data.redis.timeout. */
+        private Duration timeout = Duration.ofMillis(100);
+
+        public int getReplicas() {
+            return replicas;
+        }
+
+        public void setReplicas(int replicas) {
+            this.replicas = replicas;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        void validate() {
+            if (replicas < 0) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.replica-ack.replicas", replicas, "must be 0 (do not wait) or more");
+            }
+            if (timeout == null || timeout.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.replica-ack.timeout", timeout, "must be at least 1ms");
             }
         }
     }

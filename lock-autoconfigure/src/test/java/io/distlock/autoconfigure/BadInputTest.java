@@ -184,6 +184,19 @@ class BadInputTest {
                         () -> startWith("distlock.watchdog.lease=1s", "distlock.watchdog.renew-interval=2s"),
                         IllegalStateException.class,
                         "distlock.watchdog.renew-interval"),
+                row(
+                        "negative replica acknowledgements",
+                        () -> startWith("distlock.replica-ack.replicas=-1"),
+                        IllegalStateException.class,
+                        "distlock.replica-ack.replicas"),
+                row(
+                        "replica acknowledgement timeout not shorter than the command timeout",
+                        () -> startWith(
+                                "distlock.replica-ack.replicas=1",
+                                "distlock.replica-ack.timeout=5s",
+                                "spring.data.redis.timeout=2s"),
+                        IllegalStateException.class,
+                        "shorter than the Redis command timeout (2000 ms)"),
                 row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
                 row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),

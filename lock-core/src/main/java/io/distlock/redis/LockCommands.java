@@ -4,6 +4,8 @@ import io.distlock.LockLostException.Reason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,17 +29,33 @@ final class LockCommands {
     private final String releaseChannel;
     private final String instanceId;
     private final String othersTurnMillis;
+    private final @Nullable ReplicaAcknowledgement acknowledgement;
 
     /**
      * @param releaseChannel where a release announces itself when another instance waits
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
      * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
+     * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      */
-    LockCommands(ScriptRunner runner, String releaseChannel, String instanceId, long othersTurnMillis) {
+    LockCommands(
+            ScriptRunner runner,
+            String releaseChannel,
+            String instanceId,
+            long othersTurnMillis,
+            @Nullable ReplicaAcknowledgement acknowledgement) {
         this.runner = runner;
         this.releaseChannel = releaseChannel;
         this.instanceId = instanceId;
         this.othersTurnMillis = Long.toString(othersTurnMillis);
+        this.acknowledgement = acknowledgement;
+    }
+
+    /**
+     * Whether grants wait for replicas. Then only {@link #acquire} grants: a release never hands the key over, since
+     * the waiter's own acknowledged acquisition is what makes its grant count.
+     */
+    boolean acknowledgesGrants() {
+        return acknowledgement != null;
     }
 
     ScriptRunner runner() {
@@ -100,16 +118,23 @@ final class LockCommands {
      * announced to this instance.
      */
     Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
-        ScriptRunner.Call<Attempted> call = runner.run(
-                key,
-                "acquire",
-                LockScripts.ACQUIRE,
-                List.of(lockKey, RedisKeys.fenceKey(lockKey)),
-                List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId),
-                value -> {
-                    long answer = number(value);
-                    return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
-                });
+        List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
+        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
+        Function<Object, Attempted> decode = value -> {
+            long answer = number(value);
+            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
+        };
+        ScriptRunner.Call<Attempted> call = acknowledgement == null
+                ? runner.run(key, "acquire", LockScripts.ACQUIRE, keys, args, decode)
+                : runner.runAcknowledged(
+                        key,
+                        "acquire",
+                        LockScripts.ACQUIRE,
+                        keys,
+                        args,
+                        value -> number(value) > 0,
+                        acknowledgement,
+                        decode);
         return new Attempt(call, key, lockKey, token);
     }
 

@@ -77,7 +77,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         this.keys = new RedisKeys(settings.keyPrefix);
         String instanceId = OwnerTokens.newInstanceId();
         ScriptRunner runner = new ScriptRunner(settings.connectionFactory);
-        this.commands = new LockCommands(runner, keys.releaseChannel(), instanceId, OTHERS_TURN_MILLIS);
+        this.commands = new LockCommands(
+                runner, keys.releaseChannel(), instanceId, OTHERS_TURN_MILLIS, settings.replicaAcknowledgement());
         this.renewer = new LeaseRenewer(
                 commands,
                 settings.connectionFactory.isClusterAware(),

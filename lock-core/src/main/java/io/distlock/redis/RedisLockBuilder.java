@@ -29,6 +29,9 @@ public final class RedisLockBuilder {
 
     Duration shutdownGracePeriod = Duration.ofSeconds(10);
 
+    private int acknowledgingReplicas;
+    private @Nullable Duration acknowledgementTimeout;
+
     RedisLockBuilder(RedisTemplate<String, ?> template) {
         this.template = template;
         this.connectionFactory = lettuceFactoryOf(template);
@@ -92,6 +95,28 @@ public final class RedisLockBuilder {
     }
 
     /**
+     * Makes every acquisition wait, after Redis granted it, until this many replicas have it (Redis {@code WAIT} on the
+     * connection that ran the grant); if fewer acknowledge within the timeout, the grant is released again and the
+     * acquisition fails with {@link io.distlock.LockBackendException}. A lock released while a waiter of the same
+     * instance waits is then not handed over directly: the waiter's own acquisition waits for the replicas too.
+     *
+     * <p>It narrows, but does not close, the window in which a failover loses a lock: a grant that reached no replica
+     * is refused instead of being lost at the next promotion. {@code WAIT} is not consensus: the replica that
+     * acknowledged may not be the one promoted, and renewals and releases are not waited for. While replicas are slow
+     * or down, each acquisition takes up to the timeout, and holds up the commands queued behind it on its
+     * connection.
+     *
+     * @param replicas how many replicas must acknowledge; 0, the default, waits for none
+     * @param timeout how long to wait for them; positive and shorter than the Redis command timeout
+     * @return this builder
+     */
+    public RedisLockBuilder replicaAcknowledgements(int replicas, Duration timeout) {
+        this.acknowledgingReplicas = replicas;
+        this.acknowledgementTimeout = timeout;
+        return this;
+    }
+
+    /**
      * Validates the settings and creates the lock. Nothing is sent to Redis yet.
      *
      * @return the lock
@@ -114,8 +139,35 @@ public final class RedisLockBuilder {
             throw new IllegalArgumentException(
                     "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
         }
+        validateReplicaAcknowledgements();
         warnIfCommandTimeoutOutlastsLease();
         return new RedisLock(this);
+    }
+
+    private void validateReplicaAcknowledgements() {
+        if (acknowledgingReplicas < 0) {
+            throw new IllegalArgumentException(
+                    "replica acknowledgements must be 0 (none) or more, but were " + acknowledgingReplicas);
+        }
+        if (acknowledgingReplicas == 0) {
+            return;
+        }
+        long commandTimeoutMillis = connectionFactory.getTimeout();
+        if (acknowledgementTimeout == null
+                || acknowledgementTimeout.toMillis() <= 0
+                || acknowledgementTimeout.toMillis() >= commandTimeoutMillis) {
+            throw new IllegalArgumentException("replica acknowledgement timeout must be at least 1 ms and shorter "
+                    + "than the Redis command timeout (" + commandTimeoutMillis + " ms), but was "
+                    + acknowledgementTimeout);
+        }
+    }
+
+    /** What grants wait for from replicas, or null if they count at once. */
+    @Nullable
+    ReplicaAcknowledgement replicaAcknowledgement() {
+        return acknowledgingReplicas == 0
+                ? null
+                : new ReplicaAcknowledgement(acknowledgingReplicas, acknowledgementTimeout.toMillis());
     }
 
     /** A renewal that waits longer than the lease for its answer comes too late; say so while it can be fixed. */

@@ -14,8 +14,10 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.ReactiveStringRedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
@@ -115,12 +117,40 @@ final class ScriptRunner {
             List<String> keys,
             List<String> args,
             Function<Object, T> decode) {
-        Call<T> call = new Call<>(key, operation, commandTimeoutNanos);
         @SuppressWarnings("unchecked")
         RedisScript<Object> untyped = (RedisScript<Object>) script;
         // Every script answers one value: a number, or one list for a script that returns a table.
-        Mono<T> execution =
-                template.execute(untyped, keys, args).singleOrEmpty().map(decode);
+        return start(key, operation, template.execute(untyped, keys, args).singleOrEmpty(), decode);
+    }
+
+    /**
+     * Like {@link #run}, for a script whose answer may grant a lock: a grant counts only once {@code acknowledgement}
+     * has the replicas' acknowledgement, and fails with {@link LockBackendException} otherwise, leaving the caller to
+     * free it. The script and its {@code WAIT} block a distlock thread, since Spring Data Redis's reactive API cannot
+     * send {@code WAIT}; the caller still waits only as long as it wants.
+     */
+    <T> Call<T> runAcknowledged(
+            String key,
+            String operation,
+            RedisScript<?> script,
+            List<String> keys,
+            List<String> args,
+            Predicate<Object> isGrant,
+            ReplicaAcknowledgement acknowledgement,
+            Function<Object, T> decode) {
+        long commandTimeoutMillis = TimeUnit.NANOSECONDS.toMillis(commandTimeoutNanos);
+        Mono<Object> answer = Mono.fromCallable(() -> {
+                    try (RedisConnection connection = connectionFactory.getConnection()) {
+                        return acknowledgement.run(connection, script, keys, args, isGrant, commandTimeoutMillis);
+                    }
+                })
+                .subscribeOn(connectorScheduler);
+        return start(key, operation, answer, decode);
+    }
+
+    private <T> Call<T> start(String key, String operation, Mono<Object> answer, Function<Object, T> decode) {
+        Call<T> call = new Call<>(key, operation, commandTimeoutNanos);
+        Mono<T> execution = answer.map(decode);
         if (connectionPerScript) {
             long startNanos = System.nanoTime();
             execution = execution.retryWhen(Retry.backoff(Long.MAX_VALUE, POOL_RETRY_FIRST)

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
@@ -148,6 +149,29 @@ class RedisLockClusterFailoverTest {
         // The counter's last increment never reached the replica either, so the new holder's token repeats it.
         assertThat(second.fencingToken()).isEqualTo(unreplicated.fencingToken());
         second.release();
+    }
+
+    @Test
+    void withReplicaAcknowledgementsOnlyGrantsTheReplicaHasCount() throws Exception {
+        RedisLock acknowledged = clients.lock(builder -> builder.replicaAcknowledgements(1, Duration.ofMillis(300)));
+        TestRedis master = cluster.masterOfSlot(0);
+        TestRedis replica = cluster.replicasOf(master).get(0);
+        String key = keysOn(master, "acknowledged", 1).get(0);
+        LockHandle replicated = acknowledged.tryAcquire(key).orElseThrow();
+        replicated.release();
+
+        // Paused, the replica stays connected but acknowledges nothing: only a WAIT on the grant's connection sees it.
+        replica.pause();
+        try {
+            assertThatThrownBy(() -> acknowledged.tryAcquire(key))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("only 0 of the 1 replica(s)");
+        } finally {
+            replica.resume();
+        }
+        LockHandle next = acknowledged.tryAcquire(key).orElseThrow();
+        assertThat(next.fencingToken()).isGreaterThan(replicated.fencingToken());
+        next.release();
     }
 
     /** Keys of this test whose lock keys the given master serves. */
