@@ -6,6 +6,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.ProcessBuilder.Redirect;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +15,10 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 
-/** A redis-server child process of this JVM, from the PATH or extracted from embedded-redis. */
+/**
+ * A redis-server child process of this JVM, from the PATH or extracted from embedded-redis; a plain server, or a
+ * Sentinel.
+ */
 final class ProcessBackend implements RedisBackend {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
@@ -25,16 +30,24 @@ final class ProcessBackend implements RedisBackend {
     private final ServerOptions options;
     private final IntSupplier freePorts;
     private final ServerDirectory directory;
+    /** The Sentinel config file, or null for a plain server, which runs without one. */
+    private final Path sentinelConfig;
+
     private int port;
     private Process process;
     private boolean stopped;
 
     private ProcessBackend(
-            RedisExecutable executable, ServerOptions options, IntSupplier freePorts, ServerDirectory directory) {
+            RedisExecutable executable,
+            ServerOptions options,
+            IntSupplier freePorts,
+            ServerDirectory directory,
+            Path sentinelConfig) {
         this.executable = executable;
         this.options = options;
         this.freePorts = freePorts;
         this.directory = directory;
+        this.sentinelConfig = sentinelConfig;
     }
 
     static ProcessBackend start(RedisExecutable executable, ServerOptions options) {
@@ -43,7 +56,28 @@ final class ProcessBackend implements RedisBackend {
 
     /** Starts on a port from {@code freePorts}, which may need more than one free port per server. */
     static ProcessBackend start(RedisExecutable executable, ServerOptions options, IntSupplier freePorts) {
-        ProcessBackend backend = new ProcessBackend(executable, options, freePorts, ServerDirectory.create());
+        return start(new ProcessBackend(executable, options, freePorts, ServerDirectory.create(), null));
+    }
+
+    /**
+     * Starts redis-server in Sentinel mode with {@code sentinelConfig} as its config file. The file lives in the
+     * server's own directory and is written only here: Sentinel records what it learns in it, and a {@link
+     * #startAgain()} must find that, as a restarted production Sentinel would.
+     */
+    static ProcessBackend startSentinel(
+            RedisExecutable executable, ServerOptions options, List<String> sentinelConfig) {
+        ServerDirectory directory = ServerDirectory.create();
+        Path config = directory.path().resolve("sentinel.conf");
+        try {
+            Files.write(config, sentinelConfig, UTF_8);
+        } catch (IOException e) {
+            directory.delete();
+            throw new UncheckedIOException("Could not write " + config, e);
+        }
+        return start(new ProcessBackend(executable, options, FreePorts::next, directory, config));
+    }
+
+    private static ProcessBackend start(ProcessBackend backend) {
         try {
             backend.startOnFreePort();
             return backend;
@@ -65,7 +99,7 @@ final class ProcessBackend implements RedisBackend {
 
     @Override
     public synchronized String description() {
-        return executable.label() + " on port " + port;
+        return label() + " on port " + port;
     }
 
     @Override
@@ -170,9 +204,19 @@ final class ProcessBackend implements RedisBackend {
         return Optional.of(failure("exited with code " + started.exitValue(), logStart));
     }
 
+    private String label() {
+        return sentinelConfig == null ? executable.label() : "Sentinel of " + executable.label();
+    }
+
     private List<String> commandLine() {
-        List<String> command = new ArrayList<>(List.of(
-                executable.path().toString(),
+        List<String> command = new ArrayList<>();
+        command.add(executable.path().toString());
+        if (sentinelConfig != null) {
+            // redis-server takes a config file only as its first argument.
+            command.add(sentinelConfig.toString());
+            command.add("--sentinel");
+        }
+        command.addAll(List.of(
                 "--port",
                 Integer.toString(port),
                 "--bind",
@@ -194,7 +238,7 @@ final class ProcessBackend implements RedisBackend {
 
     private StartFailure failure(String reason, long logStart) {
         return new StartFailure(
-                executable.label() + " on port " + port + " " + reason + "; last lines of " + directory.log() + ":",
+                label() + " on port " + port + " " + reason + "; last lines of " + directory.log() + ":",
                 directory.logTail(logStart));
     }
 
