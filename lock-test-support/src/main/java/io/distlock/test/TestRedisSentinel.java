@@ -1,6 +1,7 @@
 package io.distlock.test;
 
 import io.distlock.test.TestRedis.Provider;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,8 @@ public final class TestRedisSentinel implements AutoCloseable {
     private static final int QUORUM = 2;
     /** Sentinels find each other through hello messages sent every 2 s, so they know each other within seconds. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
+
+    private static final Duration NODE_PROBE_TIMEOUT = Duration.ofMillis(500);
 
     private static final Pattern ONLINE_REPLICA = Pattern.compile("(?m)^slave\\d+:.*state=online");
     private static final Pattern ROLE = Pattern.compile("(?m)^role:(\\w+)");
@@ -210,9 +213,10 @@ public final class TestRedisSentinel implements AutoCloseable {
     }
 
     /**
-     * Waits until every Sentinel names the same primary, other than the one at start or at the previous call, and that
-     * server reports {@code role:master}. Works whatever made the old primary fail: {@link #killPrimary()}, or {@link
-     * TestRedis#pause()} for longer than {@value #DOWN_AFTER_MILLIS} ms.
+     * Waits until every Sentinel names the same primary, other than the one at start or at the previous call, that
+     * server reports {@code role:master}, and every other node that answers replicates from it. Works whatever made
+     * the old primary fail: {@link #killPrimary()}, or {@link TestRedis#pause()} for longer than {@value
+     * #DOWN_AFTER_MILLIS} ms. Once it returns, the next failover can start.
      *
      * @param timeout how long to wait at most
      * @return the promoted primary
@@ -368,12 +372,32 @@ public final class TestRedisSentinel implements AutoCloseable {
         return named.stream().allMatch(first::equals) ? first : Optional.empty();
     }
 
-    private boolean isMaster(TestRedis node) {
-        try {
-            Matcher role = ROLE.matcher(node.command("INFO", "replication"));
-            return role.find() && role.group(1).equals("master");
-        } catch (RuntimeException unreachable) {
-            return false;
+    private static boolean isMaster(TestRedis node) {
+        return replicationInfo(node)
+                .map(ROLE::matcher)
+                .filter(role -> role.find() && role.group(1).equals("master"))
+                .isPresent();
+    }
+
+    /** True when every other node that answers is a replica of {@code primary} with its link up. */
+    private boolean followedByTheOthers(TestRedis primary) {
+        String following = "master_port:" + primary.port();
+        return nodes.stream()
+                .filter(node -> node != primary)
+                .allMatch(node -> replicationInfo(node)
+                        .map(info -> info.contains(following) && info.contains("master_link_status:up"))
+                        .orElse(true));
+    }
+
+    /**
+     * The node's {@code INFO replication}, or empty when it is dead or paused: a short timeout, because a paused node
+     * would otherwise stall every poll of a failover.
+     */
+    private static Optional<String> replicationInfo(TestRedis node) {
+        try (RespConnection connection = RespConnection.open(node.host(), node.port(), NODE_PROBE_TIMEOUT)) {
+            return Optional.of(connection.call("INFO", "replication"));
+        } catch (IOException | IllegalStateException unreachable) {
+            return Optional.empty();
         }
     }
 

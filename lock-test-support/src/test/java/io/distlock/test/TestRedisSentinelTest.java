@@ -63,6 +63,9 @@ class TestRedisSentinelTest {
             assertThat(promoted.command("ROLE").split("\n")[0]).isEqualTo("master");
             assertThat(promoted.command("GET", "replicated")).isEqualTo("yes");
             assertThat(promoted.command("SET", "after-failover", "yes")).isEqualTo("OK");
+            TestRedis follower = nodes.get(1) == promoted ? nodes.get(2) : nodes.get(1);
+            assertThat(follower.command("INFO", "replication"))
+                    .contains("role:slave", "master_port:" + promoted.port(), "master_link_status:up");
 
             nodes.forEach(node -> ports.add(node.port()));
             ports.addAll(sentinel.sentinelPorts());
@@ -71,6 +74,22 @@ class TestRedisSentinelTest {
             assertThat(PortProbe.isListening("127.0.0.1", port))
                     .as("port %d", port)
                     .isFalse();
+        }
+    }
+
+    @Test
+    void pausingThePrimaryLongerThanTheDownAfterPeriodFailsOverToo() {
+        try (TestRedisSentinel sentinel = TestRedisSentinel.start()) {
+            TestRedis paused = sentinel.primary();
+            paused.pause();
+            try {
+                TestRedis promoted = sentinel.awaitFailover(FAILOVER_WAIT);
+
+                assertThat(promoted).isNotSameAs(paused);
+                assertThat(sentinel.primary()).isSameAs(promoted);
+            } finally {
+                paused.resume();
+            }
         }
     }
 
