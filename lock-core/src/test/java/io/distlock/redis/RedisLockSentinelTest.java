@@ -1,0 +1,333 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedisSentinel;
+import io.lettuce.core.resource.Delay;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * distlock on a Redis Sentinel deployment: the basics through the Sentinels, and what a failover does to holders and
+ * waiters. One deployment serves the whole class; each failover test kills the primary of the moment, and there are
+ * enough replicas for two.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RedisLockSentinelTest {
+
+    /**
+     * Lettuce's default reconnect delay doubles from 1 ms to 30 s, so a client that lost its primary tries again about
+     * 4 s, 8 s, 16 s... after the loss, whenever the promotion happened. A short, capped delay follows the promotion
+     * within a fraction of a second.
+     */
+    private static final Delay RECONNECT_DELAY = Delay.exponential();
+
+    private static final Duration FAILOVER_WAIT = Duration.ofSeconds(20);
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    /** Short enough that an outage of a few seconds puts it at risk, as a real watchdog lease would be. */
+    private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(6);
+
+    private static final Duration FIXED_LEASE = Duration.ofSeconds(20);
+    private static final Duration WAITER_WAIT = Duration.ofSeconds(15);
+    /**
+     * How much later than its wait a waiter may return: an attempt on its way when the wait ends is given up to the
+     * command timeout, and a thread pool on a busy machine needs a moment more.
+     */
+    private static final Duration WAIT_MARGIN = SentinelClients.COMMAND_TIMEOUT.plusSeconds(1);
+
+    private static TestRedisSentinel sentinel;
+
+    private final SentinelClients clients = new SentinelClients(sentinel, RECONNECT_DELAY);
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final String key = "sentinel-test:" + UUID.randomUUID() + ":";
+
+    @BeforeAll
+    static void startSentinel() {
+        sentinel = TestRedisSentinel.start();
+    }
+
+    @AfterAll
+    static void stopSentinel() {
+        sentinel.close();
+    }
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        clients.close();
+    }
+
+    @Test
+    void acquireExtendAndReleaseReachThePrimaryThroughTheSentinels() {
+        RedisLock lock = clients.lock(settings -> settings);
+        String lockKey = lockKey("basic");
+
+        LockHandle held = lock.tryAcquire(key + "basic", Lease.fixed(Duration.ofSeconds(10)))
+                .orElseThrow();
+        TestRedis primary = sentinel.primary();
+        assertThat(primary.command("GET", lockKey)).isEqualTo(held.ownerToken());
+        assertThat(lock.tryAcquire(key + "basic", Lease.fixed(LONG))).isEmpty();
+
+        held.extend(LONG);
+        assertThat(Long.parseLong(primary.command("PTTL", lockKey))).isBetween(20_000L, 30_000L);
+
+        held.release();
+        assertThat(primary.command("EXISTS", lockKey)).isEqualTo("0");
+        assertThat(held.isHeld()).isFalse();
+    }
+
+    @Test
+    void theWatchdogKeepsRenewingThroughTheSentinels() {
+        RedisLock lock = clients.lock(settings -> settings.watchdogLease(Duration.ofSeconds(1)));
+
+        LockHandle held = lock.tryAcquire(key + "renewed", Lease.renewed()).orElseThrow();
+
+        await().during(Duration.ofMillis(2500))
+                .atMost(Duration.ofSeconds(4))
+                .until(() -> !held.isLost() && held.remainingLease().toMillis() > 0);
+        held.release();
+    }
+
+    @Test
+    void aReleaseWakesAWaiterOfAnotherInstanceThroughTheSentinelsPubSub() throws Exception {
+        RedisLock holder = clients.lock(settings -> settings);
+        RedisLock waiter = clients.lock(settings -> settings);
+        LockHandle held = holder.tryAcquire(key + "wake", Lease.fixed(LONG)).orElseThrow();
+        Future<Optional<LockHandle>> waiting =
+                threads.submit(() -> waiter.tryAcquire(key + "wake", Lease.fixed(LONG), LONG));
+        awaitWaiterMark(lockKey("wake"));
+
+        long releaseNanos = System.nanoTime();
+        held.release();
+
+        LockHandle taken = waiting.get(5, TimeUnit.SECONDS).orElseThrow();
+        assertThat(millisSince(releaseNanos)).isLessThan(2000);
+        assertThat(taken.fencingToken()).isGreaterThan(held.fencingToken());
+        taken.release();
+    }
+
+    @Test
+    void aFailoverBoundsEveryWaitAndLocksWorkAgainOnceAReplicaIsPromoted() throws Exception {
+        RedisLock holders = clients.lock(settings -> settings.watchdogLease(WATCHDOG_LEASE));
+        RedisLock waiters = clients.lock(settings -> settings);
+        RedisLock probe = clients.lock(settings -> settings);
+        probe.tryAcquire(key + "warm-up", Lease.fixed(LONG)).orElseThrow().release();
+        List<String> names = List.of("renewed-1", "renewed-2", "fixed-1", "fixed-2");
+        Map<String, LockHandle> held = new LinkedHashMap<>();
+        Map<String, LockLostException> reportedLost = new ConcurrentHashMap<>();
+        Map<String, Future<WaitOutcome>> waiting = new LinkedHashMap<>();
+        for (String name : names) {
+            Lease lease = name.startsWith("renewed") ? Lease.renewed() : Lease.fixed(FIXED_LEASE);
+            LockHandle handle = holders.tryAcquire(key + name, lease).orElseThrow();
+            handle.onLost(lost -> reportedLost.put(name, lost));
+            held.put(name, handle);
+            waiting.put(name, threads.submit(() -> WaitOutcome.of(waiters, key + name)));
+            awaitWaiterMark(lockKey(name));
+        }
+
+        long killNanos = System.nanoTime();
+        TestRedis former = sentinel.killPrimary();
+        Future<Long> promotedAfter = threads.submit(() -> {
+            sentinel.awaitFailover(FAILOVER_WAIT);
+            return millisSince(killNanos);
+        });
+        long recoveredAfter = recoveryMillis(probe, killNanos);
+
+        // Half the holders finish their work now; the waiters for those locks should get them.
+        Map<String, String> released = new LinkedHashMap<>();
+        for (String name : List.of("renewed-1", "fixed-1")) {
+            released.put(name, releaseOutcome(held.get(name)) + " at +" + millisSince(killNanos) + " ms");
+        }
+        Map<String, WaitOutcome> outcomes = new LinkedHashMap<>();
+        for (String name : names) {
+            outcomes.put(
+                    name, waiting.get(name).get(WAITER_WAIT.plus(WAIT_MARGIN).toSeconds(), TimeUnit.SECONDS));
+        }
+        Map<String, String> holds = new LinkedHashMap<>();
+        held.forEach((name, handle) ->
+                holds.put(name, released.getOrDefault(name, handle.isLost() ? "lost" : "still held")));
+
+        System.out.printf(
+                "sentinel failover recovery: promoted after %d ms, distlock acquires again after %d ms%n",
+                promotedAfter.get(), recoveredAfter);
+        System.out.println("sentinel failover holds: " + holds + ", reported lost: " + reportedLost.keySet());
+        Map<String, String> waits = new LinkedHashMap<>();
+        outcomes.forEach((name, outcome) -> waits.put(name, outcome.describe(killNanos)));
+        System.out.println("sentinel failover waiters: " + waits);
+
+        assertThat(sentinel.primary()).isNotSameAs(former);
+        assertThat(outcomes.values())
+                .allSatisfy(outcome -> assertThat(outcome.elapsedMillis())
+                        .isLessThanOrEqualTo(WAITER_WAIT.plus(WAIT_MARGIN).toMillis()));
+        outcomes.values().forEach(WaitOutcome::releaseQuietly);
+        held.values().forEach(RedisLockSentinelTest::releaseQuietly);
+    }
+
+    /**
+     * Sentinel replicates asynchronously, so a grant that only the old primary saw is gone after the failover: the
+     * fencing counter with it, so the new holder gets the same fencing token, as {@link LockHandle#fencingToken()}
+     * warns. The replicas are frozen and cut off for a moment, so that the grant surely misses them.
+     */
+    @Test
+    void aLockThatNeverReachedAReplicaIsGrantedAgainAfterAFailoverAndItsHolderLearnsItIsLost() throws Exception {
+        RedisLock first = clients.lock(settings -> settings.watchdogLease(Duration.ofSeconds(3)));
+        RedisLock second = clients.lock(settings -> settings);
+        first.tryAcquire(key + "warm-up-1", Lease.fixed(LONG)).orElseThrow().release();
+        second.tryAcquire(key + "warm-up-2", Lease.fixed(LONG)).orElseThrow().release();
+        AtomicReference<LockLostException> reportedLost = new AtomicReference<>();
+        TestRedis primary = sentinel.primary();
+        List<TestRedis> replicas = sentinel.replicas().stream()
+                .filter(RedisLockSentinelTest::isRunning)
+                .toList();
+
+        LockHandle orphaned;
+        long killNanos;
+        replicas.forEach(TestRedis::pause);
+        try {
+            primary.command("CLIENT", "KILL", "TYPE", "replica");
+            orphaned = first.tryAcquire(key + "split", Lease.renewed()).orElseThrow();
+            orphaned.onLost(reportedLost::set);
+            killNanos = System.nanoTime();
+            sentinel.killPrimary();
+        } finally {
+            replicas.forEach(TestRedis::resume);
+        }
+        sentinel.awaitFailover(FAILOVER_WAIT);
+        AtomicReference<LockHandle> again = new AtomicReference<>();
+        await().atMost(FAILOVER_WAIT)
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreException(LockBackendException.class)
+                .until(() -> {
+                    second.tryAcquire(key + "split", Lease.fixed(LONG)).ifPresent(again::set);
+                    return again.get() != null;
+                });
+        long grantedAgainAfter = millisSince(killNanos);
+        await().atMost(Duration.ofSeconds(10)).until(() -> reportedLost.get() != null);
+
+        System.out.printf(
+                "sentinel failover split brain: granted again at +%d ms; the first holder was told at +%d ms (%s);"
+                        + " fencing tokens %d and %d%n",
+                grantedAgainAfter,
+                millisSince(killNanos),
+                reportedLost.get().getMessage(),
+                orphaned.fencingToken(),
+                again.get().fencingToken());
+        assertThat(orphaned.isLost()).isTrue();
+        assertThat(orphaned.isHeld()).isFalse();
+        assertThat(again.get().isHeld()).isTrue();
+        assertThat(again.get().fencingToken()).isEqualTo(orphaned.fencingToken());
+        releaseQuietly(orphaned);
+        again.get().release();
+    }
+
+    /** Tries fresh keys until one is acquired, and returns how long after {@code sinceNanos} that was. */
+    private long recoveryMillis(RedisLock probe, long sinceNanos) {
+        AtomicInteger attempt = new AtomicInteger();
+        await().atMost(FAILOVER_WAIT)
+                .pollInterval(Duration.ofMillis(50))
+                .ignoreException(LockBackendException.class)
+                .until(() -> probe.tryAcquire(key + "probe-" + attempt.incrementAndGet(), Lease.fixed(LONG))
+                        .isPresent());
+        return millisSince(sinceNanos);
+    }
+
+    private static String releaseOutcome(LockHandle handle) {
+        try {
+            handle.release();
+            return "released";
+        } catch (LockLostException e) {
+            return "lost (" + e.getMessage() + ")";
+        } catch (LockBackendException e) {
+            return "release failed (" + e.getMessage() + ")";
+        }
+    }
+
+    private static void releaseQuietly(LockHandle handle) {
+        try {
+            handle.close();
+        } catch (LockLostException | LockBackendException e) {
+            // The test has recorded what happened to this hold; cleaning up must not hide that.
+        }
+    }
+
+    /** Waits until a waiter has marked the lock's value, so it is known to wait before the test goes on. */
+    private void awaitWaiterMark(String lockKey) {
+        TestRedis primary = sentinel.primary();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> String.valueOf(primary.command("GET", lockKey)).contains("+"));
+    }
+
+    private static boolean isRunning(TestRedis node) {
+        try {
+            return "PONG".equals(node.command("PING"));
+        } catch (UncheckedIOException dead) {
+            return false;
+        }
+    }
+
+    private String lockKey(String name) {
+        return "{distlock:" + key + name + "}";
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    /** How a bounded wait for a held lock ended, and after how long. */
+    private record WaitOutcome(String result, long startNanos, long endNanos, LockHandle handle) {
+
+        static WaitOutcome of(RedisLock lock, String key) throws InterruptedException {
+            long startNanos = System.nanoTime();
+            try {
+                Optional<LockHandle> taken = lock.tryAcquire(key, Lease.fixed(LONG), WAITER_WAIT);
+                return new WaitOutcome(
+                        taken.isPresent() ? "acquired" : "not acquired",
+                        startNanos,
+                        System.nanoTime(),
+                        taken.orElse(null));
+            } catch (LockBackendException e) {
+                return new WaitOutcome("backend failure (" + e.getMessage() + ")", startNanos, System.nanoTime(), null);
+            }
+        }
+
+        long elapsedMillis() {
+            return TimeUnit.NANOSECONDS.toMillis(endNanos - startNanos);
+        }
+
+        String describe(long killNanos) {
+            return result + " after waiting " + elapsedMillis() + " ms, at +"
+                    + TimeUnit.NANOSECONDS.toMillis(endNanos - killNanos) + " ms";
+        }
+
+        void releaseQuietly() {
+            if (handle != null) {
+                RedisLockSentinelTest.releaseQuietly(handle);
+            }
+        }
+    }
+}
