@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -24,6 +25,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,7 +45,8 @@ class RedisLockSentinelTest {
      * 4 s, 8 s, 16 s... after the loss, whenever the promotion happened. A short, capped delay follows the promotion
      * within a fraction of a second.
      */
-    private static final Delay RECONNECT_DELAY = Delay.exponential();
+    private static final Delay RECONNECT_DELAY =
+            Delay.exponential(Duration.ZERO, Duration.ofMillis(500), 2, TimeUnit.MILLISECONDS);
 
     private static final Duration FAILOVER_WAIT = Duration.ofSeconds(20);
     private static final Duration LONG = Duration.ofSeconds(30);
@@ -53,6 +56,8 @@ class RedisLockSentinelTest {
 
     private static final Duration FIXED_LEASE = Duration.ofSeconds(20);
     private static final Duration WAITER_WAIT = Duration.ofSeconds(15);
+    /** Shorter than any failover, so that the wait ends while no primary answers. */
+    private static final Duration OUTAGE_WAIT = Duration.ofSeconds(1);
     /**
      * How much later than its wait a waiter may return: an attempt on its way when the wait ends is given up to the
      * command timeout, and a thread pool on a busy machine needs a moment more.
@@ -136,7 +141,12 @@ class RedisLockSentinelTest {
         RedisLock holders = clients.lock(settings -> settings.watchdogLease(WATCHDOG_LEASE));
         RedisLock waiters = clients.lock(settings -> settings);
         RedisLock probe = clients.lock(settings -> settings);
-        probe.tryAcquire(key + "warm-up", Lease.fixed(LONG)).orElseThrow().release();
+        RedisLock latecomer = clients.lock(settings -> settings);
+        probe.tryAcquire(key + "warm-up-probe", Lease.fixed(LONG)).orElseThrow().release();
+        latecomer
+                .tryAcquire(key + "warm-up-latecomer", Lease.fixed(LONG))
+                .orElseThrow()
+                .release();
         List<String> names = List.of("renewed-1", "renewed-2", "fixed-1", "fixed-2");
         Map<String, LockHandle> held = new LinkedHashMap<>();
         Map<String, LockLostException> reportedLost = new ConcurrentHashMap<>();
@@ -146,12 +156,14 @@ class RedisLockSentinelTest {
             LockHandle handle = holders.tryAcquire(key + name, lease).orElseThrow();
             handle.onLost(lost -> reportedLost.put(name, lost));
             held.put(name, handle);
-            waiting.put(name, threads.submit(() -> WaitOutcome.of(waiters, key + name)));
+            waiting.put(name, threads.submit(() -> WaitOutcome.of(waiters, key + name, WAITER_WAIT)));
             awaitWaiterMark(lockKey(name));
         }
 
         long killNanos = System.nanoTime();
         TestRedis former = sentinel.killPrimary();
+        Future<WaitOutcome> duringOutage =
+                threads.submit(() -> WaitOutcome.of(latecomer, key + "fixed-2", OUTAGE_WAIT));
         Future<Long> promotedAfter = threads.submit(() -> {
             sentinel.awaitFailover(FAILOVER_WAIT);
             return millisSince(killNanos);
@@ -168,9 +180,14 @@ class RedisLockSentinelTest {
             outcomes.put(
                     name, waiting.get(name).get(WAITER_WAIT.plus(WAIT_MARGIN).toSeconds(), TimeUnit.SECONDS));
         }
+        WaitOutcome latecomerOutcome = duringOutage.get(WAITER_WAIT.toSeconds(), TimeUnit.SECONDS);
         Map<String, String> holds = new LinkedHashMap<>();
         held.forEach((name, handle) ->
                 holds.put(name, released.getOrDefault(name, handle.isLost() ? "lost" : "still held")));
+        Set<String> lost = held.entrySet().stream()
+                .filter(hold -> hold.getValue().isLost())
+                .map(Map.Entry::getKey)
+                .collect(Collectors.toSet());
 
         System.out.printf(
                 "sentinel failover recovery: promoted after %d ms, distlock acquires again after %d ms%n",
@@ -178,12 +195,19 @@ class RedisLockSentinelTest {
         System.out.println("sentinel failover holds: " + holds + ", reported lost: " + reportedLost.keySet());
         Map<String, String> waits = new LinkedHashMap<>();
         outcomes.forEach((name, outcome) -> waits.put(name, outcome.describe(killNanos)));
-        System.out.println("sentinel failover waiters: " + waits);
+        System.out.println("sentinel failover waiters: " + waits + "; fixed-2 asked during the outage with a "
+                + OUTAGE_WAIT.toMillis() + " ms wait: " + latecomerOutcome.describe(killNanos));
 
         assertThat(sentinel.primary()).isNotSameAs(former);
         assertThat(outcomes.values())
                 .allSatisfy(outcome -> assertThat(outcome.elapsedMillis())
                         .isLessThanOrEqualTo(WAITER_WAIT.plus(WAIT_MARGIN).toMillis()));
+        assertThat(latecomerOutcome.elapsedMillis())
+                .isLessThanOrEqualTo(OUTAGE_WAIT.plus(WAIT_MARGIN).toMillis());
+        assertThat(latecomerOutcome.handle())
+                .as("a lock whose holder still holds it")
+                .isNull();
+        await().atMost(Duration.ofSeconds(5)).until(() -> reportedLost.keySet().equals(lost));
         outcomes.values().forEach(WaitOutcome::releaseQuietly);
         held.values().forEach(RedisLockSentinelTest::releaseQuietly);
     }
@@ -301,10 +325,10 @@ class RedisLockSentinelTest {
     /** How a bounded wait for a held lock ended, and after how long. */
     private record WaitOutcome(String result, long startNanos, long endNanos, LockHandle handle) {
 
-        static WaitOutcome of(RedisLock lock, String key) throws InterruptedException {
+        static WaitOutcome of(RedisLock lock, String key, Duration wait) throws InterruptedException {
             long startNanos = System.nanoTime();
             try {
-                Optional<LockHandle> taken = lock.tryAcquire(key, Lease.fixed(LONG), WAITER_WAIT);
+                Optional<LockHandle> taken = lock.tryAcquire(key, Lease.fixed(LONG), wait);
                 return new WaitOutcome(
                         taken.isPresent() ? "acquired" : "not acquired",
                         startNanos,
