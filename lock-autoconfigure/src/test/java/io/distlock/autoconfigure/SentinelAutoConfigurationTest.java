@@ -15,6 +15,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -105,14 +106,19 @@ class SentinelAutoConfigurationTest {
             long killNanos = System.nanoTime();
             sentinel.killPrimary();
             AtomicInteger attempt = new AtomicInteger();
+            AtomicReference<LockHandle> acquired = new AtomicReference<>();
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(50))
                     .ignoreException(LockBackendException.class)
-                    .until(() -> lock.tryAcquire(key + ":after-" + attempt.incrementAndGet(), Lease.fixed(LEASE))
-                            .isPresent());
+                    .until(() -> {
+                        lock.tryAcquire(key + ":after-" + attempt.incrementAndGet(), Lease.fixed(LEASE))
+                                .ifPresent(acquired::set);
+                        return acquired.get() != null;
+                    });
             System.out.printf(
                     "sentinel failover recovery with Spring Boot's defaults: %d ms%n",
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killNanos));
+            acquired.get().release();
 
             sentinel.awaitFailover(Duration.ofSeconds(20));
         });

@@ -272,12 +272,18 @@ class RedisLockSentinelTest {
     /** Tries fresh keys until one is acquired, and returns how long after {@code sinceNanos} that was. */
     private long recoveryMillis(RedisLock probe, long sinceNanos) {
         AtomicInteger attempt = new AtomicInteger();
+        AtomicReference<LockHandle> acquired = new AtomicReference<>();
         await().atMost(FAILOVER_WAIT)
                 .pollInterval(Duration.ofMillis(50))
                 .ignoreException(LockBackendException.class)
-                .until(() -> probe.tryAcquire(key + "probe-" + attempt.incrementAndGet(), Lease.fixed(LONG))
-                        .isPresent());
-        return millisSince(sinceNanos);
+                .until(() -> {
+                    probe.tryAcquire(key + "probe-" + attempt.incrementAndGet(), Lease.fixed(LONG))
+                            .ifPresent(acquired::set);
+                    return acquired.get() != null;
+                });
+        long recovered = millisSince(sinceNanos);
+        acquired.get().release();
+        return recovered;
     }
 
     private static String releaseOutcome(LockHandle handle) {
