@@ -26,6 +26,18 @@ final class SentinelQueries {
         this.masterName = masterName;
     }
 
+    /**
+     * True when this Sentinel names {@code primaryPort} as the primary and sees it, {@code replicas} replicas and
+     * {@code otherSentinels} other Sentinels, none of them down or disconnected. A replica's master link shows "ok" only
+     * once the Sentinel has read the replica's own INFO, which choosing a replica to promote needs.
+     */
+    boolean isReadyToFailOver(int primaryPort, int replicas, int otherSentinels) {
+        return primaryPort().equals(Optional.of(primaryPort))
+                && "master".equals(primary().get("flags"))
+                && allHealthy(replicas(), replicas, "slave")
+                && allHealthy(otherSentinels(), otherSentinels, "sentinel");
+    }
+
     /** The port of the primary as this Sentinel names it ({@code SENTINEL get-master-addr-by-name}). */
     Optional<Integer> primaryPort() {
         return call("SENTINEL", "get-master-addr-by-name", masterName)
@@ -47,6 +59,13 @@ final class SentinelQueries {
     /** One map of fields per other Sentinel that this Sentinel knows, such as {@code flags}. */
     List<Map<String, String>> otherSentinels() {
         return entries("sentinels");
+    }
+
+    private static boolean allHealthy(List<Map<String, String>> instances, int count, String flags) {
+        return instances.size() == count
+                && instances.stream()
+                        .allMatch(instance -> flags.equals(instance.get("flags"))
+                                && !"err".equals(instance.get("master-link-status")));
     }
 
     /**

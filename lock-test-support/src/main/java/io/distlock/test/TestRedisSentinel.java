@@ -1,15 +1,11 @@
 package io.distlock.test;
 
 import io.distlock.test.TestRedis.Provider;
-import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -51,11 +47,6 @@ public final class TestRedisSentinel implements AutoCloseable {
     private static final int QUORUM = 2;
     /** Sentinels find each other through hello messages sent every 2 s, so they know each other within seconds. */
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
-
-    private static final Duration NODE_PROBE_TIMEOUT = Duration.ofMillis(500);
-
-    private static final Pattern ONLINE_REPLICA = Pattern.compile("(?m)^slave\\d+:.*state=online");
-    private static final Pattern ROLE = Pattern.compile("(?m)^role:(\\w+)");
 
     private final Provider provider;
     private final List<TestRedis> nodes = new ArrayList<>();
@@ -230,7 +221,7 @@ public final class TestRedisSentinel implements AutoCloseable {
                     .map(sentinel -> queries(sentinel).primaryPort())
                     .toList();
             Optional<TestRedis> promoted =
-                    agreed(named).map(this::node).filter(node -> node != confirmedPrimary && isMaster(node));
+                    agreed(named).map(this::node).filter(node -> node != confirmedPrimary && isSettled(node));
             if (promoted.isPresent()) {
                 confirmedPrimary = promoted.get();
                 return confirmedPrimary;
@@ -326,10 +317,9 @@ public final class TestRedisSentinel implements AutoCloseable {
     }
 
     private void awaitReplicasOnline(TestRedis primary) {
-        awaitReady("both replicas to finish their first sync with " + primary, () -> {
-            Matcher online = ONLINE_REPLICA.matcher(primary.command("INFO", "replication"));
-            return online.results().count() == REPLICAS;
-        });
+        awaitReady(
+                "both replicas to finish their first sync with " + primary,
+                () -> ReplicationProbe.onlineReplicas(primary) == REPLICAS);
     }
 
     private void awaitSentinelsReady(TestRedis primary) {
@@ -338,23 +328,8 @@ public final class TestRedisSentinel implements AutoCloseable {
             awaitReady(
                     sentinel.description() + " to know the primary, " + REPLICAS + " replicas and " + (SENTINELS - 1)
                             + " other Sentinels",
-                    () -> queries.primaryPort().equals(Optional.of(primary.port()))
-                            && "master".equals(queries.primary().get("flags"))
-                            && allHealthy(queries.replicas(), REPLICAS, "slave")
-                            && allHealthy(queries.otherSentinels(), SENTINELS - 1, "sentinel"));
+                    () -> queries.isReadyToFailOver(primary.port(), REPLICAS, SENTINELS - 1));
         }
-    }
-
-    /**
-     * True when exactly {@code count} instances are listed and none is flagged down or disconnected. A replica's
-     * master link shows "ok" only once the Sentinel has read the replica's own INFO, which choosing a replica to
-     * promote needs.
-     */
-    private static boolean allHealthy(List<Map<String, String>> instances, int count, String flags) {
-        return instances.size() == count
-                && instances.stream()
-                        .allMatch(instance -> flags.equals(instance.get("flags"))
-                                && !"err".equals(instance.get("master-link-status")));
     }
 
     private static void awaitReady(String what, Condition condition) {
@@ -372,33 +347,12 @@ public final class TestRedisSentinel implements AutoCloseable {
         return named.stream().allMatch(first::equals) ? first : Optional.empty();
     }
 
-    private static boolean isMaster(TestRedis node) {
-        return replicationInfo(node)
-                .map(ROLE::matcher)
-                .filter(role -> role.find() && role.group(1).equals("master"))
-                .isPresent();
-    }
-
-    /** True when every other node that answers is a replica of {@code primary} with its link up. */
-    private boolean followedByTheOthers(TestRedis primary) {
-        String following = "master_port:" + primary.port();
-        return nodes.stream()
-                .filter(node -> node != primary)
-                .allMatch(node -> replicationInfo(node)
-                        .map(info -> info.contains(following) && info.contains("master_link_status:up"))
-                        .orElse(true));
-    }
-
-    /**
-     * The node's {@code INFO replication}, or empty when it is dead or paused: a short timeout, because a paused node
-     * would otherwise stall every poll of a failover.
-     */
-    private static Optional<String> replicationInfo(TestRedis node) {
-        try (RespConnection connection = RespConnection.open(node.host(), node.port(), NODE_PROBE_TIMEOUT)) {
-            return Optional.of(connection.call("INFO", "replication"));
-        } catch (IOException | IllegalStateException unreachable) {
-            return Optional.empty();
-        }
+    /** True when {@code primary} acts as one and every other node that answers replicates from it. */
+    private boolean isSettled(TestRedis primary) {
+        return ReplicationProbe.isMaster(primary)
+                && nodes.stream()
+                        .filter(node -> node != primary)
+                        .allMatch(node -> ReplicationProbe.followsOrIsSilent(node, primary));
     }
 
     private TestRedis node(int port) {
