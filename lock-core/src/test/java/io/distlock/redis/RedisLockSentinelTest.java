@@ -41,9 +41,10 @@ import org.junit.jupiter.api.Timeout;
 class RedisLockSentinelTest {
 
     /**
-     * Lettuce's default reconnect delay doubles from 1 ms to 30 s, so a client that lost its primary tries again about
-     * 4 s, 8 s, 16 s... after the loss, whenever the promotion happened. A short, capped delay follows the promotion
-     * within a fraction of a second.
+     * Every reconnect asks the Sentinels for the primary again, which is how a client follows a failover; how soon it
+     * tries decides how soon it follows. Lettuce's default delay doubles after each failed attempt, up to 30 s, so a
+     * connection can come back seconds after the promotion (here up to 3 s); capped at 500 ms, every connection of
+     * every client follows within a few hundred milliseconds.
      */
     private static final Delay RECONNECT_DELAY =
             Delay.exponential(Duration.ZERO, Duration.ofMillis(500), 2, TimeUnit.MILLISECONDS);
