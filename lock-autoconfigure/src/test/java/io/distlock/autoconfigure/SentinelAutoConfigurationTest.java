@@ -9,6 +9,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedisSentinel;
+import io.lettuce.core.ReadFrom;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -95,6 +96,27 @@ class SentinelAutoConfigurationTest {
                 taken.release();
             }
         });
+    }
+
+    @Test
+    void theLockBeanWorksOnLettucesMasterReplicaConnectionWhenReadFromIsSet() {
+        runner().withPropertyValues("spring.data.redis.lettuce.read-from=upstream")
+                .run(context -> {
+                    assertThat(context.getBean(LettuceConnectionFactory.class)
+                                    .getClientConfiguration()
+                                    .getReadFrom())
+                            .contains(ReadFrom.UPSTREAM);
+                    Lock lock = context.getBean(Lock.class);
+
+                    LockHandle held = lock.tryAcquire(key).orElseThrow();
+
+                    assertThat(sentinel.primary().command("GET", "{distlock:" + key + "}"))
+                            .isEqualTo(held.ownerToken());
+                    held.extend(LEASE);
+                    assertThat(held.remainingLease()).isGreaterThan(LEASE.minusSeconds(5));
+                    held.release();
+                    assertThat(held.isHeld()).isFalse();
+                });
     }
 
     @Test
