@@ -30,8 +30,8 @@ import java.util.stream.Collectors;
  * <p>Only process providers run a deployment ({@link Provider#PATH} or {@link Provider#EMBEDDED}): in containers,
  * Sentinels would hand out addresses inside Docker's network, which a client on the host cannot reach. Data nodes are
  * plain {@link TestRedis} servers without a password; {@link TestRedis#pause()}, {@link TestRedis#kill()} and {@link
- * TestRedis#startAgain()} work on them as usual (a former primary started again comes back as a primary with no data,
- * and the Sentinels turn it into a replica). Instances are thread-safe.
+ * TestRedis#startAgain()} work on them as usual (a node started again comes back in the role it was started with, with
+ * no data, until the Sentinels reconfigure it). Instances are thread-safe.
  */
 public final class TestRedisSentinel implements AutoCloseable {
 
