@@ -204,6 +204,11 @@ final class ProcessBackend implements RedisBackend {
         return Optional.of(failure("exited with code " + started.exitValue(), logStart));
     }
 
+    /** The last lines of the server's log, to explain what a Sentinel did or did not do. */
+    synchronized String logTail() {
+        return directory.logTail(0);
+    }
+
     private String label() {
         return sentinelConfig == null ? executable.label() : "Sentinel of " + executable.label();
     }

@@ -228,7 +228,7 @@ public final class TestRedisSentinel implements AutoCloseable {
             }
             if (System.nanoTime() - deadline > 0) {
                 throw new IllegalStateException("The Sentinels of " + this + " did not replace " + confirmedPrimary
-                        + " within " + timeout + "; they name primaries on ports " + named);
+                        + " within " + timeout + "; they name primaries on ports " + named + sentinelLogs());
             }
             PortProbe.sleepPollInterval();
         }
@@ -353,6 +353,17 @@ public final class TestRedisSentinel implements AutoCloseable {
                 && nodes.stream()
                         .filter(node -> node != primary)
                         .allMatch(node -> ReplicationProbe.followsOrIsSilent(node, primary));
+    }
+
+    private String sentinelLogs() {
+        StringBuilder logs = new StringBuilder();
+        for (ProcessBackend sentinel : sentinels) {
+            logs.append("\nLast lines of the log of ")
+                    .append(sentinel.description())
+                    .append(":\n")
+                    .append(sentinel.logTail());
+        }
+        return logs.toString();
     }
 
     private TestRedis node(int port) {
