@@ -116,6 +116,52 @@ class RedisLockSentinelFrozenPrimaryTest {
     }
 
     /**
+     * The mitigation the README recommends: a primary that needs a replica in sync to accept writes ({@code
+     * min-replicas-to-write 1}, {@code min-replicas-max-lag}) has none once it was frozen for longer than the lag, so it
+     * refuses the contested grant instead of making a second holder.
+     */
+    @Test
+    void primaryThatNeedsAReplicaInSyncRefusesTheContestedGrantWhenItComesBack() {
+        for (TestRedis node : sentinel.nodes()) {
+            node.command("CONFIG", "SET", "min-replicas-to-write", "1");
+            node.command("CONFIG", "SET", "min-replicas-max-lag", "1");
+        }
+        try {
+            RedisLock plain = plainClients.lock(settings -> settings);
+            RedisLock following = followingClients.lock(settings -> settings);
+            plain.tryAcquire(key + "warm-up-plain", Lease.fixed(LONG))
+                    .orElseThrow()
+                    .release();
+            TestRedis frozen = sentinel.primary();
+
+            long freezeNanos = System.nanoTime();
+            frozen.pause();
+            LockHandle onPromoted;
+            try {
+                TestRedis promoted = sentinel.awaitFailover(FOLLOW_WAIT);
+                millisUntilAcquiredOn(following, promoted, freezeNanos);
+                onPromoted = await().atMost(FOLLOW_WAIT)
+                        .ignoreException(LockBackendException.class)
+                        .until(() -> following.tryAcquire(key + "contested", Lease.fixed(LONG)), Optional::isPresent)
+                        .orElseThrow();
+            } finally {
+                frozen.resume();
+            }
+
+            assertThatThrownBy(() -> plain.tryAcquire(key + "contested", Lease.fixed(LONG)))
+                    .as("the stale primary, without a replica in sync")
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("NOREPLICAS");
+            assertThat(onPromoted.isHeld()).isTrue();
+            onPromoted.release();
+        } finally {
+            for (TestRedis node : sentinel.nodes()) {
+                node.command("CONFIG", "SET", "min-replicas-to-write", "0");
+            }
+        }
+    }
+
+    /**
      * Acquires fresh keys until one lands on {@code primary}, and returns how long after {@code sinceNanos} that was.
      */
     private long millisUntilAcquiredOn(RedisLock lock, TestRedis primary, long sinceNanos) {

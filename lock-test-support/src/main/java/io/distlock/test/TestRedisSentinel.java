@@ -284,7 +284,7 @@ public final class TestRedisSentinel implements AutoCloseable {
         RedisExecutable executable = executable();
         for (int i = 0; i < SENTINELS; i++) {
             ProcessBackend sentinel = ProcessBackend.startSentinel(
-                    executable, new ServerOptions(null, List.of()), sentinelConfig(primary));
+                    executable, new ServerOptions(null, List.of(), null), sentinelConfig(primary));
             LiveServers.add(sentinel);
             sentinels.add(sentinel);
         }
