@@ -202,8 +202,14 @@ final class FuzzLoop implements Runnable {
             return outer;
         }
         boolean innerFirst = random.nextBoolean();
-        section.lossReported(release(innerFirst ? inner.get() : outer));
-        checker.check(section);
+        try {
+            section.lossReported(release(innerFirst ? inner.get() : outer));
+            checker.check(section);
+        } catch (RuntimeException e) {
+            // The caller abandons the outer handle only; without this the inner one would keep the hold alive.
+            inner.get().close();
+            throw e;
+        }
         return innerFirst ? outer : inner.get();
     }
 
