@@ -23,6 +23,11 @@ record CheckerKeys(String namespace) {
         return namespace + "violations";
     }
 
+    /** A hash of the violation counts of one lock key, by kind. */
+    String violationsOf(String key) {
+        return namespace + "violations:" + key;
+    }
+
     /** The first 200 violations, described. */
     String details() {
         return namespace + "details";

@@ -15,38 +15,50 @@ import java.util.Map;
  * @param sectionsChecked critical sections that entered holding their lock, over all keys
  * @param fenceInversions entries of a key's fencing token list not above the entry before them
  * @param claimLapses times a claim had expired while its holder still held the lock
+ * @param byKey the same, for each lock key
  */
 record CheckerRecords(
         Map<String, Long> violations,
         List<String> details,
         long sectionsChecked,
         long fenceInversions,
-        long claimLapses) {
+        long claimLapses,
+        Map<String, KeyRecords> byKey) {
+
+    /**
+     * What the checker recorded for one lock key.
+     *
+     * @param violations counts by kind
+     * @param sectionsChecked critical sections that entered holding the key's lock
+     * @param fenceInversions entries of the key's fencing token list not above the entry before them
+     */
+    record KeyRecords(Map<String, Long> violations, long sectionsChecked, long fenceInversions) {
+
+        long totalViolations() {
+            return sum(violations) + fenceInversions;
+        }
+    }
 
     static CheckerRecords read(TestRedis redis, CheckerKeys keys, List<String> keyNames) {
-        Map<String, Long> violations = new LinkedHashMap<>();
-        List<String> fields = lines(redis.command("HGETALL", keys.violations()));
-        for (int i = 0; i + 1 < fields.size(); i += 2) {
-            violations.put(fields.get(i), Long.parseLong(fields.get(i + 1)));
-        }
-        long sections = 0;
-        long inversions = 0;
+        Map<String, KeyRecords> byKey = new LinkedHashMap<>();
         for (String key : keyNames) {
             List<String> fences = lines(redis.command("LRANGE", keys.fences(key), "0", "-1"));
-            sections += fences.size();
+            long inversions = 0;
             for (int i = 1; i < fences.size(); i++) {
                 if (Long.parseLong(fences.get(i)) <= Long.parseLong(fences.get(i - 1))) {
                     inversions++;
                 }
             }
+            byKey.put(key, new KeyRecords(counts(redis, keys.violationsOf(key)), fences.size(), inversions));
         }
         String lapses = redis.command("GET", keys.lapses());
         return new CheckerRecords(
-                violations,
+                counts(redis, keys.violations()),
                 lines(redis.command("LRANGE", keys.details(), "0", "-1")),
-                sections,
-                inversions,
-                lapses == null ? 0 : Long.parseLong(lapses));
+                byKey.values().stream().mapToLong(KeyRecords::sectionsChecked).sum(),
+                byKey.values().stream().mapToLong(KeyRecords::fenceInversions).sum(),
+                lapses == null ? 0 : Long.parseLong(lapses),
+                byKey);
     }
 
     long violation(String kind) {
@@ -54,7 +66,21 @@ record CheckerRecords(
     }
 
     long totalViolations() {
-        return violations.values().stream().mapToLong(Long::longValue).sum() + fenceInversions;
+        return sum(violations) + fenceInversions;
+    }
+
+    /** A hash of counts, as the checker's scripts keep them. */
+    private static Map<String, Long> counts(TestRedis redis, String hash) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        List<String> fields = lines(redis.command("HGETALL", hash));
+        for (int i = 0; i + 1 < fields.size(); i += 2) {
+            counts.put(fields.get(i), Long.parseLong(fields.get(i + 1)));
+        }
+        return counts;
+    }
+
+    private static long sum(Map<String, Long> counts) {
+        return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static List<String> lines(String reply) {

@@ -18,6 +18,8 @@ enum Count {
     RENEWED_LOST,
     /** Redis did not answer the lock in time (LockBackendException); the operation was skipped. */
     BACKEND_ERRORS,
+    /** The checker could not read a lock key even after waiting; the section went unchecked from there on. */
+    LOCK_UNREADABLE,
     /** The checker's own Redis calls failed; its records may then be incomplete. */
     CHECKER_ERRORS,
     /** Any other exception from the lock; each is printed. */

@@ -83,6 +83,8 @@ final class FuzzLoop implements Runnable {
                 return;
             } catch (LockBackendException e) {
                 tally.expectedError(Count.BACKEND_ERRORS, name, e);
+            } catch (LockView.Unreadable e) {
+                tally.expectedError(Count.LOCK_UNREADABLE, name, e);
             } catch (SectionChecker.CheckerFailure e) {
                 tally.error(Count.CHECKER_ERRORS, name, e);
             } catch (RuntimeException | ExecutionException | TimeoutException e) {

@@ -57,7 +57,7 @@ public final class FuzzWorker {
             StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());
-            SectionChecker checker = new SectionChecker(checkerRedis, keys);
+            SectionChecker checker = new SectionChecker(checkerRedis, keys, new SameRedisLockView());
             Workload workload = Workload.of(config.kind(), config.keyNames());
             Tally tally = new Tally();
             System.out.println(READY + " process " + config.process());

@@ -15,6 +15,7 @@ final class Section {
     private SectionChecker.State state = SectionChecker.State.HELD;
     private boolean lossReported;
     private boolean seenLost;
+    private boolean unreadable;
 
     /**
      * Starts the record of a section.
@@ -83,6 +84,15 @@ final class Section {
 
     void seenLost(boolean lost) {
         seenLost = lost;
+    }
+
+    /** True once the checker could not read the section's lock key: the section is not judged from then on. */
+    boolean unreadable() {
+        return unreadable;
+    }
+
+    void unreadable(boolean unreadable) {
+        this.unreadable |= unreadable;
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.distlock.fuzz;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -10,7 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * Records critical sections in Redis, on a connection of its own, and catches two holders inside at once.
  *
  * <p>Entering, a section <em>claims</em> its lock key: a checker key naming the section, set to expire 2 ms before the
- * lock's own key does (its PTTL, read in the same script). The claim is the checker's witness that the section is
+ * lock's own key does (its PTTL, read in the same script on one Redis, or just before from a cluster; see
+ * {@link LockView}). The claim is the checker's witness that the section is
  * inside and that its lease has not run out; it never outlives the lease, so a holder whose lease ran out stops
  * counting as inside at the very moment another may legitimately take the lock. Hence:
  *
@@ -27,7 +29,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <em>lost</em>: no violation by itself, but its holder must learn of it, which the worker checks. The lock key is read
  * only to learn the remaining lease and whether it still names the holder's owner token (a prefix match, since
  * RedisLock may append a mark for waiters); every judgement is the checker's. Auto-renewed sections refresh their claim
- * from the lock key's PTTL while they run.
+ * from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key.
  */
 final class SectionChecker {
 
@@ -51,96 +53,122 @@ final class SectionChecker {
         VIOLATION
     }
 
-    private static final RedisScript<Long> ENTER = new DefaultRedisScript<>("""
-            -- KEYS: lock key, claim, last fencing token, fencing tokens, violations, details
-            -- ARGV: owner token, section id, fencing token
-            local holder = redis.call('get', KEYS[1])
+    /**
+     * Lua shared by the scripts: counts a violation of {@code kind}, overall and for the key, and describes it, in the
+     * three keys from {@code violations_at} on.
+     */
+    private static final String VIOLATION = """
+            local function violation(kind, description)
+              redis.call('hincrby', KEYS[violations_at], kind, 1)
+              redis.call('hincrby', KEYS[violations_at + 1], kind, 1)
+              redis.call('rpush', KEYS[violations_at + 2], description)
+              redis.call('ltrim', KEYS[violations_at + 2], 0, 199)
+            end
+            """;
+
+    private static final String ENTER = """
+            -- KEYS: claim, last fencing token, fencing tokens, violations, violations of the key, details; the view's
+            -- ARGV: owner token, section id, fencing token; the view's. holder and ttl come from the view's prelude.
             if not holder or string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
               return 0
             end
-            local ttl = redis.call('pttl', KEYS[1])
             if ttl >= 0 and ttl <= 2 then
               return 0
             end
             local verdict = 1
-            local occupant = redis.call('get', KEYS[2])
+            local occupant = redis.call('get', KEYS[1])
             if occupant and occupant ~= ARGV[2] then
-              redis.call('hincrby', KEYS[5], 'overlap', 1)
-              redis.call('rpush', KEYS[6], 'overlap: ' .. ARGV[2] .. ' entered while ' .. occupant
-                .. ' was inside with lease left')
+              violation('overlap', 'overlap: ' .. ARGV[2] .. ' entered while ' .. occupant .. ' was inside with lease left')
               verdict = -1
             end
-            local last = tonumber(redis.call('get', KEYS[3]) or '0')
+            local last = tonumber(redis.call('get', KEYS[2]) or '0')
             if tonumber(ARGV[3]) <= last then
-              redis.call('hincrby', KEYS[5], 'fencing', 1)
-              redis.call('rpush', KEYS[6], 'fencing: ' .. ARGV[2] .. ' entered after fencing token ' .. last)
+              violation('fencing', 'fencing: ' .. ARGV[2] .. ' entered after fencing token ' .. last)
               verdict = -1
             else
-              redis.call('set', KEYS[3], ARGV[3])
+              redis.call('set', KEYS[2], ARGV[3])
             end
-            redis.call('ltrim', KEYS[6], 0, 199)
-            redis.call('rpush', KEYS[4], ARGV[3])
+            redis.call('rpush', KEYS[3], ARGV[3])
             if ttl > 0 then
-              redis.call('set', KEYS[2], ARGV[2], 'px', ttl - 2)
+              redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
             else
-              redis.call('set', KEYS[2], ARGV[2])
+              redis.call('set', KEYS[1], ARGV[2])
             end
             return verdict
-            """, Long.class);
+            """;
 
-    private static final RedisScript<Long> CHECKPOINT = new DefaultRedisScript<>("""
-            -- KEYS: lock key, claim, violations, details, lapses
-            -- ARGV: owner token, section id, 'check' | 'refresh' | 'exit'
-            local holder = redis.call('get', KEYS[1])
+    private static final String CHECKPOINT = """
+            -- KEYS: claim, violations, violations of the key, details, lapses; the view's
+            -- ARGV: owner token, section id, 'check' | 'refresh' | 'exit'; the view's. holder and ttl: the prelude's.
             local mine = holder and string.sub(holder, 1, #ARGV[1]) == ARGV[1]
-            local occupant = redis.call('get', KEYS[2])
+            local occupant = redis.call('get', KEYS[1])
             if occupant == ARGV[2] then
               if ARGV[3] == 'exit' then
-                redis.call('del', KEYS[2])
+                redis.call('del', KEYS[1])
               end
               if not mine then
-                redis.call('hincrby', KEYS[3], 'taken-early', 1)
-                redis.call('rpush', KEYS[4], 'taken early: the lock of ' .. ARGV[2] .. ' was '
+                violation('taken-early', 'taken early: the lock of ' .. ARGV[2] .. ' was '
                   .. (holder and 'taken over' or 'deleted') .. ' before its lease ended')
-                redis.call('ltrim', KEYS[4], 0, 199)
                 return -1
               end
             elseif not mine then
               return 0
-            elseif not occupant and redis.call('pttl', KEYS[1]) > 2 then
+            elseif not occupant and ttl > 2 then
               redis.call('incr', KEYS[5])
             end
-            if ARGV[3] == 'refresh' and (occupant == ARGV[2] or not occupant) then
-              local ttl = redis.call('pttl', KEYS[1])
-              if ttl > 2 then
-                redis.call('set', KEYS[2], ARGV[2], 'px', ttl - 2)
-              end
+            if ARGV[3] == 'refresh' and (occupant == ARGV[2] or not occupant) and ttl > 2 then
+              redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
             end
             return 1
+            """;
+
+    /** KEYS: claim. ARGV: section id. Removes the section's claim, if it still has one, without judging anything. */
+    private static final RedisScript<Long> LEAVE = new DefaultRedisScript<>("""
+            if redis.call('get', KEYS[1]) == ARGV[1] then
+              return redis.call('del', KEYS[1])
+            end
+            return 0
             """, Long.class);
+
+    /** What a script answers when the lock view's read is too old to judge by: the lease as read has run out. */
+    static final long STALE = -2;
+
+    /** Reads of a lock key that may turn out stale in a row: a lease ends once, so a read after that is not stale. */
+    private static final int MAX_READS = 10;
 
     private final StringRedisTemplate redis;
     private final CheckerKeys keys;
+    private final LockView lockView;
+    private final RedisScript<Long> enter;
+    private final RedisScript<Long> checkpoint;
 
-    SectionChecker(StringRedisTemplate redis, CheckerKeys keys) {
+    /**
+     * A checker that writes its records on {@code redis} and learns the state of each lock key from {@code lockView}.
+     */
+    SectionChecker(StringRedisTemplate redis, CheckerKeys keys, LockView lockView) {
         this.redis = redis;
         this.keys = keys;
+        this.lockView = lockView;
+        this.enter = script(lockView, ENTER, 4);
+        this.checkpoint = script(lockView, CHECKPOINT, 2);
     }
 
     /** Records that the section entered, right after its lock was acquired. */
     void enter(Section section) {
         Long verdict = run(
-                ENTER,
+                enter,
+                section,
                 List.of(
-                        section.lockKey(),
                         keys.claim(section.key()),
                         keys.lastFence(section.key()),
                         keys.fences(section.key()),
                         keys.violations(),
+                        keys.violationsOf(section.key()),
                         keys.details()),
-                section.handle().ownerToken(),
-                section.id(),
-                Long.toString(section.handle().fencingToken()));
+                List.of(
+                        section.handle().ownerToken(),
+                        section.id(),
+                        Long.toString(section.handle().fencingToken())));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, "entry");
@@ -164,18 +192,42 @@ final class SectionChecker {
         section.checked(checkpoint(section, "refresh"));
     }
 
-    /** Records that the section exited, before its lock is released. */
+    /**
+     * Records that the section exited, before its lock is released. A section whose lock key could not be read only
+     * removes its claim: left behind, the claim would outlive the release and count the next holder as an overlap.
+     */
     void exit(Section section) {
-        section.checked(checkpoint(section, "exit"));
+        if (!section.unreadable()) {
+            try {
+                section.checked(checkpoint(section, "exit"));
+                return;
+            } catch (LockView.Unreadable e) {
+                leave(section);
+                throw e;
+            }
+        }
+        leave(section);
+    }
+
+    private void leave(Section section) {
+        try {
+            redis.execute(LEAVE, List.of(keys.claim(section.key())), section.id());
+        } catch (DataAccessException e) {
+            throw new CheckerFailure(e);
+        }
     }
 
     private State checkpoint(Section section, String mode) {
         Long verdict = run(
-                CHECKPOINT,
-                List.of(section.lockKey(), keys.claim(section.key()), keys.violations(), keys.details(), keys.lapses()),
-                section.handle().ownerToken(),
-                section.id(),
-                mode);
+                checkpoint,
+                section,
+                List.of(
+                        keys.claim(section.key()),
+                        keys.violations(),
+                        keys.violationsOf(section.key()),
+                        keys.details(),
+                        keys.lapses()),
+                List.of(section.handle().ownerToken(), section.id(), mode));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, mode);
@@ -192,6 +244,7 @@ final class SectionChecker {
     private void takenEarly(Section section, String when) {
         try {
             redis.opsForHash().increment(keys.violations(), "taken-early", 1);
+            redis.opsForHash().increment(keys.violationsOf(section.key()), "taken-early", 1);
             redis.opsForList()
                     .rightPush(
                             keys.details(),
@@ -202,12 +255,39 @@ final class SectionChecker {
         }
     }
 
-    private Long run(RedisScript<Long> script, List<String> scriptKeys, String... args) {
-        try {
-            return redis.execute(script, scriptKeys, (Object[]) args);
-        } catch (DataAccessException e) {
-            throw new CheckerFailure(e);
+    /**
+     * Runs a judgement with the checker's keys and arguments, then whatever the lock view adds; again with a fresh read
+     * of the lock key while the script finds the last one stale.
+     */
+    private Long run(RedisScript<Long> script, Section section, List<String> checkerKeys, List<String> checkerArgs) {
+        List<String> scriptKeys = new ArrayList<>(checkerKeys);
+        scriptKeys.addAll(lockView.keys(section.lockKey()));
+        for (int read = 0; read < MAX_READS; read++) {
+            List<String> args = new ArrayList<>(checkerArgs);
+            try {
+                args.addAll(lockView.args(section.lockKey()));
+            } catch (LockView.Unreadable e) {
+                section.unreadable(true);
+                throw e;
+            }
+            Long verdict;
+            try {
+                verdict = redis.execute(script, scriptKeys, args.toArray());
+            } catch (DataAccessException e) {
+                throw new CheckerFailure(e);
+            }
+            if (verdict == null || verdict != STALE) {
+                return verdict;
+            }
         }
+        section.unreadable(true);
+        throw new LockView.Unreadable(
+                section.lockKey(), new IllegalStateException(MAX_READS + " reads in a row were stale"));
+    }
+
+    private static RedisScript<Long> script(LockView lockView, String body, int violationsAt) {
+        return new DefaultRedisScript<>(
+                lockView.prelude() + "local violations_at = " + violationsAt + "\n" + VIOLATION + body, Long.class);
     }
 
     private static int code(Long verdict) {
@@ -217,7 +297,7 @@ final class SectionChecker {
         return verdict.intValue();
     }
 
-    /** The checker could not reach Redis; its records may miss a section, so the run cannot be trusted. */
+    /** The checker could not reach its Redis; its records may miss a section, so the run cannot be trusted. */
     static final class CheckerFailure extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
