@@ -18,6 +18,11 @@ enum Count {
     RENEWED_LOST,
     /** Redis did not answer the lock in time (LockBackendException); the operation was skipped. */
     BACKEND_ERRORS,
+    /**
+     * The checker's read of a lock key failed, as while a cluster master is down, and was repeated until it answered:
+     * the section was judged by what the master's successor had.
+     */
+    LOCK_READ_WAITED,
     /** The checker could not read a lock key even after waiting; the section went unchecked from there on. */
     LOCK_UNREADABLE,
     /** The checker's own Redis calls failed; its records may then be incomplete. */

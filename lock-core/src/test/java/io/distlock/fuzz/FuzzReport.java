@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The outcome of a fuzz run and its summary table, in Markdown so it can be pasted into the reliability notes.
  *
  * @param kind the lock that was driven
  * @param settings the run's size and seed
+ * @param placement where the locks were
  * @param startUp from starting the worker JVMs until all were ready to go
  * @param windDown from the end of the hammering time until the last worker exited
  * @param totals the workers' counts
@@ -20,6 +22,7 @@ import java.util.Locale;
 record FuzzReport(
         LockKind kind,
         FuzzSettings settings,
+        LockPlacement placement,
         Duration startUp,
         Duration windDown,
         Totals totals,
@@ -54,6 +57,7 @@ record FuzzReport(
         rows.add("");
         rows.add("| measure | value |");
         rows.add("|---|---:|");
+        row(rows, "locks on", placement.description());
         row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
         row(rows, "lock keys shared by all threads", number(settings.keys()));
         row(
@@ -85,6 +89,12 @@ record FuzzReport(
                 rows,
                 "LockBackendException (no answer in time; the operation was skipped)",
                 number(totals.get(Count.BACKEND_ERRORS)));
+        if (placement.onCluster()) {
+            row(
+                    rows,
+                    "checker's lock key reads repeated until the master's successor answered / given up",
+                    number(totals.get(Count.LOCK_READ_WAITED)) + " / " + number(totals.get(Count.LOCK_UNREADABLE)));
+        }
         row(
                 rows,
                 "checker errors / unexpected errors / hung threads",
@@ -108,6 +118,23 @@ record FuzzReport(
                 rows,
                 "&nbsp;&nbsp;re-entry refused or with another fencing token",
                 number(totals.get(Count.REENTRY_FAILED)));
+        return String.join(System.lineSeparator(), rows);
+    }
+
+    /** The checker's records key by key, with the server that held each key's lock when the run began. */
+    String keyTable() {
+        Map<String, String> servedBy = placement.servedBy();
+        List<String> rows = new ArrayList<>();
+        rows.add("| key | served by | sections checked | overlap | taken early | fencing (online / offline) |");
+        rows.add("|---|---|---:|---:|---:|---:|");
+        records.byKey()
+                .forEach((key, byKey) -> rows.add("| " + key + " | " + servedBy.getOrDefault(key, "?") + " | "
+                        + number(byKey.sectionsChecked()) + " | "
+                        + number(byKey.violations().getOrDefault("overlap", 0L))
+                        + " | " + number(byKey.violations().getOrDefault("taken-early", 0L)) + " | "
+                        + number(byKey.violations().getOrDefault("fencing", 0L)) + " / "
+                        + number(byKey.fenceInversions())
+                        + " |"));
         return String.join(System.lineSeparator(), rows);
     }
 

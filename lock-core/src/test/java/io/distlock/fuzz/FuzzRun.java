@@ -1,6 +1,5 @@
 package io.distlock.fuzz;
 
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,8 +8,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one fuzz run from the parent: starts the worker JVMs, starts them hammering together once all are ready, waits
- * for their summaries and reads back the checker's records. Workers are killed in every case.
+ * Runs one fuzz run from the parent: starts the worker JVMs, starts them hammering together once all are ready, lets
+ * a {@link Disruption} act on the servers meanwhile, waits for the workers' summaries and reads back the checker's
+ * records. Workers are killed in every case.
  */
 final class FuzzRun {
 
@@ -30,23 +30,34 @@ final class FuzzRun {
                 .plusSeconds(30);
     }
 
-    static FuzzReport run(TestRedis redis, LockKind kind, FuzzSettings settings) throws InterruptedException {
+    static FuzzReport run(FuzzServers servers, LockKind kind, FuzzSettings settings) throws InterruptedException {
+        return run(servers, kind, settings, LockOptions.DEFAULT, Disruption.NONE);
+    }
+
+    static FuzzReport run(
+            FuzzServers servers, LockKind kind, FuzzSettings settings, LockOptions lockOptions, Disruption disruption)
+            throws InterruptedException {
         CheckerKeys keys =
                 new CheckerKeys("fuzz:" + kind.name().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
+        String lockPrefix = WorkerConfig.lockPrefix(keys.namespace());
+        List<String> keyNames = servers.keyNames(lockPrefix, settings.keys());
+        LockPlacement placement = servers.placement(lockPrefix, keyNames);
         List<WorkerProcess> workers = new ArrayList<>();
         long started = System.nanoTime();
         try {
             for (int process = 0; process < settings.processes(); process++) {
                 workers.add(WorkerProcess.start(new WorkerConfig(
-                        redis.host(),
-                        redis.port(),
+                        servers.checker().host(),
+                        servers.checker().port(),
+                        servers.clusterNodes(),
                         keys.namespace(),
                         kind,
                         process,
                         settings.threads(),
-                        settings.keys(),
+                        keyNames,
                         settings.seconds(),
-                        settings.seedOf(process))));
+                        settings.seedOf(process),
+                        lockOptions)));
             }
             long readyBy = started + START_UP.toNanos();
             for (WorkerProcess worker : workers) {
@@ -55,12 +66,14 @@ final class FuzzRun {
                             + "; last output: " + worker.tail());
                 }
             }
-            redis.command("SET", keys.go(), "1");
+            servers.checker().command("SET", keys.go(), "1");
             long goNanos = System.nanoTime();
-            long exitBy = System.nanoTime()
+            long exitBy = goNanos
                     + TimeUnit.SECONDS.toNanos(settings.seconds())
                     + FuzzWorker.GRACE.toNanos()
                     + EXIT_SLACK.toNanos();
+            disruption.during(new RunInProgress(
+                    servers.checker(), keys, lockPrefix, keyNames, Duration.ofSeconds(settings.seconds()), goNanos));
             List<Integer> statuses = new ArrayList<>();
             List<Totals> totals = new ArrayList<>();
             List<String> notable = new ArrayList<>();
@@ -77,10 +90,11 @@ final class FuzzRun {
             return new FuzzReport(
                     kind,
                     settings,
+                    placement,
                     Duration.ofNanos(goNanos - started),
                     Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
                     Totals.sum(totals),
-                    CheckerRecords.read(redis, keys, WorkerConfig.keyNames(settings.keys())),
+                    CheckerRecords.read(servers.checker(), keys, keyNames),
                     notable,
                     statuses);
         } finally {

@@ -25,11 +25,16 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
 
     /** The run the build does by default, or as large as the system properties or environment ask. */
     static FuzzSettings fromEnvironment() {
+        return fromEnvironment(25, 3, 6, 4);
+    }
+
+    /** A run of the given size, or as large as the system properties or environment ask. */
+    static FuzzSettings fromEnvironment(int seconds, int processes, int threads, int keys) {
         return new FuzzSettings(
-                (int) setting("seconds", 25),
-                (int) setting("processes", 3),
-                (int) setting("threads", 6),
-                (int) setting("keys", 4),
+                (int) setting("seconds", seconds),
+                (int) setting("processes", processes),
+                (int) setting("threads", threads),
+                (int) setting("keys", keys),
                 setting("seed", ThreadLocalRandom.current().nextLong()));
     }
 
@@ -38,7 +43,12 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
      * one of them takes the lock in the moment a broken release goes wrong.
      */
     static FuzzSettings control() {
-        return new FuzzSettings(8, 2, 6, 2, ThreadLocalRandom.current().nextLong());
+        return control(8);
+    }
+
+    /** A run like {@link #control()}, of the given length. */
+    static FuzzSettings control(int seconds) {
+        return new FuzzSettings(seconds, 2, 6, 2, ThreadLocalRandom.current().nextLong());
     }
 
     /** The seed of one worker process, different for each. */

@@ -1,5 +1,10 @@
 package io.distlock.fuzz;
 
+import io.distlock.Lease;
+import io.distlock.LockException;
+import io.distlock.LockHandle;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,6 +13,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -15,7 +21,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A worker process of a fuzz run: {@link WorkerConfig} as arguments; prints {@value #READY} once connected, waits for
- * the run's start signal in Redis, runs its threads for the run's duration and prints its {@link Tally} summary line.
+ * the run's start signal in the checker's Redis, runs its threads for the run's duration and prints its {@link Tally} summary line.
  * Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start signal never
  * came.
  */
@@ -28,7 +34,14 @@ public final class FuzzWorker {
     static final Duration GRACE = Duration.ofSeconds(20);
 
     private static final Duration START_SIGNAL_WAIT = Duration.ofSeconds(120);
-    private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** Short, so that a warm-up lock whose release failed holds up the run's first sections only briefly. */
+    private static final Lease WARM_UP_LEASE = Lease.fixed(Duration.ofSeconds(1));
+
+    /** The checker's own commands: generous, so that a busy machine does not make the run inconclusive. */
+    private static final Duration CHECKER_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A periodic topology refresh, as an application on a cluster sets it ({@code spring.data.redis.lettuce.cluster.refresh.period}). */
+    private static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
 
     private FuzzWorker() {}
 
@@ -46,8 +59,13 @@ public final class FuzzWorker {
     }
 
     private static int run(WorkerConfig config) throws InterruptedException {
-        LettuceConnectionFactory lockConnections = connect(config);
-        LettuceConnectionFactory checkerConnections = connect(config);
+        Duration lockTimeout = config.lockOptions().commandTimeout();
+        LettuceConnectionFactory lockConnections =
+                config.onCluster() ? connectCluster(config) : connect(config, lockTimeout);
+        LettuceConnectionFactory checkerConnections = connect(config, CHECKER_COMMAND_TIMEOUT);
+        // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; with the
+        // lock's timeout, so that it waits on a dead master no longer than the lock does.
+        LettuceConnectionFactory lockReads = config.onCluster() ? connectCluster(config) : null;
         ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "fuzz-releaser");
             thread.setDaemon(true);
@@ -57,9 +75,13 @@ public final class FuzzWorker {
             StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());
-            SectionChecker checker = new SectionChecker(checkerRedis, keys, new SameRedisLockView());
-            Workload workload = Workload.of(config.kind(), config.keyNames());
             Tally tally = new Tally();
+            LockView lockView = lockView(lockReads, tally);
+            SectionChecker checker = new SectionChecker(checkerRedis, keys, lockView);
+            Workload workload = Workload.of(config.kind(), config.keyNames());
+            if (config.onCluster()) {
+                connectToEveryMaster(target, lockView, config.keyNames());
+            }
             System.out.println(READY + " process " + config.process());
             System.out.flush();
             if (!awaitStart(checkerRedis, keys)) {
@@ -86,6 +108,36 @@ public final class FuzzWorker {
             releaser.shutdownNow();
             lockConnections.destroy();
             checkerConnections.destroy();
+            if (lockReads != null) {
+                lockReads.destroy();
+            }
+        }
+    }
+
+    private static LockView lockView(LettuceConnectionFactory lockReads, Tally tally) {
+        if (lockReads == null) {
+            return new SameRedisLockView();
+        }
+        StringRedisTemplate cluster = new StringRedisTemplate(lockReads);
+        cluster.afterPropertiesSet();
+        return new ClusterLockView(cluster, tally);
+    }
+
+    /**
+     * Takes and releases each key's lock once, and reads each key as the checker does, so that both cluster clients
+     * have found the topology and connected to every master before the run starts, not in its first seconds. The
+     * checker does not see these acquisitions; they only advance the fencing counters.
+     */
+    private static void connectToEveryMaster(LockUnderTest target, LockView lockView, List<String> keyNames)
+            throws InterruptedException {
+        for (String key : keyNames) {
+            try {
+                target.lock().tryAcquire(key, WARM_UP_LEASE).ifPresent(LockHandle::release);
+                lockView.args(target.redisKey(key));
+            } catch (LockException | LockView.Unreadable e) {
+                // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
+                System.out.println("warming up on " + key + " failed: " + e);
+            }
         }
     }
 
@@ -124,12 +176,34 @@ public final class FuzzWorker {
         return hung;
     }
 
-    private static LettuceConnectionFactory connect(WorkerConfig config) {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(config.host(), config.port()),
+    /** Connections to the checker's Redis, which also holds the locks unless they are on a cluster. */
+    private static LettuceConnectionFactory connect(WorkerConfig config, Duration commandTimeout) {
+        return started(new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(config.checkerHost(), config.checkerPort()),
                 LettuceClientConfiguration.builder()
-                        .commandTimeout(COMMAND_TIMEOUT)
-                        .build());
+                        .commandTimeout(commandTimeout)
+                        .build()));
+    }
+
+    /**
+     * Connections to the Redis Cluster that holds the locks, following its topology as an application should: on
+     * MOVED, ASK and reconnects, which Lettuce does by default, and every {@link #CLUSTER_REFRESH_PERIOD}, which
+     * finds a promoted replica when its dead master gave no MOVED to hint at it.
+     */
+    private static LettuceConnectionFactory connectCluster(WorkerConfig config) {
+        return started(new LettuceConnectionFactory(
+                new RedisClusterConfiguration(config.clusterNodes()),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(config.lockOptions().commandTimeout())
+                        .clientOptions(ClusterClientOptions.builder()
+                                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                                        .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD)
+                                        .build())
+                                .build())
+                        .build()));
+    }
+
+    private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
         factory.afterPropertiesSet();
         factory.start();
         return factory;

@@ -57,7 +57,7 @@ class MutualExclusionFuzzTest {
         FuzzSettings settings = FuzzSettings.fromEnvironment();
 
         FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings), () -> FuzzRun.run(redis, LockKind.DISTLOCK, settings));
+                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), LockKind.DISTLOCK, settings));
 
         System.out.println(report.table());
         Totals totals = report.totals();
@@ -91,8 +91,8 @@ class MutualExclusionFuzzTest {
     void theCheckerCatchesABrokenLock(LockKind kind) {
         FuzzSettings settings = FuzzSettings.control();
 
-        FuzzReport report =
-                assertTimeoutPreemptively(FuzzRun.budget(settings), () -> FuzzRun.run(redis, kind, settings));
+        FuzzReport report = assertTimeoutPreemptively(
+                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), kind, settings));
 
         System.out.println(report.table());
         assertThat(report.errors())

@@ -1,73 +1,127 @@
 package io.distlock.fuzz;
 
+import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 /**
- * The settings of one worker process, passed as its command-line arguments.
+ * The settings of one worker process, passed as its command-line arguments, one {@code name=value} each, so that a
+ * setting added later (such as a lock option under test) is one more name rather than a shifted position.
  *
- * @param host the Redis host
- * @param port the Redis port
+ * @param checkerHost the host of the checker's Redis, which also holds the locks unless {@code clusterNodes} are given
+ * @param checkerPort the port of the checker's Redis
+ * @param clusterNodes {@code host:port} of the Redis Cluster's nodes that hold the locks; empty to keep the locks on
+ *     the checker's Redis
  * @param namespace the run's key namespace, shared by all its processes
  * @param kind the lock to drive
  * @param process this process's number, naming its sections
  * @param threads worker threads
- * @param keys how many lock keys all threads share
+ * @param keyNames the lock keys all threads share
  * @param seconds how long to hammer, from the start signal
  * @param seed the seed of this process's random draws
+ * @param lockOptions how to configure the lock and its Redis client
  */
 record WorkerConfig(
-        String host,
-        int port,
+        String checkerHost,
+        int checkerPort,
+        List<String> clusterNodes,
         String namespace,
         LockKind kind,
         int process,
         int threads,
-        int keys,
+        List<String> keyNames,
         int seconds,
-        long seed) {
+        long seed,
+        LockOptions lockOptions) {
+
+    private static final List<String> NAMES = List.of(
+            "checkerHost",
+            "checkerPort",
+            "clusterNodes",
+            "namespace",
+            "kind",
+            "process",
+            "threads",
+            "keyNames",
+            "seconds",
+            "seed",
+            "commandTimeoutMillis");
+
+    WorkerConfig {
+        clusterNodes = List.copyOf(clusterNodes);
+        keyNames = List.copyOf(keyNames);
+        if (keyNames.isEmpty()) {
+            throw new IllegalArgumentException("a fuzz worker needs at least one lock key");
+        }
+    }
 
     static WorkerConfig parse(String[] args) {
-        if (args.length != 9) {
-            throw new IllegalArgumentException("expected 9 arguments: host port namespace kind process threads keys "
-                    + "seconds seed, but got " + List.of(args));
+        Map<String, String> values = new LinkedHashMap<>();
+        for (String arg : args) {
+            int equals = arg.indexOf('=');
+            if (equals < 1) {
+                throw new IllegalArgumentException("expected name=value, but got " + arg);
+            }
+            values.put(arg.substring(0, equals), arg.substring(equals + 1));
+        }
+        if (!values.keySet().equals(Set.copyOf(NAMES))) {
+            throw new IllegalArgumentException("expected the arguments " + NAMES + ", but got " + List.of(args));
         }
         return new WorkerConfig(
-                args[0],
-                Integer.parseInt(args[1]),
-                args[2],
-                LockKind.valueOf(args[3]),
-                Integer.parseInt(args[4]),
-                Integer.parseInt(args[5]),
-                Integer.parseInt(args[6]),
-                Integer.parseInt(args[7]),
-                Long.parseLong(args[8]));
+                values.get("checkerHost"),
+                Integer.parseInt(values.get("checkerPort")),
+                list(values.get("clusterNodes")),
+                values.get("namespace"),
+                LockKind.valueOf(values.get("kind")),
+                Integer.parseInt(values.get("process")),
+                Integer.parseInt(values.get("threads")),
+                list(values.get("keyNames")),
+                Integer.parseInt(values.get("seconds")),
+                Long.parseLong(values.get("seed")),
+                new LockOptions(Duration.ofMillis(Long.parseLong(values.get("commandTimeoutMillis")))));
     }
 
     List<String> toArgs() {
-        return List.of(
-                host,
-                Integer.toString(port),
+        List<String> values = List.of(
+                checkerHost,
+                Integer.toString(checkerPort),
+                String.join(",", clusterNodes),
                 namespace,
                 kind.name(),
                 Integer.toString(process),
                 Integer.toString(threads),
-                Integer.toString(keys),
+                String.join(",", keyNames),
                 Integer.toString(seconds),
-                Long.toString(seed));
+                Long.toString(seed),
+                Long.toString(lockOptions.commandTimeout().toMillis()));
+        return IntStream.range(0, NAMES.size())
+                .mapToObj(i -> NAMES.get(i) + "=" + values.get(i))
+                .toList();
     }
 
-    /** The names of the lock keys, the same in every process of the run. */
-    List<String> keyNames() {
-        return keyNames(keys);
+    /** Whether the locks live on a Redis Cluster, apart from the checker's Redis. */
+    boolean onCluster() {
+        return !clusterNodes.isEmpty();
     }
 
+    /** The names {@code key0}, {@code key1}, ... of a run on one Redis, where any names do. */
     static List<String> keyNames(int count) {
         return IntStream.range(0, count).mapToObj(i -> "key" + i).toList();
     }
 
     /** The prefix of the locks' own Redis keys, apart from the checker's. */
     String lockPrefix() {
+        return lockPrefix(namespace);
+    }
+
+    static String lockPrefix(String namespace) {
         return namespace + "lock:";
+    }
+
+    private static List<String> list(String commaSeparated) {
+        return commaSeparated.isEmpty() ? List.of() : List.of(commaSeparated.split(","));
     }
 }

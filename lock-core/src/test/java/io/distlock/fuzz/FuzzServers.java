@@ -1,0 +1,110 @@
+package io.distlock.fuzz;
+
+import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedisCluster;
+import io.lettuce.core.cluster.SlotHash;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Where a fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis Cluster and
+ * the records on a Redis of their own, which no fault done to the cluster touches.
+ */
+final class FuzzServers {
+
+    /** Far more names than it takes to find a few in each master's slots, which are a third of all. */
+    private static final int MAX_CANDIDATE_NAMES = 100_000;
+
+    private final TestRedis checker;
+    private final TestRedisCluster cluster;
+
+    private FuzzServers(TestRedis checker, TestRedisCluster cluster) {
+        this.checker = checker;
+        this.cluster = cluster;
+    }
+
+    /** Locks and records on one Redis. */
+    static FuzzServers oneRedis(TestRedis redis) {
+        return new FuzzServers(redis, null);
+    }
+
+    /** Locks on {@code cluster}, records on {@code checker}. */
+    static FuzzServers cluster(TestRedisCluster cluster, TestRedis checker) {
+        return new FuzzServers(checker, cluster);
+    }
+
+    /** The Redis of the checker's records, the start signal, and the locks unless they are on a cluster. */
+    TestRedis checker() {
+        return checker;
+    }
+
+    boolean onCluster() {
+        return cluster != null;
+    }
+
+    /** The nodes of the cluster that holds the locks, or none if they are on the checker's Redis. */
+    List<String> clusterNodes() {
+        return onCluster() ? cluster.nodeAddresses() : List.of();
+    }
+
+    /**
+     * Names for a run's lock keys. On one Redis any names do; on a cluster, they are spread evenly over the masters,
+     * which take turns: the first name is served by the first master, the second by the second, and so on.
+     *
+     * @param lockPrefix the prefix of the run's lock keys, which decides their slots
+     */
+    List<String> keyNames(String lockPrefix, int count) {
+        if (!onCluster()) {
+            return WorkerConfig.keyNames(count);
+        }
+        List<Set<Integer>> slotsOfMasters = cluster.nodes().stream()
+                .map(cluster::slotsOf)
+                .filter(slots -> !slots.isEmpty())
+                .toList();
+        List<List<String>> namesOfMasters = new ArrayList<>();
+        slotsOfMasters.forEach(slots -> namesOfMasters.add(new ArrayList<>()));
+        int perMaster = (count + slotsOfMasters.size() - 1) / slotsOfMasters.size();
+        for (int candidate = 0; namesOfMasters.stream().anyMatch(names -> names.size() < perMaster); candidate++) {
+            if (candidate == MAX_CANDIDATE_NAMES) {
+                throw new IllegalStateException("no " + perMaster + " key names for each master among "
+                        + MAX_CANDIDATE_NAMES + " candidates; slots of the masters: " + slotsOfMasters);
+            }
+            String name = "key" + candidate;
+            int slot = SlotHash.getSlot(LockUnderTest.redisKey(lockPrefix, name));
+            for (int master = 0; master < slotsOfMasters.size(); master++) {
+                List<String> names = namesOfMasters.get(master);
+                if (slotsOfMasters.get(master).contains(slot) && names.size() < perMaster) {
+                    names.add(name);
+                }
+            }
+        }
+        List<String> names = new ArrayList<>();
+        for (int i = 0; names.size() < count; i++) {
+            names.add(namesOfMasters.get(i % namesOfMasters.size()).get(i / namesOfMasters.size()));
+        }
+        return names;
+    }
+
+    /** Where the locks of a run are now, for its report. */
+    LockPlacement placement(String lockPrefix, List<String> keyNames) {
+        Map<String, String> servedBy = new LinkedHashMap<>();
+        for (String name : keyNames) {
+            servedBy.put(
+                    name,
+                    onCluster()
+                            ? "master :"
+                                    + cluster.masterOf(LockUnderTest.redisKey(lockPrefix, name))
+                                            .port()
+                            : "Redis :" + checker.port());
+        }
+        return new LockPlacement(
+                onCluster()
+                        ? "Redis Cluster of " + cluster.nodes().size() + " nodes; checker on a Redis of its own"
+                        : "one Redis, with the checker's records",
+                onCluster(),
+                servedBy);
+    }
+}
