@@ -21,9 +21,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A worker process of a fuzz run: {@link WorkerConfig} as arguments; prints {@value #READY} once connected, waits for
- * the run's start signal in the checker's Redis, runs its threads for the run's duration and prints its {@link Tally} summary line.
- * Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start signal never
- * came.
+ * the run's start signal in the checker's Redis, runs its threads for the run's duration and prints its {@link Tally}
+ * summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start
+ * signal never came.
  */
 public final class FuzzWorker {
 
@@ -40,7 +40,10 @@ public final class FuzzWorker {
     /** The checker's own commands: generous, so that a busy machine does not make the run inconclusive. */
     private static final Duration CHECKER_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
-    /** A periodic topology refresh, as an application on a cluster sets it ({@code spring.data.redis.lettuce.cluster.refresh.period}). */
+    /**
+     * A periodic topology refresh, as an application on a cluster sets it
+     * ({@code spring.data.redis.lettuce.cluster.refresh.period}).
+     */
     private static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
 
     private FuzzWorker() {}
@@ -63,8 +66,8 @@ public final class FuzzWorker {
         LettuceConnectionFactory lockConnections =
                 config.onCluster() ? connectCluster(config) : connect(config, lockTimeout);
         LettuceConnectionFactory checkerConnections = connect(config, CHECKER_COMMAND_TIMEOUT);
-        // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; with the
-        // lock's timeout, so that it waits on a dead master no longer than the lock does.
+        // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; each read
+        // with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands do.
         LettuceConnectionFactory lockReads = config.onCluster() ? connectCluster(config) : null;
         ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "fuzz-releaser");

@@ -78,7 +78,8 @@ final class SectionChecker {
             local verdict = 1
             local occupant = redis.call('get', KEYS[1])
             if occupant and occupant ~= ARGV[2] then
-              violation('overlap', 'overlap: ' .. ARGV[2] .. ' entered while ' .. occupant .. ' was inside with lease left')
+              violation('overlap', 'overlap: ' .. ARGV[2] .. ' entered while ' .. occupant
+                .. ' was inside with lease left')
               verdict = -1
             end
             local last = tonumber(redis.call('get', KEYS[2]) or '0')
