@@ -21,9 +21,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>The read comes at least a round trip before the judgement, not in the same atomic step as on one Redis. So the
  * judgement takes the holder as read, and the lease as what is left of it by now, by the shared clock. A claim then
  * never outlives the lease it was read from (leases only grow), so a claim alive at the judgement was alive at the
- * read, and an overlap or early takeover the checker reports did happen. If the lease as read has run out, or nearly,
- * by the time of the judgement, the key may have been renewed or taken since and the read tells nothing: the script
- * answers {@link SectionChecker#STALE} and the checker reads again. What this costs is sight of a violation that
+ * read, and an overlap or early takeover the checker reports did happen. If the section's own lease as read has run
+ * out, or nearly, by the time of the judgement, the key may have been renewed or taken since and the read tells
+ * nothing: the script answers {@link SectionChecker#STALE} and the checker reads again. What this costs is sight of a violation that
  * begins and ends within the round trip between a read and its judgement.
  */
 final class ClusterLockView implements LockView {
@@ -73,7 +73,8 @@ final class ClusterLockView implements LockView {
                   if lease_end >= 0 then
                     local now = redis.call('time')
                     ttl = lease_end - (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
-                    if ttl <= 2 then
+                    -- Only the section's own lease matters; another holder's is never judged by its length.
+                    if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
                       return -2
                     end
                   end

@@ -95,7 +95,7 @@ class ClusterMutualExclusionFuzzTest {
                 .as("errors; evidence:%n%s", report.evidence())
                 .isZero();
         assertThat(totals.get(Count.LOCK_UNREADABLE))
-                .as("lock keys the checker could not read")
+                .as("lock keys the checker could not read; evidence:%n%s", report.evidence())
                 .isZero();
         assertThat(report.violations())
                 .as("violations; evidence:%n%s", report.evidence())
@@ -165,7 +165,9 @@ class ClusterMutualExclusionFuzzTest {
                 .as("errors of the harness or unexpected errors of the lock; evidence:%n%s", report.evidence())
                 .isZero();
         assertThat(report.totals().get(Count.LOCK_UNREADABLE))
-                .as("sections the checker could not judge, although it waits out a failover")
+                .as(
+                        "sections the checker could not judge, although it waits out a failover; evidence:%n%s",
+                        report.evidence())
                 .isZero();
         assertThat(timeline.violationsBeforeKill())
                 .as("violations before the kill; evidence:%n%s", report.evidence())

@@ -11,7 +11,10 @@ import java.util.List;
  */
 interface LockView {
 
-    /** Lua that defines the locals {@code holder} (false if the key is gone) and {@code ttl} for the script after it. */
+    /**
+     * Lua that defines the locals {@code holder} (false if the key is gone) and {@code ttl} for the script after, whose
+     * first argument is the section's owner token.
+     */
     String prelude();
 
     /** Keys the prelude reads, passed after the checker's own. */
