@@ -26,6 +26,8 @@ public final class WorkerMain {
     /** Many JVMs boot at once, so the first acquisition, which also connects and loads scripts, may be slow. */
     private static final Duration SELF_CHECK_WAIT = Duration.ofMinutes(1);
 
+    private static final long FIRST_ACQUISITION_RETRY_MILLIS = 500;
+
     private WorkerMain() {}
 
     /**
@@ -42,7 +44,7 @@ public final class WorkerMain {
             serve(ContenderKind.byId(args[0]), RedisEndpoint.parse(args[1]), answers);
         } catch (Throwable failure) {
             failure.printStackTrace();
-            answers.println(WorkerProtocol.ERROR + WireFields.text(failure.toString()));
+            answers.println(WorkerProtocol.ERROR + WireFields.text(describe(failure)));
             status = 1;
         }
         answers.flush();
@@ -51,17 +53,55 @@ public final class WorkerMain {
     }
 
     /**
+     * The failure with its causes, since a client library's own exception often wraps what Redis said (such as a
+     * {@code CROSSSLOT} error) in a generic one.
+     */
+    private static String describe(Throwable failure) {
+        StringBuilder text = new StringBuilder(failure.toString());
+        for (Throwable cause = failure.getCause(); cause != null; cause = cause.getCause()) {
+            text.append("; caused by ").append(cause);
+        }
+        return text.toString();
+    }
+
+    /**
      * Takes and releases a few keys before reporting ready: a contender that cannot lock fails here, and the first
      * acquisitions' class loading and script loading happen while the other workers start, not in the first warm-up.
      */
     private static void selfCheck(Contender contender) throws InterruptedException {
-        for (int i = 0; i < SELF_CHECK_ACQUISITIONS; i++) {
+        firstAcquisition(contender).release();
+        for (int i = 1; i < SELF_CHECK_ACQUISITIONS; i++) {
             Contender.Release release =
                     contender.tryAcquire("bench-self-check:" + UUID.randomUUID(), SELF_CHECK_LEASE, SELF_CHECK_WAIT);
             if (release == null) {
                 throw new IllegalStateException("could not take a fresh key that nobody else holds");
             }
             release.release();
+        }
+    }
+
+    /**
+     * The first acquisition, tried again while it fails within {@link #SELF_CHECK_WAIT}: a client may give up on its
+     * first answer sooner than that (distlock after its command plus connect timeout) while all workers boot at once on
+     * a small machine. A contender that cannot lock at all still fails, with its last error, once the wait is over.
+     */
+    private static Contender.Release firstAcquisition(Contender contender) throws InterruptedException {
+        long deadline = System.nanoTime() + SELF_CHECK_WAIT.toNanos();
+        while (true) {
+            try {
+                Contender.Release release = contender.tryAcquire(
+                        "bench-self-check:" + UUID.randomUUID(), SELF_CHECK_LEASE, SELF_CHECK_WAIT);
+                if (release == null) {
+                    throw new IllegalStateException("could not take a fresh key that nobody else holds");
+                }
+                return release;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() - deadline >= 0) {
+                    throw e;
+                }
+                System.err.println("First acquisition failed, trying again until the self-check's wait is over: " + e);
+                Thread.sleep(FIRST_ACQUISITION_RETRY_MILLIS);
+            }
         }
     }
 
