@@ -28,7 +28,7 @@ public final class BenchmarkMain {
     public static void main(String[] args) throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.fromSystemProperties();
         BenchmarkResults results;
-        try (RedisTarget target = RedisTarget.open(settings.redisUri())) {
+        try (RedisTarget target = RedisTarget.open(settings.redisUri(), settings.target())) {
             results = new BenchmarkRun(settings, target, System.err::println).run();
         }
         String markdown = write(results);

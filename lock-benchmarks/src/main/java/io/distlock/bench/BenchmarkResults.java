@@ -1,7 +1,11 @@
 package io.distlock.bench;
 
+import io.distlock.bench.contender.ContenderKind;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -10,14 +14,20 @@ import java.util.Optional;
  * @param settings how it ran
  * @param environment where and with what it ran
  * @param scenarios the results of each scenario, in order
+ * @param unavailable the contenders that were asked for but could not run on the target, with the reason
  * @param took how long the run took
  */
 public record BenchmarkResults(
-        BenchmarkSettings settings, Environment environment, List<ScenarioResults> scenarios, Duration took) {
+        BenchmarkSettings settings,
+        Environment environment,
+        List<ScenarioResults> scenarios,
+        Map<ContenderKind, String> unavailable,
+        Duration took) {
 
-    /** Copies the scenarios. */
+    /** Copies the scenarios and the unavailable contenders, keeping their order. */
     public BenchmarkResults {
         scenarios = List.copyOf(scenarios);
+        unavailable = Collections.unmodifiableMap(new LinkedHashMap<>(unavailable));
     }
 
     /**

@@ -57,18 +57,24 @@ public final class BenchmarkRun {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
         String loadAtStart = Environment.loadAverage();
-        try (RedisInfo info = new RedisInfo(target.endpoint())) {
+        try (RedisInfo info = new RedisInfo(target.nodes())) {
             String redisVersion = info.serverVersion();
             progress.accept("Redis " + redisVersion + ": " + target.provider() + "; load average " + loadAtStart);
             List<ScenarioResults> scenarios = new ArrayList<>();
             Map<ContenderKind, Integer> processes = processesPerContender();
+            Map<ContenderKind, String> unavailable = new LinkedHashMap<>();
             progress.accept("Starting "
                     + processes.values().stream().mapToInt(Integer::intValue).sum() + " worker JVMs");
             try (WorkerPool pool = WorkerPool.start(
                     processes,
-                    target.endpoint(),
+                    target.nodes(),
                     settings.workerJvmArgs(),
                     settings.output().resolve("logs"))) {
+                pool.unavailable().forEach((kind, failure) -> {
+                    progress.accept(
+                            kind.label() + " could not run on this target and is left out: " + failure.getMessage());
+                    unavailable.put(kind, failure.reason());
+                });
                 for (Scenario scenario : settings.scenarios()) {
                     scenarios.add(runScenario(scenario, pool, info));
                 }
@@ -77,6 +83,7 @@ public final class BenchmarkRun {
                     settings,
                     Environment.describe(started, target, redisVersion, loadAtStart),
                     scenarios,
+                    unavailable,
                     Duration.ofNanos(System.nanoTime() - startNanos));
         }
     }
@@ -96,8 +103,10 @@ public final class BenchmarkRun {
 
     private ScenarioResults runScenario(Scenario scenario, WorkerPool pool, RedisInfo info)
             throws InterruptedException {
-        List<ContenderKind> kinds =
-                settings.contenders().stream().filter(scenario::includes).toList();
+        List<ContenderKind> kinds = settings.contenders().stream()
+                .filter(scenario::includes)
+                .filter(pool::has)
+                .toList();
         progress.accept("Scenario " + scenario.number() + ", " + scenario.title() + ": " + scenario.shape(settings));
         Map<ContenderKind, WorkloadResult> warmups = new LinkedHashMap<>();
         for (ContenderKind kind : kinds) {
@@ -123,7 +132,7 @@ public final class BenchmarkRun {
     }
 
     private Probe probe(WorkerGroup group, Scenario scenario, RedisInfo info) throws InterruptedException {
-        try (CommandMonitor monitor = CommandMonitor.start(target.endpoint(), info)) {
+        try (CommandMonitor monitor = CommandMonitor.start(info)) {
             WorkloadResult result = run(group, scenario, "probe", settings.probe());
             MonitorCounts seen = monitor.awaitCounts();
             progress.accept(String.format(

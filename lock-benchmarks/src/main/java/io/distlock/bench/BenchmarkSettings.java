@@ -1,6 +1,7 @@
 package io.distlock.bench;
 
 import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.contender.Topology;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  * @param scenarios which scenarios run
  * @param contenders which contenders run
  * @param redisUri the Redis to use, or null for a throwaway server
+ * @param target whether the throwaway Redis is one server or a Redis Cluster, and so how the contenders connect
  * @param workerJvmArgs the JVM options of the worker processes
  * @param output where results go
  */
@@ -43,6 +45,7 @@ public record BenchmarkSettings(
         List<Scenario> scenarios,
         List<ContenderKind> contenders,
         @Nullable String redisUri,
+        Topology target,
         List<String> workerJvmArgs,
         Path output) {
 
@@ -87,6 +90,7 @@ public record BenchmarkSettings(
                 scenarios(property("bench.scenarios", "all")),
                 contenders(property("bench.contenders", "all")),
                 redis.isBlank() ? null : redis.trim(),
+                target(property("bench.target", Topology.STANDALONE.id())),
                 jvmArgs,
                 Path.of(property("bench.output", "target/benchmark-results")));
     }
@@ -112,6 +116,7 @@ public record BenchmarkSettings(
                 List.of(Scenario.values()),
                 List.of(ContenderKind.values()),
                 null,
+                Topology.STANDALONE,
                 WORKER_HEAP,
                 output);
     }
@@ -119,6 +124,14 @@ public record BenchmarkSettings(
     private static String property(String name, String fallback) {
         String value = System.getProperty(name);
         return value == null || value.isBlank() ? fallback : value.trim();
+    }
+
+    private static Topology target(String id) {
+        try {
+            return Topology.byId(id);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("bench.target: " + e.getMessage(), e);
+        }
     }
 
     private static List<String> words(String text) {

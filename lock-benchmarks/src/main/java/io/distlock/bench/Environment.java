@@ -1,5 +1,6 @@
 package io.distlock.bench;
 
+import io.distlock.bench.contender.Topology;
 import io.distlock.bench.redis.RedisTarget;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -18,6 +19,7 @@ import java.util.Map;
  * @param machine cores, CPU, operating system and memory
  * @param java the JVM of parent and workers
  * @param redisVersion the server's {@code redis_version}
+ * @param topology whether the contenders ran on one server or on a Redis Cluster
  * @param redisProvider where the server came from
  * @param contenders each contender's label and what it is, with versions
  * @param load the machine's load average at the start and end, since other work on the machine skews results
@@ -27,6 +29,7 @@ public record Environment(
         String machine,
         String java,
         String redisVersion,
+        Topology topology,
         String redisProvider,
         Map<String, String> contenders,
         String load) {
@@ -46,35 +49,43 @@ public record Environment(
      * @return the environment, with the load average at the end read now
      */
     public static Environment describe(Instant date, RedisTarget target, String redisVersion, String loadAtStart) {
+        Topology topology = target.nodes().topology();
+        boolean cluster = topology == Topology.CLUSTER;
         Map<String, String> contenders = new LinkedHashMap<>();
         String lettuceClient = "Spring Data Redis " + Versions.springDataRedis() + ", Lettuce " + Versions.lettuce()
                 + ", as managed by Spring Boot " + Versions.springBoot();
+        String factory = cluster
+                ? "cluster LettuceConnectionFactory (`RedisClusterConfiguration` of every node; topology refreshed"
+                        + " every 5 s, as `spring.data.redis.lettuce.cluster.refresh.period=5s` sets it, and on MOVED,"
+                        + " ASK and reconnects, Lettuce's default)"
+                : "LettuceConnectionFactory";
         contenders.put(
                 "distlock",
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `Lease.fixed(...)`, on a "
-                        + "LettuceConnectionFactory (" + lettuceClient + ")");
+                        + factory + " (" + lettuceClient + ")");
         contenders.put(
                 "Redisson",
-                "Redisson " + Versions.redisson() + " `RLock`, default `Config` (single server), "
-                        + "`tryLock(wait, lease, MILLISECONDS)` + `unlock()`");
+                "Redisson " + Versions.redisson() + " `RLock`, default `Config` "
+                        + (cluster ? "with `useClusterServers()` and every node's address" : "(single server)")
+                        + ", `tryLock(wait, lease, MILLISECONDS)` + `unlock()`");
         contenders.put(
                 "SI spin",
                 "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry`, default spin mode "
-                        + "(100 ms between tries), `tryLock(wait, lease)`, on its own LettuceConnectionFactory");
+                        + "(100 ms between tries), `tryLock(wait, lease)`, on its own " + factory);
         contenders.put(
                 "SI pub/sub",
                 "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry` with "
-                        + "`RedisLockType.PUB_SUB_LOCK`, on its own LettuceConnectionFactory");
+                        + "`RedisLockType.PUB_SUB_LOCK`, on its own " + factory);
         contenders.put(
                 "seeds' spin lock",
                 "`SET key token NX PX lease`, 50 ms sleep between tries, Lua compare-and-delete, on a "
-                        + "StringRedisTemplate (" + lettuceClient + ")");
+                        + "StringRedisTemplate on a " + factory + " (" + lettuceClient + ")");
         contenders.put(
                 "SET+DEL baseline",
                 "not a lock: one `SET` and one `DEL` per operation on a StringRedisTemplate configured like distlock's");
         String load = "1/5/15-minute load average " + loadAtStart + " at the start, " + loadAverage() + " at the end";
         return new Environment(
-                date, describeMachine(), describeJava(), redisVersion, target.provider(), contenders, load);
+                date, describeMachine(), describeJava(), redisVersion, topology, target.provider(), contenders, load);
     }
 
     /**

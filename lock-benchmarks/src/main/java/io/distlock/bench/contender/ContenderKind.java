@@ -73,19 +73,19 @@ public enum ContenderKind {
     /**
      * Connects a new instance to Redis.
      *
-     * @param endpoint the Redis under test
+     * @param redis the Redis under test; a contender connects in cluster mode to a cluster
      * @return the contender; close it when done
      */
-    public Contender create(RedisEndpoint endpoint) {
+    public Contender create(RedisNodes redis) {
         return switch (this) {
-            case DISTLOCK -> new DistlockContender(endpoint);
-            case REDISSON -> new RedissonContender(endpoint);
+            case DISTLOCK -> new DistlockContender(redis);
+            case REDISSON -> new RedissonContender(redis);
             case SI_SPIN ->
-                new SpringIntegrationContender(endpoint, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
+                new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
             case SI_PUBSUB ->
-                new SpringIntegrationContender(endpoint, RedisLockType.PUB_SUB_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
-            case SEEDS -> new SeedSpinLockContender(endpoint);
-            case BASELINE -> new RoundTripBaseline(endpoint);
+                new SpringIntegrationContender(redis, RedisLockType.PUB_SUB_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
+            case SEEDS -> new SeedSpinLockContender(redis);
+            case BASELINE -> new RoundTripBaseline(redis);
         };
     }
 }

@@ -14,8 +14,8 @@ final class DistlockContender implements Contender {
     private final LettuceConnectionFactory connectionFactory;
     private final RedisLock lock;
 
-    DistlockContender(RedisEndpoint endpoint) {
-        this.connectionFactory = LettuceFactories.start(endpoint);
+    DistlockContender(RedisNodes redis) {
+        this.connectionFactory = LettuceFactories.start(redis);
         this.lock = RedisLock.builder(connectionFactory).build();
     }
 

@@ -1,38 +1,69 @@
 package io.distlock.bench.contender;
 
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Creates the Lettuce connection factories of every contender that runs on Spring Data Redis, all configured alike: the
- * defaults an application gets (one shared native connection), with a command timeout.
+ * defaults an application gets (one shared native connection), with a command timeout. On a cluster they are what
+ * Spring Boot builds from {@code spring.data.redis.cluster.nodes} with {@code
+ * spring.data.redis.lettuce.cluster.refresh.period=5s}.
  */
 public final class LettuceFactories {
 
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(5);
+
+    /**
+     * How often cluster clients re-read the topology even when nothing hinted at a change; Lettuce 7 also refreshes on
+     * MOVED, ASK and reconnects by default.
+     */
+    private static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
 
     private LettuceFactories() {}
 
     /**
      * Creates and starts a factory with connections of its own.
      *
-     * @param endpoint the Redis to connect to
+     * @param redis the Redis to connect to, standalone or cluster
      * @return the started factory; {@link LettuceConnectionFactory#destroy()} it when done
      */
-    public static LettuceConnectionFactory start(RedisEndpoint endpoint) {
+    public static LettuceConnectionFactory start(RedisNodes redis) {
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
+                LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT);
+        if (redis.isCluster()) {
+            client.clientOptions(ClusterClientOptions.builder()
+                    .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                            .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD)
+                            .build())
+                    .build());
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration(redis), client.build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+
+    private static RedisConfiguration configuration(RedisNodes redis) {
+        if (redis.isCluster()) {
+            RedisClusterConfiguration cluster = new RedisClusterConfiguration(redis.nodes().stream()
+                    .map(node -> node.host() + ":" + node.port())
+                    .toList());
+            if (redis.password() != null) {
+                cluster.setPassword(redis.password());
+            }
+            return cluster;
+        }
+        RedisEndpoint endpoint = redis.nodes().get(0);
         RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(endpoint.host(), endpoint.port());
         if (endpoint.password() != null) {
             server.setPassword(endpoint.password());
         }
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                server,
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(COMMAND_TIMEOUT)
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
+        return server;
     }
 }

@@ -8,18 +8,27 @@ import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
-/** Redisson's {@link RLock} with Redisson's default settings, waiting and leasing through {@code tryLock}. */
+/**
+ * Redisson's {@link RLock} with Redisson's default settings, waiting and leasing through {@code tryLock}. On a cluster
+ * it connects with {@code useClusterServers()}, every node given as a seed, as Redisson's users configure it.
+ */
 final class RedissonContender implements Contender {
 
     private static final String PREFIX = "bench-redisson:";
 
     private final RedissonClient client;
 
-    RedissonContender(RedisEndpoint endpoint) {
+    RedissonContender(RedisNodes redis) {
         Config config = new Config();
-        config.useSingleServer().setAddress(endpoint.address());
-        if (endpoint.password() != null) {
-            config.setPassword(endpoint.password());
+        if (redis.isCluster()) {
+            config.useClusterServers()
+                    .addNodeAddress(
+                            redis.nodes().stream().map(RedisEndpoint::address).toArray(String[]::new));
+        } else {
+            config.useSingleServer().setAddress(redis.nodes().get(0).address());
+        }
+        if (redis.password() != null) {
+            config.setPassword(redis.password());
         }
         this.client = Redisson.create(config);
     }

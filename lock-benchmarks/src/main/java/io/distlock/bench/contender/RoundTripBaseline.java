@@ -15,8 +15,8 @@ final class RoundTripBaseline implements Contender {
     private final LettuceConnectionFactory connectionFactory;
     private final StringRedisTemplate redis;
 
-    RoundTripBaseline(RedisEndpoint endpoint) {
-        this.connectionFactory = LettuceFactories.start(endpoint);
+    RoundTripBaseline(RedisNodes redis) {
+        this.connectionFactory = LettuceFactories.start(redis);
         this.redis = new StringRedisTemplate(connectionFactory);
     }
 

@@ -13,8 +13,8 @@ final class SeedSpinLockContender implements Contender {
     private final LettuceConnectionFactory connectionFactory;
     private final SeedSpinLock lock;
 
-    SeedSpinLockContender(RedisEndpoint endpoint) {
-        this.connectionFactory = LettuceFactories.start(endpoint);
+    SeedSpinLockContender(RedisNodes redis) {
+        this.connectionFactory = LettuceFactories.start(redis);
         this.lock = new SeedSpinLock(new StringRedisTemplate(connectionFactory));
     }
 

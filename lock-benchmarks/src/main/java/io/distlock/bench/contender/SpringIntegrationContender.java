@@ -13,8 +13,8 @@ final class SpringIntegrationContender implements Contender {
     private final LettuceConnectionFactory connectionFactory;
     private final RedisLockRegistry registry;
 
-    SpringIntegrationContender(RedisEndpoint endpoint, RedisLockType type, Duration defaultLease) {
-        this.connectionFactory = LettuceFactories.start(endpoint);
+    SpringIntegrationContender(RedisNodes redis, RedisLockType type, Duration defaultLease) {
+        this.connectionFactory = LettuceFactories.start(redis);
         this.registry = new RedisLockRegistry(
                 connectionFactory, "bench-si-" + type.name().toLowerCase(java.util.Locale.ROOT), defaultLease);
         registry.setRedisLockType(type);

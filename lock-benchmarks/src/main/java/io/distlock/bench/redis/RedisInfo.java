@@ -2,74 +2,104 @@ package io.distlock.bench.redis;
 
 import io.distlock.bench.contender.LettuceFactories;
 import io.distlock.bench.contender.RedisEndpoint;
+import io.distlock.bench.contender.RedisNodes;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeSet;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** The harness's own connection for asking Redis about itself, apart from every contender's. */
+/**
+ * The harness's own connections for asking Redis about itself, apart from every contender's: one to each node, so that
+ * on a cluster the figures are the sum over all of them, whichever node a contender's keys live on.
+ */
 public final class RedisInfo implements AutoCloseable {
 
-    private final LettuceConnectionFactory connectionFactory;
-    private final StringRedisTemplate redis;
+    private final List<Node> nodes = new ArrayList<>();
 
     /**
-     * Connects.
+     * Connects to every node.
      *
-     * @param endpoint the Redis under test
+     * @param redis the Redis under test
      */
-    public RedisInfo(RedisEndpoint endpoint) {
-        this.connectionFactory = LettuceFactories.start(endpoint);
-        this.redis = new StringRedisTemplate(connectionFactory);
+    public RedisInfo(RedisNodes redis) {
+        try {
+            for (RedisEndpoint endpoint : redis.nodes()) {
+                LettuceConnectionFactory factory = LettuceFactories.start(RedisNodes.standalone(endpoint));
+                nodes.add(new Node(endpoint, factory, new StringRedisTemplate(factory)));
+            }
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
     }
 
     /**
-     * Reads {@code INFO commandstats}.
+     * Reads {@code INFO commandstats} of every node and adds them up.
      *
-     * @return the calls of every command since the server started
+     * @return the calls of every command since the servers started
      */
     public CommandCounts commandCounts() {
         Map<String, Long> calls = new HashMap<>();
-        info("commandstats").forEach((name, value) -> {
-            String stat = name.toString();
-            if (stat.startsWith("cmdstat_")) {
-                calls.put(stat.substring("cmdstat_".length()), callsOf(value.toString()));
-            }
-        });
+        for (Node node : nodes) {
+            info(node, "commandstats").forEach((name, value) -> {
+                String stat = name.toString();
+                if (stat.startsWith("cmdstat_")) {
+                    calls.merge(stat.substring("cmdstat_".length()), callsOf(value.toString()), Long::sum);
+                }
+            });
+        }
         return new CommandCounts(calls);
     }
 
     /**
-     * Reads the CPU time the server has used, from {@code INFO cpu}.
+     * Reads the CPU time the servers have used, from {@code INFO cpu}.
      *
-     * @return user plus system seconds since the server started
+     * @return user plus system seconds since the servers started, all nodes together
      */
     public double cpuSeconds() {
-        Properties cpu = info("cpu");
-        return Double.parseDouble(cpu.getProperty("used_cpu_user", "0"))
-                + Double.parseDouble(cpu.getProperty("used_cpu_sys", "0"));
+        double seconds = 0;
+        for (Node node : nodes) {
+            Properties cpu = info(node, "cpu");
+            seconds += Double.parseDouble(cpu.getProperty("used_cpu_user", "0"))
+                    + Double.parseDouble(cpu.getProperty("used_cpu_sys", "0"));
+        }
+        return seconds;
     }
 
     /**
-     * Reads the server's version.
+     * Reads the servers' version.
      *
-     * @return {@code redis_version} from {@code INFO server}
+     * @return {@code redis_version} from {@code INFO server}; several, comma-separated, if the nodes differ
      */
     public String serverVersion() {
-        return info("server").getProperty("redis_version", "unknown");
+        TreeSet<String> versions = new TreeSet<>();
+        nodes.forEach(node -> versions.add(info(node, "server").getProperty("redis_version", "unknown")));
+        return String.join(", ", versions);
     }
 
-    /** Sends ECHO, which a {@link CommandMonitor} waits for to know it has seen everything before it. */
-    void echo(String marker) {
-        redis.execute((RedisCallback<byte[]>)
+    /** The nodes asked, in the order given. */
+    List<RedisEndpoint> endpoints() {
+        return nodes.stream().map(Node::endpoint).toList();
+    }
+
+    /** Sends ECHO to one node, which a {@link CommandMonitor} waits for to know it has seen everything before it. */
+    void echo(RedisEndpoint endpoint, String marker) {
+        Node node = nodes.stream()
+                .filter(candidate -> candidate.endpoint().equals(endpoint))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("not a node of this Redis: " + endpoint.address()));
+        node.redis().execute((RedisCallback<byte[]>)
                 connection -> connection.commands().echo(marker.getBytes(StandardCharsets.UTF_8)));
     }
 
-    private Properties info(String section) {
-        Properties info = redis.execute((RedisCallback<Properties>)
+    private static Properties info(Node node, String section) {
+        Properties info = node.redis().execute((RedisCallback<Properties>)
                 connection -> connection.serverCommands().info(section));
         return info == null ? new Properties() : info;
     }
@@ -85,6 +115,9 @@ public final class RedisInfo implements AutoCloseable {
 
     @Override
     public void close() {
-        connectionFactory.destroy();
+        nodes.forEach(node -> node.factory().destroy());
     }
+
+    /** A connection of the harness's own to one server. */
+    private record Node(RedisEndpoint endpoint, LettuceConnectionFactory factory, StringRedisTemplate redis) {}
 }

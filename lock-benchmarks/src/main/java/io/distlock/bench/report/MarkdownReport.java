@@ -8,6 +8,7 @@ import io.distlock.bench.Probe;
 import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
+import io.distlock.bench.contender.Topology;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
@@ -22,8 +23,13 @@ public final class MarkdownReport {
     /** The one command that runs the full benchmark, as lock-benchmarks/README.md documents it. */
     public static final String COMMAND = "./mvnw -B -pl lock-benchmarks -am verify -Pbenchmarks -Dmaven.test.skip=true";
 
+    /** What the command adds to run on a Redis Cluster. */
+    static final String CLUSTER_OPTION = " -Dbench.target=" + Topology.CLUSTER.id();
+
     private final BenchmarkResults results;
     private final StringBuilder out = new StringBuilder();
+    /** The columns of the table being written, for rows that fill only some of them. */
+    private int tableColumns;
 
     private MarkdownReport(BenchmarkResults results) {
         this.results = results;
@@ -47,7 +53,12 @@ public final class MarkdownReport {
         line("");
         line("- Date: " + DateTimeFormatter.ISO_INSTANT.format(env.date().truncatedTo(ChronoUnit.SECONDS))
                 + "; the run took " + minutes(results.took()));
-        line("- Command: `" + COMMAND + "`");
+        boolean cluster = env.topology() == Topology.CLUSTER;
+        line("- Command: `" + COMMAND + (cluster ? CLUSTER_OPTION : "") + "`");
+        line("- Target: "
+                + (cluster
+                        ? "**Redis Cluster**: every contender connects in its cluster mode"
+                        : "**standalone Redis**: one server"));
         line("- Machine: " + env.machine() + "; " + env.load());
         line("- " + env.java() + "; each contender runs in worker JVMs of its own (`"
                 + String.join(" ", s.workerJvmArgs()) + "`)");
@@ -61,6 +72,13 @@ public final class MarkdownReport {
         line("");
         env.contenders().forEach((label, what) -> line("- **" + label + "**: " + what));
         line("");
+        if (!results.unavailable().isEmpty()) {
+            line("Could not run on this target, so these contenders have no figures (the reason is the worker's own"
+                    + " error; its log is in `logs/`):");
+            line("");
+            results.unavailable().forEach((kind, reason) -> line("- **" + kind.label() + "**: " + cell(reason)));
+            line("");
+        }
         line("Figures are the median of the trials, with the lowest and highest trial in brackets. A trial runs from"
                 + " the common start until the last thread finished its last acquisition (acquisitions that were"
                 + " waiting when the trial's time ran out still complete and count).");
@@ -114,6 +132,7 @@ public final class MarkdownReport {
                             : Numbers.ratio(m.cycleMeanMicros().median()
                                     / baseline.cycleMeanMicros().median()));
         }
+        unavailableRows(s);
         line("");
     }
 
@@ -127,6 +146,7 @@ public final class MarkdownReport {
                     Numbers.spread(m.cycleMicros(50), Numbers::micros),
                     Numbers.spread(m.cycleMicros(99), Numbers::micros));
         }
+        unavailableRows(s);
         line("");
     }
 
@@ -150,6 +170,7 @@ public final class MarkdownReport {
                     Numbers.spread(m.fairness(), Numbers::perAcquisition),
                     Long.toString(m.timeouts()));
         }
+        unavailableRows(s);
         line("");
         line("Fairness is Jain's index over the threads' acquisition counts: 1.00 when every thread got the lock"
                 + " equally often, 1/n when one of n threads got it every time. Percentiles are per acquisition, so a"
@@ -188,6 +209,26 @@ public final class MarkdownReport {
             }
         }
         line("");
+    }
+
+    /** A row for each contender the scenario would have run but that could not run on the target. */
+    private void unavailableRows(ScenarioResults s) {
+        results.unavailable().forEach((kind, reason) -> {
+            if (s.scenario().includes(kind)) {
+                String[] cells = new String[tableColumns];
+                cells[0] = kind.label();
+                cells[1] = "**could not run on this target**: " + cell(reason);
+                for (int i = 2; i < tableColumns; i++) {
+                    cells[i] = "-";
+                }
+                row(cells);
+            }
+        });
+    }
+
+    /** Text made safe for a table cell: one line, no column separators. */
+    private static String cell(String text) {
+        return text.replace("|", "\\|").replace('\n', ' ');
     }
 
     private static String percent(double value) {
@@ -293,7 +334,7 @@ public final class MarkdownReport {
                         m.kind().label(),
                         Long.toString(m.violations()),
                         Long.toString(m.failures()),
-                        m.firstFailure().replace("|", "\\|"));
+                        cell(m.firstFailure()));
             }
         }
         line("");
@@ -322,6 +363,7 @@ public final class MarkdownReport {
     }
 
     private void table(List<String> headers) {
+        tableColumns = headers.size();
         row(headers.toArray(String[]::new));
         line("|" + " --- |".repeat(headers.size()));
     }

@@ -3,12 +3,13 @@ package io.distlock.bench.worker;
 import io.distlock.bench.contender.Contender;
 import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.contender.LettuceFactories;
-import io.distlock.bench.contender.RedisEndpoint;
+import io.distlock.bench.contender.RedisNodes;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.UUID;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -17,7 +18,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A worker process: one contender, connected once, running the workloads its parent sends until told to exit. Every
  * contender runs in processes of its own, so no contender's threads, connections or JIT profile affect another's.
  *
- * <p>Arguments: the contender's id and the Redis URI.
+ * <p>Arguments: the contender's id, the topology ({@code standalone} or {@code cluster}) and one Redis URI per node,
+ * as {@link RedisNodes#arguments()} writes them.
  */
 public final class WorkerMain {
 
@@ -33,7 +35,7 @@ public final class WorkerMain {
     /**
      * Runs the worker.
      *
-     * @param args the contender's id and the Redis URI
+     * @param args the contender's id, then the Redis nodes as {@link RedisNodes#arguments()} writes them
      */
     public static void main(String[] args) {
         PrintStream answers = System.out;
@@ -41,7 +43,10 @@ public final class WorkerMain {
         System.setOut(System.err);
         int status = 0;
         try {
-            serve(ContenderKind.byId(args[0]), RedisEndpoint.parse(args[1]), answers);
+            serve(
+                    ContenderKind.byId(args[0]),
+                    RedisNodes.fromArguments(Arrays.asList(args).subList(1, args.length)),
+                    answers);
         } catch (Throwable failure) {
             failure.printStackTrace();
             answers.println(WorkerProtocol.ERROR + WireFields.text(describe(failure)));
@@ -105,9 +110,9 @@ public final class WorkerMain {
         }
     }
 
-    private static void serve(ContenderKind kind, RedisEndpoint endpoint, PrintStream answers) throws Exception {
-        LettuceConnectionFactory checkConnection = LettuceFactories.start(endpoint);
-        try (Contender contender = kind.create(endpoint)) {
+    private static void serve(ContenderKind kind, RedisNodes redis, PrintStream answers) throws Exception {
+        LettuceConnectionFactory checkConnection = LettuceFactories.start(redis);
+        try (Contender contender = kind.create(redis)) {
             WorkloadRunner runner =
                     new WorkloadRunner(contender, new StringRedisTemplate(checkConnection).opsForValue());
             selfCheck(contender);

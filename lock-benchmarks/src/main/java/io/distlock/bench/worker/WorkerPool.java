@@ -1,8 +1,9 @@
 package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.contender.RedisEndpoint;
+import io.distlock.bench.contender.RedisNodes;
 import java.nio.file.Path;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,41 +11,75 @@ import java.util.Map;
 /**
  * One {@link WorkerGroup} per contender, all started before any measurement so that their JVMs boot in parallel and no
  * JVM boots while another contender is measured.
+ *
+ * <p>A contender whose workers cannot start, for example because it cannot lock on the target at all, is left out and
+ * remembered with its reason, so that the results report it instead of silently dropping it.
  */
 public final class WorkerPool implements AutoCloseable {
 
     private final Map<ContenderKind, WorkerGroup> groups = new LinkedHashMap<>();
+    private final Map<ContenderKind, WorkerFailedException> unavailable = new LinkedHashMap<>();
 
     private WorkerPool() {}
 
     /**
-     * Starts the workers of every contender and waits until all are connected.
+     * Starts the workers of every contender and waits until all are connected or have failed.
      *
      * @param processes how many worker processes each contender needs
-     * @param endpoint the Redis under test
+     * @param redis the Redis under test
      * @param jvmArgs the workers' JVM options
      * @param logDirectory where the workers' logs go
-     * @return the ready pool
+     * @return the pool, with the contenders that could start
      * @throws InterruptedException if interrupted while waiting
+     * @throws IllegalStateException if no contender could start, with the first one's failure
      */
     public static WorkerPool start(
-            Map<ContenderKind, Integer> processes, RedisEndpoint endpoint, List<String> jvmArgs, Path logDirectory)
+            Map<ContenderKind, Integer> processes, RedisNodes redis, List<String> jvmArgs, Path logDirectory)
             throws InterruptedException {
         WorkerPool pool = new WorkerPool();
         try {
             for (Map.Entry<ContenderKind, Integer> kind : processes.entrySet()) {
                 pool.groups.put(
-                        kind.getKey(),
-                        WorkerGroup.start(kind.getKey(), kind.getValue(), endpoint, jvmArgs, logDirectory));
+                        kind.getKey(), WorkerGroup.start(kind.getKey(), kind.getValue(), redis, jvmArgs, logDirectory));
             }
-            for (WorkerGroup group : pool.groups.values()) {
-                group.awaitReady();
+            for (WorkerGroup group : List.copyOf(pool.groups.values())) {
+                try {
+                    group.awaitReady();
+                } catch (WorkerFailedException e) {
+                    pool.unavailable.put(group.kind(), e);
+                    pool.groups.remove(group.kind());
+                    group.close();
+                }
+            }
+            if (pool.groups.isEmpty()) {
+                throw new IllegalStateException(
+                        "No contender could start",
+                        pool.unavailable.values().iterator().next());
             }
             return pool;
         } catch (RuntimeException | InterruptedException e) {
             pool.close();
             throw e;
         }
+    }
+
+    /**
+     * Whether a contender's workers are running.
+     *
+     * @param kind the contender
+     * @return false if it was not asked for or could not start
+     */
+    public boolean has(ContenderKind kind) {
+        return groups.containsKey(kind);
+    }
+
+    /**
+     * The contenders whose workers could not start, with what went wrong.
+     *
+     * @return the failures, by contender, in the order they were asked for
+     */
+    public Map<ContenderKind, WorkerFailedException> unavailable() {
+        return Collections.unmodifiableMap(new LinkedHashMap<>(unavailable));
     }
 
     /**

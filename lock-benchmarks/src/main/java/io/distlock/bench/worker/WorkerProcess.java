@@ -1,7 +1,7 @@
 package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.contender.RedisEndpoint;
+import io.distlock.bench.contender.RedisNodes;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -39,7 +39,7 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(
-            ContenderKind kind, int number, RedisEndpoint endpoint, List<String> jvmArgs, Path logDirectory) {
+            ContenderKind kind, int number, RedisNodes redis, List<String> jvmArgs, Path logDirectory) {
         String name = kind.id() + "-" + number;
         Path log = logDirectory.resolve(name + ".log");
         List<String> command = new ArrayList<>();
@@ -49,7 +49,7 @@ final class WorkerProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(WorkerMain.class.getName());
         command.add(kind.id());
-        command.add(endpoint.uri());
+        command.addAll(redis.arguments());
         try {
             Files.createDirectories(logDirectory);
             Process process = new ProcessBuilder(command)
@@ -132,9 +132,9 @@ final class WorkerProcess implements AutoCloseable {
         answers.add(WorkerProtocol.ENDED);
     }
 
-    private IllegalStateException failure(String what) {
-        return new IllegalStateException(
-                "Worker " + name + " " + what + "; its log " + log + " ends with:\n" + logTail());
+    private WorkerFailedException failure(String what) {
+        return new WorkerFailedException(
+                what, "Worker " + name + " " + what + "; its log " + log + " ends with:\n" + logTail());
     }
 
     private String logTail() {

@@ -1,0 +1,129 @@
+package io.distlock.bench.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.distlock.bench.contender.Contender;
+import io.distlock.bench.contender.Contender.Release;
+import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.contender.RedisNodes;
+import io.distlock.bench.contender.Topology;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The cluster target in seconds, without worker JVMs: every contender connects in its cluster mode and locks keys
+ * spread over all masters, and the harness's command counts and MONITOR probe see the work of every node. The full run
+ * is the {@code benchmarks} profile with {@code -Dbench.target=cluster}.
+ */
+@Timeout(value = 1, unit = TimeUnit.MINUTES)
+class ClusterTargetTest {
+
+    /** Enough keys that each of the three masters serves several of them. */
+    private static final int KEYS = 30;
+
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration WAIT = Duration.ofSeconds(5);
+    private static final Duration NO_WAIT = Duration.ofMillis(100);
+
+    private static RedisTarget target;
+
+    @BeforeAll
+    static void startCluster() {
+        target = RedisTarget.open(null, Topology.CLUSTER);
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        target.close();
+    }
+
+    @Test
+    void theTargetIsAClusterOfThreeMastersAndSaysSo() {
+        RedisNodes nodes = target.nodes();
+
+        assertThat(nodes.isCluster()).isTrue();
+        assertThat(nodes.nodes()).hasSize(RedisTarget.CLUSTER_MASTERS);
+        assertThat(RedisNodes.fromArguments(nodes.arguments())).isEqualTo(nodes);
+        assertThat(target.provider()).startsWith("Redis Cluster of 3 masters without replicas");
+    }
+
+    @ParameterizedTest
+    @EnumSource(ContenderKind.class)
+    void everyContenderLocksKeysOnEveryMasterAndTheHarnessCountsAllOfThem(ContenderKind kind) throws Exception {
+        try (RedisInfo info = new RedisInfo(target.nodes());
+                Contender contender = kind.create(target.nodes())) {
+            String prefix = "bench-cluster-test:" + kind.id() + ":" + UUID.randomUUID() + ":";
+            CommandCounts before = info.commandCounts();
+            MonitorCounts seen;
+            try (CommandMonitor monitor = CommandMonitor.start(info)) {
+                for (int i = 0; i < KEYS; i++) {
+                    Release release = contender.tryAcquire(prefix + i, LEASE, WAIT);
+                    assertThat(release)
+                            .as("%s took fresh key %d", kind.label(), i)
+                            .isNotNull();
+                    release.release();
+                }
+                seen = monitor.awaitCounts();
+            }
+
+            // Every key took at least one command to acquire and one to release, wherever its master is.
+            assertThat(info.commandCounts().since(before).lockWorkTotal()).isGreaterThanOrEqualTo(2L * KEYS);
+            assertThat(seen.topLevelTotal()).isGreaterThanOrEqualTo(2L * KEYS);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = ContenderKind.class, names = "BASELINE", mode = EnumSource.Mode.EXCLUDE)
+    void aHeldKeyIsNotTakenByAnotherClientOfTheSameLock(ContenderKind kind) throws Exception {
+        try (Contender holder = kind.create(target.nodes());
+                Contender other = kind.create(target.nodes())) {
+            String key = "bench-cluster-test:held:" + kind.id() + ":" + UUID.randomUUID();
+            Release release = holder.tryAcquire(key, LEASE, WAIT);
+            assertThat(release).isNotNull();
+            // Connected first: a client's first call also discovers the cluster, which may take longer than NO_WAIT.
+            tryAcquire(other, key + ":connect", WAIT).release();
+
+            // Another thread as well as another client: some peers let their acquiring thread re-enter.
+            Release taken = CompletableFuture.supplyAsync(() -> tryAcquire(other, key, NO_WAIT))
+                    .get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+            assertThat(taken)
+                    .as("%s gave a held key to a second client", kind.label())
+                    .isNull();
+            release.release();
+        }
+    }
+
+    @Test
+    void aServerUriCannotBeCombinedWithTheClusterTarget() {
+        assertThatThrownBy(() -> RedisTarget.open("redis://127.0.0.1:6380", Topology.CLUSTER))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bench.redis")
+                .hasMessageContaining("bench.target=cluster");
+    }
+
+    @Test
+    void anUnknownTargetNamesTheAllowedOnes() {
+        assertThatThrownBy(() -> Topology.byId("sentinel"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown target 'sentinel'; allowed: [standalone, cluster]");
+    }
+
+    private static Release tryAcquire(Contender contender, String key, Duration wait) {
+        try {
+            return contender.tryAcquire(key, LEASE, wait);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
