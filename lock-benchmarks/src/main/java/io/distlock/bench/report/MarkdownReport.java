@@ -254,7 +254,8 @@ public final class MarkdownReport {
                 + " lua]` (MONITOR slows Redis, so the probe is not a trial, and for spinning locks its ratio can"
                 + " differ a little from the trials'). Left out everywhere: the harness's own commands (`INFO`, `ECHO`,"
                 + " and the `INCRBY`/`DECRBY` of scenario 4's cross-process check) and connection setup and keep-alive"
-                + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`). *(Un)subscribes* counts `SUBSCRIBE`,"
+                + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`, and on a cluster the"
+                + " clients' topology refreshes, `CLUSTER ...`). *(Un)subscribes* counts `SUBSCRIBE`,"
                 + " `PSUBSCRIBE` and `SSUBSCRIBE` (and their `UNSUBSCRIBE` counterparts) per trial; subscriptions"
                 + " opened during warm-up and kept are not in it.");
         line("");
