@@ -7,7 +7,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
 import java.util.stream.Stream;
 import redis.embedded.core.ExecutableProvider;
 
@@ -45,12 +48,29 @@ public final class EmbeddedRedis implements AutoCloseable {
      * @throws IllegalStateException if no server could be started, with the end of its log
      */
     public static EmbeddedRedis start() {
+        return start(FreePorts::next, List.of());
+    }
+
+    /**
+     * Starts a server with cluster mode on, not yet part of any cluster; {@link EmbeddedRedisCluster} forms one of
+     * them. Its cluster bus listens on its port plus 10000.
+     *
+     * @throws IllegalStateException if no server could be started, with the end of its log
+     */
+    static EmbeddedRedis startClusterNode() {
+        // The node's cluster state file goes to its own directory (--dir), which close() deletes.
+        return start(
+                FreePorts::nextWithClusterBus,
+                List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"));
+    }
+
+    private static EmbeddedRedis start(IntSupplier ports, List<String> extraArguments) {
         File binary = extractBinary();
         IllegalStateException lastFailure = null;
         // The free port can be taken by another process before redis-server binds it; a new port then works.
         for (int attempt = 1; attempt <= START_ATTEMPTS; attempt++) {
             try {
-                return startOn(binary, FreePorts.next());
+                return startOn(binary, ports.getAsInt(), extraArguments);
             } catch (IllegalStateException e) {
                 lastFailure = e;
             }
@@ -80,23 +100,25 @@ public final class EmbeddedRedis implements AutoCloseable {
         deleteDirectory(directory);
     }
 
-    private static EmbeddedRedis startOn(File binary, int port) {
+    private static EmbeddedRedis startOn(File binary, int port, List<String> extraArguments) {
         Path directory = createDirectory();
         Path log = directory.resolve("redis.log");
+        List<String> command = new ArrayList<>(List.of(
+                binary.getPath(),
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                HOST,
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                directory.toString()));
+        command.addAll(extraArguments);
         Process process;
         try {
-            process = new ProcessBuilder(
-                            binary.getPath(),
-                            "--port",
-                            Integer.toString(port),
-                            "--bind",
-                            HOST,
-                            "--save",
-                            "",
-                            "--appendonly",
-                            "no",
-                            "--dir",
-                            directory.toString())
+            process = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(log.toFile())
                     .start();
