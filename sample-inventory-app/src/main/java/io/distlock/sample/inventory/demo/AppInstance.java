@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -34,12 +35,17 @@ public final class AppInstance implements AutoCloseable {
         this.log = log;
     }
 
-    /** Starts the instance and returns at once; see {@link #awaitReady}. */
-    public static AppInstance start(AppCommand command, String name, String redisUri, Path logDirectory) {
+    /**
+     * Starts the instance and returns at once; see {@link #awaitReady}.
+     *
+     * @param redisArguments the command-line arguments that point the instance at its Redis, such as {@code
+     *     --spring.data.redis.url=redis://127.0.0.1:6380}
+     */
+    public static AppInstance start(AppCommand command, String name, List<String> redisArguments, Path logDirectory) {
         int port = FreePorts.next();
         Path log = logDirectory.resolve(name + ".log");
-        List<String> commandLine = command.with(
-                "--server.port=" + port, "--server.address=127.0.0.1", "--spring.data.redis.url=" + redisUri);
+        List<String> commandLine = new ArrayList<>(command.with("--server.port=" + port, "--server.address=127.0.0.1"));
+        commandLine.addAll(redisArguments);
         try {
             Process process = new ProcessBuilder(commandLine)
                     .redirectErrorStream(true)

@@ -13,7 +13,7 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 
 /**
- * Several instances of the inventory application against one Redis, each a separate JVM with its output in a temporary
+ * Several instances of the inventory application against one Redis (or Redis Cluster), each a separate JVM with its output in a temporary
  * log file. They are stopped on {@link #close()} and also when this JVM is stopped (Ctrl-C), since child processes
  * would otherwise outlive it.
  */
@@ -33,13 +33,14 @@ public final class AppInstances implements AutoCloseable {
     /**
      * Starts {@code count} instances at once and waits until each answers HTTP.
      *
+     * @param redisArguments the command-line arguments that point every instance at the shared Redis
      * @param onReady told about each instance as it becomes ready
      * @throws IllegalStateException if an instance exits or is not ready in time; the others are stopped then
      */
     public static AppInstances start(
             AppCommand command,
             int count,
-            String redisUri,
+            List<String> redisArguments,
             HttpClient http,
             Duration timeout,
             Consumer<AppInstance> onReady)
@@ -49,7 +50,7 @@ public final class AppInstances implements AutoCloseable {
         AppInstances instances = new AppInstances(started, logDirectory);
         try {
             for (int i = 1; i <= count; i++) {
-                started.add(AppInstance.start(command, "instance-" + i, redisUri, logDirectory));
+                started.add(AppInstance.start(command, "instance-" + i, redisArguments, logDirectory));
             }
             for (AppInstance instance : started) {
                 instance.awaitReady(http, timeout);

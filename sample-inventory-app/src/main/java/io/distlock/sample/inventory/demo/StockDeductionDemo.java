@@ -1,6 +1,5 @@
 package io.distlock.sample.inventory.demo;
 
-import io.distlock.sample.inventory.redis.EmbeddedRedis;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -11,8 +10,9 @@ import java.util.Locale;
 
 /**
  * The stock-deduction scenario end to end: {@value #INSTANCES} instances of the inventory service as separate JVMs
- * share one Redis and get {@value #ORDERS} concurrent orders of one unit for a stock of {@value #INITIAL_STOCK}, first
- * through the locked endpoint, then through its unprotected twin, and a table compares the two.
+ * share one Redis (or, with {@value DemoTarget#CLUSTER_OPTION}, one Redis Cluster) and get {@value #ORDERS} concurrent
+ * orders of one unit for a stock of {@value #INITIAL_STOCK}, first through the locked endpoint, then through its
+ * unprotected twin, and a table compares the two.
  */
 public final class StockDeductionDemo {
 
@@ -28,42 +28,58 @@ public final class StockDeductionDemo {
     private static final Duration BURST_TIMEOUT = Duration.ofSeconds(60);
     private static final int PROGRESS_STEP = ORDERS / 4;
 
+    /** The exit code of a demo that could not run, from a wrong option to an instance that did not start. */
+    static final int FAILED = 2;
+
     private final PrintStream out;
+    private final DemoTarget target;
     private final HttpClient http = InventoryClient.newHttpClient();
     private final InventoryClient client = new InventoryClient(http);
 
-    private StockDeductionDemo(PrintStream out) {
+    private StockDeductionDemo(PrintStream out, DemoTarget target) {
         this.out = out;
+        this.target = target;
     }
 
     /**
      * Runs the demo, printing its progress and results.
      *
+     * @param options the command-line arguments after {@code --demo}: none, or {@value DemoTarget#CLUSTER_OPTION}
+     * @param out where progress and results go
+     * @param err where a wrong option is reported
      * @return the process exit code: 0 if the locked endpoint sold exactly the stock, 1 if not, 2 if the demo failed
+     *     or an option was wrong
      */
-    public static int run(PrintStream out) {
+    public static int run(List<String> options, PrintStream out, PrintStream err) {
+        DemoTarget target;
         try {
-            return new StockDeductionDemo(out).run() ? 0 : 1;
+            target = DemoTarget.fromOptions(options);
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            return FAILED;
+        }
+        try {
+            return new StockDeductionDemo(out, target).run() ? 0 : 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             out.println("Interrupted.");
-            return 2;
+            return FAILED;
         } catch (IOException | RuntimeException e) {
             out.println();
             out.println("The demo failed: " + e.getMessage());
-            return 2;
+            return FAILED;
         }
     }
 
     private boolean run() throws IOException, InterruptedException {
         introduce();
-        try (EmbeddedRedis redis = EmbeddedRedis.start()) {
+        try (DemoRedis redis = target.start()) {
             // Ctrl-C skips the close at the end of this block; a redis-server left running would outlive the demo.
-            Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "stop-embedded-redis"));
-            out.println("[redis] embedded redis-server started at " + redis.uri() + ", only for this demo");
+            Runtime.getRuntime().addShutdownHook(new Thread(redis::close, "stop-demo-redis"));
+            out.println("[redis] " + redis.description() + ", only for this demo");
             out.println("[start] starting " + INSTANCES + " instances, each a separate JVM...");
             try (AppInstances instances = AppInstances.start(
-                    AppCommand.ofThisJvm(), INSTANCES, redis.uri(), http, STARTUP_TIMEOUT, this::ready)) {
+                    AppCommand.ofThisJvm(), INSTANCES, redis.instanceArguments(), http, STARTUP_TIMEOUT, this::ready)) {
                 List<URI> uris = instances.baseUris();
                 warmUp(uris);
                 DemoRun locked = burst(1, uris, "/orders", "@DistributedLock");
@@ -81,8 +97,9 @@ public final class StockDeductionDemo {
                 The inventory service reads the stock, checks it and writes it back. %d instances of it, each
                 its own JVM, share one Redis and get %d concurrent orders (%d client threads, round-robin over
                 the instances) for %d units: first with the lock, then without.
-
                 """.formatted(INSTANCES, ORDERS, CLIENT_THREADS, INITIAL_STOCK));
+        target.introduction().ifPresent(out::println);
+        out.println();
     }
 
     private void ready(AppInstance instance) {

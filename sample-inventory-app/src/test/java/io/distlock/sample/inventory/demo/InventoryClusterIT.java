@@ -43,7 +43,12 @@ class InventoryClusterIT {
                 .exists();
         redis = TestRedis.start();
         instances = AppInstances.start(
-                AppCommand.ofJar(jar), INSTANCES, redis.uri(), http, STARTUP_TIMEOUT, instance -> {});
+                AppCommand.ofJar(jar),
+                INSTANCES,
+                List.of("--spring.data.redis.url=" + redis.uri()),
+                http,
+                STARTUP_TIMEOUT,
+                instance -> {});
     }
 
     @AfterAll
