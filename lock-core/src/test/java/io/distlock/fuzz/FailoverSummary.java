@@ -45,7 +45,7 @@ final class FailoverSummary {
         row(
                 rows,
                 "replication cut before the kill (sections on the master alone meanwhile)",
-                timeline.unreplicatedSections() == 0 ? "no" : "yes (" + timeline.unreplicatedSections() + ")");
+                timeline.replicationCut() ? "yes (" + timeline.unreplicatedSections() + ")" : "no");
         row(rows, "kill, into the run", seconds(timeline.killedAt()));
         row(rows, "replica promoted, cluster healthy, after the kill", seconds(after(timeline, timeline.promotedAt())));
         row(

@@ -74,7 +74,8 @@ public final class FuzzWorker {
             thread.setDaemon(true);
             return thread;
         });
-        try (LockUnderTest target = LockUnderTest.open(config.kind(), lockConnections, config.lockPrefix())) {
+        try (LockUnderTest target =
+                LockUnderTest.open(config.kind(), lockConnections, config.lockPrefix(), config.lockOptions())) {
             StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());

@@ -19,13 +19,17 @@ final class LockUnderTest implements AutoCloseable {
         this.prefix = prefix;
     }
 
-    /** Opens the lock of the given kind on {@code factory}, with every key under {@code prefix}. */
-    static LockUnderTest open(LockKind kind, LettuceConnectionFactory factory, String prefix) {
+    /**
+     * Opens the lock of the given kind on {@code factory}, with every key under {@code prefix}; distlock waits for as
+     * many replica acknowledgements per grant as {@code options} asks.
+     */
+    static LockUnderTest open(LockKind kind, LettuceConnectionFactory factory, String prefix, LockOptions options) {
         if (kind == LockKind.DISTLOCK) {
             return new LockUnderTest(
                     RedisLock.builder(factory)
                             .keyPrefix(prefix)
                             .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                            .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
                             .build(),
                     prefix);
         }

@@ -68,10 +68,13 @@ final class MasterFailover implements Disruption {
         if (cutReplicationFirst) {
             cluster.cutReplication(replica);
             long atCut = run.sectionsOn(failedKeys);
-            await("sections on the master cut off from its replica")
-                    .atMost(UNREPLICATED_SECTIONS_TIMEOUT)
+            Duration cutAt = run.sinceStart();
+            // A lock that waits for its replica's acknowledgement grants nothing now: then the whole time passes.
+            await("sections on the master cut off from its replica, or their time")
+                    .atMost(UNREPLICATED_SECTIONS_TIMEOUT.plusSeconds(5))
                     .pollInterval(POLL)
-                    .until(() -> run.sectionsOn(failedKeys) - atCut >= UNREPLICATED_SECTIONS);
+                    .until(() -> run.sectionsOn(failedKeys) - atCut >= UNREPLICATED_SECTIONS
+                            || run.sinceStart().minus(cutAt).compareTo(UNREPLICATED_SECTIONS_TIMEOUT) >= 0);
             unreplicatedSections = run.sectionsOn(failedKeys) - atCut;
         }
         long violationsBeforeKill = run.violationsSoFar();
@@ -93,6 +96,7 @@ final class MasterFailover implements Disruption {
                 master.port(),
                 replica.port(),
                 failedKeys,
+                cutReplicationFirst,
                 unreplicatedSections,
                 sectionsBeforeKill,
                 violationsBeforeKill,
@@ -120,6 +124,7 @@ final class MasterFailover implements Disruption {
      * @param masterPort the master that was killed
      * @param replicaPort its replica, which was promoted
      * @param failedKeys the run's keys that the killed master served
+     * @param replicationCut whether the replica was cut off before the kill
      * @param unreplicatedSections sections on those keys while the replica was cut off (0 if it was not)
      * @param sectionsBeforeKill sections the checker had seen on those keys before the kill
      * @param violationsBeforeKill violations the checker had counted before the kill, on any key
@@ -132,6 +137,7 @@ final class MasterFailover implements Disruption {
             int masterPort,
             int replicaPort,
             List<String> failedKeys,
+            boolean replicationCut,
             long unreplicatedSections,
             long sectionsBeforeKill,
             long violationsBeforeKill,

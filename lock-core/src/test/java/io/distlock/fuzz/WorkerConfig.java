@@ -48,7 +48,8 @@ record WorkerConfig(
             "keyNames",
             "seconds",
             "seed",
-            "commandTimeoutMillis");
+            "commandTimeoutMillis",
+            "replicaAcks");
 
     WorkerConfig {
         clusterNodes = List.copyOf(clusterNodes);
@@ -81,7 +82,9 @@ record WorkerConfig(
                 list(values.get("keyNames")),
                 Integer.parseInt(values.get("seconds")),
                 Long.parseLong(values.get("seed")),
-                new LockOptions(Duration.ofMillis(Long.parseLong(values.get("commandTimeoutMillis")))));
+                new LockOptions(
+                        Duration.ofMillis(Long.parseLong(values.get("commandTimeoutMillis"))),
+                        Integer.parseInt(values.get("replicaAcks"))));
     }
 
     List<String> toArgs() {
@@ -96,7 +99,8 @@ record WorkerConfig(
                 String.join(",", keyNames),
                 Integer.toString(seconds),
                 Long.toString(seed),
-                Long.toString(lockOptions.commandTimeout().toMillis()));
+                Long.toString(lockOptions.commandTimeout().toMillis()),
+                Integer.toString(lockOptions.replicaAcks()));
         return IntStream.range(0, NAMES.size())
                 .mapToObj(i -> NAMES.get(i) + "=" + values.get(i))
                 .toList();
