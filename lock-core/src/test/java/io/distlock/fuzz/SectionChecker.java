@@ -1,7 +1,11 @@
 package io.distlock.fuzz;
 
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.awaitility.core.ConditionTimeoutException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
@@ -134,8 +138,17 @@ final class SectionChecker {
     /** What a script answers when the lock view's read is too old to judge by: the lease as read has run out. */
     static final long STALE = -2;
 
-    /** Reads of a lock key that may turn out stale in a row: a lease ends once, so a read after that is not stale. */
-    private static final int MAX_READS = 10;
+    /**
+     * How long after a stale read the checker reads again: a read is stale only in the last 2 ms of the lease it read,
+     * so by then that lease has ended, and the key is gone, someone else's, or renewed.
+     */
+    private static final Duration REREAD_AFTER = Duration.ofMillis(3);
+
+    /**
+     * A bound only: reads go on being stale only while renewals keep arriving in a lease's last moment. Longer than a
+     * read waits out a failover, so that a re-read sent to a dead master still counts.
+     */
+    private static final Duration STALE_PATIENCE = Duration.ofSeconds(30);
 
     private final StringRedisTemplate redis;
     private final CheckerKeys keys;
@@ -263,27 +276,38 @@ final class SectionChecker {
     private Long run(RedisScript<Long> script, Section section, List<String> checkerKeys, List<String> checkerArgs) {
         List<String> scriptKeys = new ArrayList<>(checkerKeys);
         scriptKeys.addAll(lockView.keys(section.lockKey()));
-        for (int read = 0; read < MAX_READS; read++) {
-            List<String> args = new ArrayList<>(checkerArgs);
-            try {
-                args.addAll(lockView.args(section.lockKey()));
-            } catch (LockView.Unreadable e) {
-                section.unreadable(true);
-                throw e;
-            }
-            Long verdict;
-            try {
-                verdict = redis.execute(script, scriptKeys, args.toArray());
-            } catch (DataAccessException e) {
-                throw new CheckerFailure(e);
-            }
-            if (verdict == null || verdict != STALE) {
-                return verdict;
-            }
+        Long verdict = judge(script, section, scriptKeys, checkerArgs);
+        if (verdict == null || verdict != STALE) {
+            return verdict;
         }
-        section.unreadable(true);
-        throw new LockView.Unreadable(
-                section.lockKey(), new IllegalStateException(MAX_READS + " reads in a row were stale"));
+        try {
+            return await("a read of " + section.lockKey() + " that its lease's end has not made stale")
+                    .atMost(STALE_PATIENCE)
+                    .pollDelay(REREAD_AFTER)
+                    .pollInterval(REREAD_AFTER)
+                    .pollInSameThread()
+                    .until(
+                            () -> judge(script, section, scriptKeys, checkerArgs),
+                            again -> again == null || again != STALE);
+        } catch (ConditionTimeoutException e) {
+            section.unreadable(true);
+            throw new LockView.Unreadable(section.lockKey(), e);
+        }
+    }
+
+    private Long judge(RedisScript<Long> script, Section section, List<String> scriptKeys, List<String> checkerArgs) {
+        List<String> args = new ArrayList<>(checkerArgs);
+        try {
+            args.addAll(lockView.args(section.lockKey()));
+        } catch (LockView.Unreadable e) {
+            section.unreadable(true);
+            throw e;
+        }
+        try {
+            return redis.execute(script, scriptKeys, args.toArray());
+        } catch (DataAccessException e) {
+            throw new CheckerFailure(e);
+        }
     }
 
     private static RedisScript<Long> script(LockView lockView, String body, int violationsAt) {
