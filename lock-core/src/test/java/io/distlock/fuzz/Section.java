@@ -28,8 +28,10 @@ final class Section {
         this.handle = handle;
         this.id = worker + "#" + number + "/fence " + handle.fencingToken();
         long leaseNanos = LeaseProfile.initialLease(handle.lease()).toNanos();
-        // Redis's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding.
-        this.leaseFloorNanos = calledNanos + leaseNanos - leaseNanos / 1000 - TimeUnit.MILLISECONDS.toNanos(1);
+        // Redis's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding, and
+        // the
+        // checker's scripts count a lease with 2 ms or less left as gone (see SectionChecker), so 2 ms more.
+        this.leaseFloorNanos = calledNanos + leaseNanos - leaseNanos / 1000 - TimeUnit.MILLISECONDS.toNanos(3);
     }
 
     String key() {
