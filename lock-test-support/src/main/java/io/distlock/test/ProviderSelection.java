@@ -29,6 +29,18 @@ final class ProviderSelection {
         return chosen;
     }
 
+    /**
+     * The provider for topologies that only local processes can form (clusters, Sentinel groups): the default one when
+     * it runs processes, else (Docker) the PATH's redis-server if there is one, else the embedded binary.
+     */
+    static Provider defaultProcessProvider() {
+        Provider preferred = defaultProvider();
+        if (preferred != Provider.TESTCONTAINERS) {
+            return preferred;
+        }
+        return RedisExecutable.onPath().isPresent() ? Provider.PATH : Provider.EMBEDDED;
+    }
+
     /** The first provider that works on this machine, ignoring any forced choice. */
     static Choice automaticChoice() {
         Optional<String> dockerHint = DockerEngine.hint();

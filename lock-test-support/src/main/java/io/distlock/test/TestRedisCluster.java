@@ -428,7 +428,7 @@ public final class TestRedisCluster implements AutoCloseable {
                 .orElseThrow(() -> new IllegalStateException("No node of this cluster listens on port " + port));
     }
 
-    private ClusterView viewOf(TestRedis node) {
+    ClusterView viewOf(TestRedis node) {
         return ClusterView.parse(ask(node, "CLUSTER", "NODES"));
     }
 
@@ -437,7 +437,7 @@ public final class TestRedisCluster implements AutoCloseable {
     }
 
     /** Runs a command with a short timeout, so that a paused node fails the call instead of hanging it. */
-    private static String ask(TestRedis node, String... args) {
+    static String ask(TestRedis node, String... args) {
         try (RespConnection connection = RespConnection.open(node.host(), node.port(), QUERY_TIMEOUT)) {
             if (node.password() != null) {
                 connection.call("AUTH", node.password());
@@ -457,7 +457,7 @@ public final class TestRedisCluster implements AutoCloseable {
         }
     }
 
-    private void awaitUntil(Duration timeout, String what, Supplier<Boolean> condition) {
+    void awaitUntil(Duration timeout, String what, Supplier<Boolean> condition) {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (!condition.get()) {
             if (System.nanoTime() - deadline > 0) {
@@ -564,11 +564,8 @@ public final class TestRedisCluster implements AutoCloseable {
          * @throws IllegalStateException if a node cannot start or the cluster does not form in 30 s
          */
         public TestRedisCluster start() {
-            Provider chosen = provider != null ? provider : processProvider();
-            RedisExecutable executable = chosen == Provider.PATH
-                    ? RedisExecutable.onPath()
-                            .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH"))
-                    : RedisExecutable.embedded();
+            Provider chosen = provider != null ? provider : ProviderSelection.defaultProcessProvider();
+            RedisExecutable executable = TestRedis.Builder.executable(chosen);
             List<String> directives = new ArrayList<>(List.of(
                     "cluster-enabled yes",
                     "cluster-config-file nodes.conf",
@@ -589,53 +586,6 @@ public final class TestRedisCluster implements AutoCloseable {
                 nodes.forEach(TestRedis::close);
                 throw e;
             }
-        }
-
-        private static Provider processProvider() {
-            Provider preferred = ProviderSelection.defaultProvider();
-            if (preferred != Provider.TESTCONTAINERS) {
-                return preferred;
-            }
-            return RedisExecutable.onPath().isPresent() ? Provider.PATH : Provider.EMBEDDED;
-        }
-    }
-
-    /** The steps that turn started nodes into a cluster; kept together since their order matters. */
-    private static final class ClusterFormation {
-
-        private ClusterFormation() {}
-
-        static void form(TestRedisCluster cluster, int masters, Duration timeout) {
-            List<TestRedis> nodes = cluster.nodes();
-            TestRedis first = nodes.get(0);
-            for (TestRedis node : nodes.subList(1, nodes.size())) {
-                ask(first, "CLUSTER", "MEET", node.host(), Integer.toString(node.port()));
-            }
-            for (int m = 0; m < masters; m++) {
-                int from = SLOTS * m / masters;
-                int to = SLOTS * (m + 1) / masters;
-                // ADDSLOTSRANGE is Redis 7 only; the embedded binary is 6.2.
-                List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-                for (int slot = from; slot < to; slot++) {
-                    command.add(Integer.toString(slot));
-                }
-                ask(nodes.get(m), command.toArray(String[]::new));
-            }
-            cluster.awaitUntil(
-                    timeout,
-                    "every node to know every other",
-                    () -> nodes.stream().allMatch(node -> cluster.viewOf(node).knowsAll(nodes.size())));
-            for (int r = masters; r < nodes.size(); r++) {
-                TestRedis master = nodes.get((r - masters) % masters);
-                ask(nodes.get(r), "CLUSTER", "REPLICATE", cluster.nodeId(master));
-            }
-            cluster.awaitUntil(
-                    timeout,
-                    "replicas to be in sync",
-                    () -> nodes.subList(masters, nodes.size()).stream()
-                            .allMatch(replica ->
-                                    ask(replica, "INFO", "replication").contains("master_link_status:up")));
-            cluster.awaitHealthy(timeout);
         }
     }
 }

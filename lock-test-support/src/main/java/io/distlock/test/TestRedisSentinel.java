@@ -101,11 +101,7 @@ public final class TestRedisSentinel implements AutoCloseable {
      * @return {@link Provider#PATH} or {@link Provider#EMBEDDED}
      */
     public static Provider defaultProvider() {
-        Provider preferred = TestRedis.defaultProvider();
-        if (preferred != Provider.TESTCONTAINERS) {
-            return preferred;
-        }
-        return RedisExecutable.onPath().isPresent() ? Provider.PATH : Provider.EMBEDDED;
+        return ProviderSelection.defaultProcessProvider();
     }
 
     /**
@@ -303,10 +299,7 @@ public final class TestRedisSentinel implements AutoCloseable {
     }
 
     private RedisExecutable executable() {
-        return provider == Provider.PATH
-                ? RedisExecutable.onPath()
-                        .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH"))
-                : RedisExecutable.embedded();
+        return TestRedis.Builder.executable(provider);
     }
 
     private List<String> sentinelConfig(TestRedis primary) {
