@@ -64,7 +64,7 @@ final class Acquirer {
         }
         LockCommands.Attempt attempt =
                 commands.acquire(key, lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease), false);
-        long timeout = commands.runner().answerTimeoutNanos();
+        long timeout = commands.answerTimeoutNanos();
         Attempted answer;
         try {
             answer = attempt.call().awaitUninterruptibly(timeout);
@@ -102,7 +102,7 @@ final class Acquirer {
         if (nested != null) {
             return nested;
         }
-        if (commands.runner().isConnected()) {
+        if (commands.isConnected()) {
             startBackgroundWork();
         }
         WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease));
@@ -205,7 +205,7 @@ final class Acquirer {
      * not fail a healthy Redis), never longer than the client would.
      */
     private long answerWait(long deadline) {
-        long timeout = commands.runner().answerTimeoutNanos();
+        long timeout = commands.answerTimeoutNanos();
         if (deadline != WaitingRoom.FOREVER) {
             timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
         }

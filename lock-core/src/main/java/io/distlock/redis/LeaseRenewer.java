@@ -50,7 +50,7 @@ final class LeaseRenewer implements AutoCloseable {
         this.interval = interval;
         // A round must be over before the next one starts, or a reply that never comes would make that one skip its
         // holds.
-        this.roundTimeoutNanos = Math.min(commands.runner().commandTimeoutNanos(), interval.toNanos() / 4 * 3);
+        this.roundTimeoutNanos = Math.min(commands.commandTimeoutNanos(), interval.toNanos() / 4 * 3);
         this.scheduler = new ScheduledThreadPoolExecutor(1, task -> {
             Thread thread = new Thread(task, "distlock-lease-renewer");
             thread.setDaemon(true);

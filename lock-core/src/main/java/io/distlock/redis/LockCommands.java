@@ -1,66 +1,38 @@
 package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The typed command layer between {@link RedisLock} and Redis: one method per script of {@link LockScripts}. It builds
- * the keys and arguments and decodes each script's numeric answer into a reply that says what happened, so nothing
- * above it knows how a script encodes its answer.
+ * The typed command layer between {@link RedisLock} and the store: one method per lock operation, each answering a
+ * reply that says what happened. {@link SingleNodeCommands} runs each as one script on one Redis; {@link
+ * QuorumCommands} runs it on every node of a Redlock group and counts the majority's answers.
  *
- * <p>Each method sends at once and returns a {@link ScriptRunner.Call}; the caller decides how long to wait.
+ * <p>Each method sends at once and returns a {@link ScriptRunner.Call}; the caller decides how long to wait. A call's
+ * {@linkplain ScriptRunner.Call#sentNanos() send time} is the start from which a lease it confirmed is counted.
  */
-final class LockCommands {
-
-    private static final Logger log = LoggerFactory.getLogger(LockCommands.class);
-
-    /** Sent instead of the instance id by an attempt that will not wait, so a failure marks nothing. */
-    private static final String NOT_WAITING = "";
-
-    private static final String NO_RESERVATION = "0";
-
-    private final ScriptRunner runner;
-    private final String releaseChannel;
-    private final String instanceId;
-    private final String othersTurnMillis;
-    private final @Nullable ReplicaAcknowledgement acknowledgement;
+interface LockCommands {
 
     /**
-     * @param releaseChannel where a release announces itself when another instance waits
-     * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
-     * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
-     * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
+     * Whether a release may hand the key straight to a waiter of this instance ({@link #handOver}); otherwise waiters
+     * take the key only through their own {@link #acquire}.
      */
-    LockCommands(
-            ScriptRunner runner,
-            String releaseChannel,
-            String instanceId,
-            long othersTurnMillis,
-            @Nullable ReplicaAcknowledgement acknowledgement) {
-        this.runner = runner;
-        this.releaseChannel = releaseChannel;
-        this.instanceId = instanceId;
-        this.othersTurnMillis = Long.toString(othersTurnMillis);
-        this.acknowledgement = acknowledgement;
-    }
+    boolean handsOver();
+
+    /** The client's command timeout. */
+    long commandTimeoutNanos();
 
     /**
-     * Whether grants wait for replicas. Then only {@link #acquire} grants: a release never hands the key over, since
-     * the waiter's own acknowledged acquisition is what makes its grant count.
+     * How long the answer to a command sent now may take: the command timeout, plus the connect timeout until the
+     * store has answered once, since the first command also connects.
      */
-    boolean acknowledgesGrants() {
-        return acknowledgement != null;
-    }
+    long answerTimeoutNanos();
 
-    ScriptRunner runner() {
-        return runner;
-    }
+    /** Whether the store has answered: from then on, commands are sent without connecting first. */
+    boolean isConnected();
 
     /** What an acquisition attempt found. */
     sealed interface Attempted permits Granted, Busy {}
@@ -86,7 +58,7 @@ final class LockCommands {
             return this == GONE ? Reason.KEY_GONE : Reason.OWNED_BY_OTHER;
         }
 
-        private static Ownership of(long answer) {
+        static Ownership of(long answer) {
             return answer == 1 ? OWNED : answer == 0 ? GONE : OTHER_OWNER;
         }
     }
@@ -117,146 +89,51 @@ final class LockCommands {
      * Tries to take the key. An attempt that fails while {@code willWait} marks the key, so that its release is
      * announced to this instance.
      */
-    Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
-        List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
-        Function<Object, Attempted> decode = value -> {
-            long answer = number(value);
-            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
-        };
-        ScriptRunner.Call<Attempted> call = acknowledgement == null
-                ? runner.run(key, "acquire", LockScripts.ACQUIRE, keys, args, decode)
-                : runner.runAcknowledged(
-                        key,
-                        "acquire",
-                        LockScripts.ACQUIRE,
-                        keys,
-                        args,
-                        value -> number(value) > 0,
-                        acknowledgement,
-                        decode);
-        return new Attempt(call, key, lockKey, token);
-    }
+    Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait);
 
     /** Confirms that the hold still owns its key, for a nested acquisition, and makes its lease at least this long. */
-    ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
-        return runner.run(
-                hold.key(),
-                "re-enter",
-                LockScripts.CONFIRM,
-                List.of(hold.lockKey()),
-                List.of(hold.token(), Long.toString(leaseMillis)),
-                value -> Ownership.of(number(value)));
-    }
+    ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis);
 
     /** Sets the remaining lease of the hold's key, if it still owns it. */
-    ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
-        return runner.run(
-                hold.key(),
-                "extend",
-                LockScripts.EXTEND,
-                List.of(hold.lockKey()),
-                List.of(hold.token(), Long.toString(leaseMillis)),
-                value -> Ownership.of(number(value)));
-    }
+    ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis);
 
     /** Whether the hold still owns its key, and its remaining lease. */
-    ScriptRunner.Call<Status> status(Hold hold) {
-        return runner.run(
-                hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
-                    long answer = number(value);
-                    return answer >= 0
-                            ? new Status(Ownership.OWNED, answer)
-                            : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
-                });
-    }
+    ScriptRunner.Call<Status> status(Hold hold);
 
     /**
      * Releases the key if the token owns it. With {@code othersFirst}, and another instance waiting, the key is
      * reserved for a moment for the other instances' waiters instead of being deleted.
      */
-    ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
-        return runner.run(
-                key,
-                "release",
-                LockScripts.RELEASE,
-                List.of(lockKey),
-                List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION),
-                value -> {
-                    long answer = number(value);
-                    return answer == 2
-                            ? new Released(Ownership.OWNED, true)
-                            : new Released(Ownership.of(answer), false);
-                });
-    }
+    ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst);
 
-    /** Gives the hold's key straight to a waiter of this instance, whose token and lease are given. */
-    ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
-        return runner.run(
-                hold.key(),
-                "release",
-                LockScripts.HAND_OVER,
-                List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
-                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId),
-                value -> {
-                    long answer = number(value);
-                    return answer > 0
-                            ? new HandedOver(Ownership.OWNED, answer / 2, answer % 2 == 1)
-                            : new HandedOver(Ownership.of(answer), 0, false);
-                });
-    }
+    /**
+     * Gives the hold's key straight to a waiter of this instance, whose token and lease are given; only when {@link
+     * #handsOver()}.
+     */
+    ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis);
 
     /**
      * Makes the remaining lease of every hold that still owns its key at least {@code leaseMillis}; the holds must
      * share a cluster slot. The answer has one entry per hold, in order.
      */
-    ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
-        List<String> keys = new ArrayList<>(holds.size());
-        List<String> args = new ArrayList<>(holds.size() + 1);
-        args.add(Long.toString(leaseMillis));
-        for (Hold hold : holds) {
-            keys.add(hold.lockKey());
-            args.add(hold.token());
-        }
-        return runner.run(holds.get(0).key(), "renew", LockScripts.RENEW, keys, args, answer -> {
-            if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
-                throw new IllegalStateException("renewal of " + holds.size() + " keys answered " + answer);
-            }
-            return values.stream()
-                    .map(value -> Ownership.of(((Number) value).longValue()))
-                    .toList();
-        });
-    }
+    ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis);
 
     /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
-    CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
-        return release(key, lockKey, token, false).answer().handle((released, error) -> {
-            if (error != null) {
-                log.warn(
-                        "Lock '{}' could not be released; it expires with its lease: {}",
-                        key,
-                        ScriptRunner.unwrap(error).toString());
-            }
-            return null;
-        });
-    }
-
-    private static long number(Object answer) {
-        if (!(answer instanceof Number number)) {
-            throw new IllegalStateException("expected a number from the script, got " + answer);
-        }
-        return number.longValue();
-    }
+    CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token);
 
     /** An acquisition attempt on its way: the caller either uses its answer or {@linkplain #abandon abandons} it. */
     final class Attempt {
 
+        private static final Logger log = LoggerFactory.getLogger(Attempt.class);
+
+        private final LockCommands commands;
         private final ScriptRunner.Call<Attempted> call;
         private final String key;
         private final String lockKey;
         private final String token;
 
-        private Attempt(ScriptRunner.Call<Attempted> call, String key, String lockKey, String token) {
+        Attempt(LockCommands commands, ScriptRunner.Call<Attempted> call, String key, String lockKey, String token) {
+            this.commands = commands;
             this.call = call;
             this.key = key;
             this.lockKey = lockKey;
@@ -281,10 +158,10 @@ final class LockCommands {
          * @param afterRelease runs after each release was answered or failed
          */
         void abandon(Runnable afterRelease) {
-            releaseQuietly(key, lockKey, token).thenRun(afterRelease);
+            commands.releaseQuietly(key, lockKey, token).thenRun(afterRelease);
             call.answer().thenAccept(answer -> {
                 if (answer instanceof Granted) {
-                    releaseQuietly(key, lockKey, token).thenRun(afterRelease);
+                    commands.releaseQuietly(key, lockKey, token).thenRun(afterRelease);
                 }
             });
             log.debug("Gave up an attempt on lock '{}'; a release follows it", key);

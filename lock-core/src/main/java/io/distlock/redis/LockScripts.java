@@ -54,9 +54,10 @@ final class LockScripts {
             """);
 
     /**
-     * KEYS: lock. ARGV: token, release channel, releasing instance's id, reservation ms (0 for none). Releases the key
-     * if the token owns it and, if another instance waits, publishes the instance id followed by the key on the
-     * channel. With a reservation, and another instance waiting, the key is not deleted but reserved for the other
+     * KEYS: lock. ARGV: token, release channel, releasing instance's id, reservation ms (0 for none), release id (empty
+     * for none). Releases the key if the token owns it and, if another instance waits, publishes the instance id, the
+     * release id followed by {@code |} if there is one, and the key on the channel: a Redlock releases on every node
+     * under one release id, so that its waiters wake once per release, not once per node. With a reservation, and another instance waiting, the key is not deleted but reserved for the other
      * instances' waiters ({@code ~<releasing instance id>}) for that long: any other instance may take it, the
      * releasing one may not. Returns 1 if deleted, 2 if reserved, 0 if the key was gone, -1 if another owner holds it.
      */
@@ -80,7 +81,11 @@ final class LockScripts {
             else
               redis.call('del', KEYS[1])
             end
-            redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+            local release = ''
+            if ARGV[5] and ARGV[5] ~= '' then
+              release = ARGV[5] .. '|'
+            end
+            redis.call('publish', ARGV[2], ARGV[3] .. release .. KEYS[1])
             return result
             """);
 
@@ -158,6 +163,26 @@ final class LockScripts {
               return 0
             end
             return ttl
+            """);
+
+    /**
+     * KEYS: lock, fencing counter. ARGV: token, fencing token. For a Redlock grant: if the token still owns the key,
+     * raises the key's fencing counter to at least the given token, so that every later grant on this node counts
+     * past it. Returns 1, 0 if gone, -1 if another owner holds it.
+     */
+    static final RedisScript<Long> RAISE_FENCE = script("""
+            local holder = redis.call('get', KEYS[1])
+            if not holder then
+              return 0
+            end
+            if string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
+              return -1
+            end
+            local counter = tonumber(redis.call('get', KEYS[2]) or '0')
+            if counter < tonumber(ARGV[2]) then
+              redis.call('set', KEYS[2], ARGV[2])
+            end
+            return 1
             """);
 
     /**

@@ -13,6 +13,7 @@ import io.distlock.OnLockLost;
 import io.distlock.redis.LockCommands.Ownership;
 import io.distlock.redis.LockCommands.Status;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -59,47 +60,45 @@ public final class RedisLock implements Lock, ClosingLifecycle {
 
     private final RedisTemplate<String, ?> template;
     private final RedisKeys keys;
+    private final String name;
     private final LockCommands commands;
-    private final WaitingRoom waitingRoom = new WaitingRoom();
+    private final WaitingRoom waitingRoom;
     private final LeaseRenewer renewer;
     private final Releaser releaser;
     private final Acquirer acquirer;
-    private final ReleaseSubscription subscription;
-    private final boolean ownsSubscription;
+    private final List<ReleaseSubscription> subscriptions;
+    private final boolean ownsSubscriptions;
     private final ReleaseSubscription.Listener releases;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
     private volatile boolean closed;
 
-    RedisLock(RedisLockBuilder settings) {
+    /**
+     * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
+     */
+    RedisLock(RedisLockBuilder settings, String instanceId, LockServers servers) {
         this.template = settings.template;
         this.keys = new RedisKeys(settings.keyPrefix);
-        String instanceId = OwnerTokens.newInstanceId();
-        ScriptRunner runner = new ScriptRunner(settings.connectionFactory);
-        this.commands = new LockCommands(
-                runner, keys.releaseChannel(), instanceId, OTHERS_TURN_MILLIS, settings.replicaAcknowledgement());
+        this.name = servers.name();
+        this.commands = servers.commands();
+        this.waitingRoom = servers.waitingRoom();
         this.renewer = new LeaseRenewer(
-                commands,
-                settings.connectionFactory.isClusterAware(),
-                settings.watchdogLease,
-                settings.effectiveRenewInterval());
-        this.ownsSubscription = settings.releaseSubscription == null;
-        this.subscription = settings.releaseSubscription != null
-                ? settings.releaseSubscription
-                : new ReleaseSubscription(settings.connectionFactory);
+                commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval());
+        this.subscriptions = servers.subscriptions();
+        this.ownsSubscriptions = servers.ownsSubscriptions();
         this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
         this.releases = new OtherInstancesReleases(instanceId, waitingRoom);
         this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken);
-        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         this.acquirer = new Acquirer(
                 this,
                 commands,
                 waitingRoom,
                 releaser,
                 threadOwned,
-                () -> evictionPolicy.runOnce(runner::inBackground),
-                () -> subscription.ensureSubscribed(keys.releaseChannel(), releases));
+                servers.checkEviction(),
+                () -> subscriptions.forEach(
+                        subscription -> subscription.ensureSubscribed(keys.releaseChannel(), releases)));
     }
 
     /**
@@ -269,7 +268,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         }
         closed = true;
         waitingRoom.close();
-        subscription.unsubscribe(keys.releaseChannel(), releases);
+        subscriptions.forEach(subscription -> subscription.unsubscribe(keys.releaseChannel(), releases));
         int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
         if (abandoned > 0) {
             log.warn(
@@ -279,8 +278,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
                     shutdownGracePeriod());
         }
         renewer.close();
-        if (ownsSubscription) {
-            subscription.close();
+        if (ownsSubscriptions) {
+            subscriptions.forEach(ReleaseSubscription::close);
         }
     }
 
@@ -385,6 +384,6 @@ public final class RedisLock implements Lock, ClosingLifecycle {
 
     @Override
     public String toString() {
-        return "RedisLock[prefix=" + keys.prefix() + "]";
+        return name + "[prefix=" + keys.prefix() + "]";
     }
 }

@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -123,6 +124,14 @@ public final class RedisLockBuilder {
      * @throws IllegalArgumentException naming the setting that is out of range
      */
     public RedisLock build() {
+        validateLeaseSettings();
+        validateReplicaAcknowledgements();
+        String instanceId = OwnerTokens.newInstanceId();
+        return new RedisLock(this, instanceId, singleServer(instanceId));
+    }
+
+    /** The checks of {@link #build()} that hold for a Redlock's settings too. */
+    void validateLeaseSettings() {
         new RedisKeys(keyPrefix);
         if (watchdogLease == null
                 || watchdogLease.compareTo(Duration.ofMillis(100)) < 0
@@ -139,9 +148,29 @@ public final class RedisLockBuilder {
             throw new IllegalArgumentException(
                     "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
         }
-        validateReplicaAcknowledgements();
         warnIfCommandTimeoutOutlastsLease();
-        return new RedisLock(this);
+    }
+
+    private LockServers singleServer(String instanceId) {
+        ScriptRunner runner = new ScriptRunner(connectionFactory);
+        SingleNodeCommands commands = new SingleNodeCommands(
+                runner,
+                new RedisKeys(keyPrefix).releaseChannel(),
+                instanceId,
+                RedisLock.OTHERS_TURN_MILLIS,
+                replicaAcknowledgement());
+        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
+        boolean ownsSubscription = releaseSubscription == null;
+        ReleaseSubscription subscription =
+                ownsSubscription ? new ReleaseSubscription(connectionFactory) : releaseSubscription;
+        return new LockServers(
+                "RedisLock",
+                commands,
+                new WaitingRoom(),
+                connectionFactory.isClusterAware(),
+                List.of(subscription),
+                ownsSubscription,
+                () -> evictionPolicy.runOnce(runner::inBackground));
     }
 
     private void validateReplicaAcknowledgements() {

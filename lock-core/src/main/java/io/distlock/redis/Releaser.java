@@ -54,7 +54,7 @@ final class Releaser {
         boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         if (hold.lostOrNull() == null) {
-            WaitingRoom.Waiter next = commands.acknowledgesGrants() ? null : waitingRoom.reserveNext(hold.lockKey());
+            WaitingRoom.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 handOver(hold, next);
                 return;

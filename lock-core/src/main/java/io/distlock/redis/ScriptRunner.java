@@ -9,12 +9,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -38,7 +41,8 @@ import reactor.util.retry.Retry;
  *
  * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
  * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
- * the client's I/O thread.
+ * the client's I/O thread. That thread sends them one at a time, in the order they were started, and a script started
+ * while any wait there waits behind them: a release must never reach Redis before the acquisition it releases.
  */
 final class ScriptRunner {
 
@@ -61,6 +65,10 @@ final class ScriptRunner {
 
     private final ExecutorService connector;
     private final Scheduler connectorScheduler;
+    /** Sends the scripts that cannot be sent from the caller's thread, one at a time and in order. */
+    private final ExecutorService orderedSender;
+    /** How many scripts wait for {@link #orderedSender}; while any do, later scripts queue behind them. */
+    private final AtomicInteger queuedScripts = new AtomicInteger();
     /** Set once a script was answered: from then on, the connection is had without blocking. */
     private volatile boolean connected;
 
@@ -86,6 +94,14 @@ final class ScriptRunner {
                     return thread;
                 });
         this.connectorScheduler = Schedulers.fromExecutorService(connector, "distlock-connector");
+        ThreadPoolExecutor sender =
+                new ThreadPoolExecutor(1, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, "distlock-connector");
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        sender.allowCoreThreadTimeOut(true);
+        this.orderedSender = sender;
     }
 
     long commandTimeoutNanos() {
@@ -157,28 +173,39 @@ final class ScriptRunner {
                     .maxBackoff(POOL_RETRY_MAX)
                     .filter(error -> poolExhausted(error) && System.nanoTime() - startNanos < commandTimeoutNanos));
         }
-        if (!connected || connectingMayBlock) {
+        if (!connected || connectingMayBlock || queuedScripts.get() > 0) {
+            queuedScripts.incrementAndGet();
             Mono<T> onceConnected = execution;
-            execution = Mono.defer(() -> {
-                        openSharedConnections();
-                        // Taken once the connections exist: a lease starts no earlier, however long connecting took.
-                        call.sentNanos = System.nanoTime();
-                        return onceConnected;
-                    })
-                    .subscribeOn(connectorScheduler);
+            orderedSender.execute(() -> {
+                try {
+                    openSharedConnections();
+                    // Taken once the connections exist: a lease starts no earlier, however long connecting took.
+                    call.sentNanos = System.nanoTime();
+                    send(call, onceConnected);
+                } catch (RuntimeException e) {
+                    call.answer.completeExceptionally(failure(key, operation, e));
+                } finally {
+                    queuedScripts.decrementAndGet();
+                }
+            });
         } else {
             // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
             call.sentNanos = System.nanoTime();
+            send(call, execution);
         }
+        return call;
+    }
+
+    /** Subscribes to a script's execution, which sends it to Redis on the calling thread once connected. */
+    private <T> void send(Call<T> call, Mono<T> execution) {
         execution.subscribe(
                 value -> {
                     connected = true;
                     call.answer.complete(value);
                 },
-                error -> call.answer.completeExceptionally(failure(key, operation, error)),
+                error -> call.answer.completeExceptionally(failure(call.key, call.operation, error)),
                 () -> call.answer.completeExceptionally(
-                        failure(key, operation, new IllegalStateException("the script answered nothing"))));
-        return call;
+                        failure(call.key, call.operation, new IllegalStateException("the script answered nothing"))));
     }
 
     /**
@@ -255,12 +282,38 @@ final class ScriptRunner {
         private final String operation;
         private final long commandTimeoutNanos;
         private final CompletableFuture<T> answer = new CompletableFuture<>();
+        private final Supplier<String> progress;
         private volatile long sentNanos;
 
         private Call(String key, String operation, long commandTimeoutNanos) {
+            this(key, operation, commandTimeoutNanos, () -> "");
+        }
+
+        private Call(String key, String operation, long commandTimeoutNanos, Supplier<String> progress) {
             this.key = key;
             this.operation = operation;
             this.commandTimeoutNanos = commandTimeoutNanos;
+            this.progress = progress;
+        }
+
+        /**
+         * A call whose answer is made of other calls' answers, given by {@link #complete} or {@link #fail}.
+         *
+         * @param progress what the call has heard so far, for the message of a caller that stopped waiting
+         */
+        static <T> Call<T> combined(String key, String operation, long commandTimeoutNanos, Supplier<String> progress) {
+            return new Call<>(key, operation, commandTimeoutNanos, progress);
+        }
+
+        /** Answers a {@linkplain #combined combined} call, whose commands were sent at {@code sentNanos} or later. */
+        void complete(long sentNanos, T value) {
+            this.sentNanos = sentNanos;
+            answer.complete(value);
+        }
+
+        /** Fails a {@linkplain #combined combined} call. */
+        void fail(Throwable error) {
+            answer.completeExceptionally(failure(key, operation, error));
         }
 
         /** Completes with Redis's answer, on a client thread; fails with {@link LockBackendException}. */
@@ -312,13 +365,21 @@ final class ScriptRunner {
             try {
                 return awaitUninterruptibly(commandTimeoutNanos);
             } catch (TimeoutException e) {
-                throw timeout(key, operation, commandTimeoutNanos);
+                throw timedOut(commandTimeoutNanos);
             }
         }
 
         /** The failure for a caller that stopped waiting after {@code waitedNanos}. */
         LockBackendException timedOut(long waitedNanos) {
-            return timeout(key, operation, waitedNanos);
+            String heard = progress.get();
+            if (heard.isEmpty()) {
+                return timeout(key, operation, waitedNanos);
+            }
+            return new LockBackendException(
+                    key,
+                    "Redis did not answer within " + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms when asked to "
+                            + operation + " lock '" + key + "': " + heard,
+                    null);
         }
     }
 }

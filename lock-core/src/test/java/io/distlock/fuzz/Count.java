@@ -23,6 +23,11 @@ enum Count {
      * the section was judged by what the master's successor had.
      */
     LOCK_READ_WAITED,
+    /**
+     * A Redlock node did not answer the checker's read of a lock key, as after it was killed: the node counted as
+     * possibly holding the key for anyone.
+     */
+    NODE_READ_FAILED,
     /** The checker could not read a lock key even after waiting; the section went unchecked from there on. */
     LOCK_UNREADABLE,
     /** The checker's own Redis calls failed; its records may then be incomplete. */

@@ -95,6 +95,12 @@ record FuzzReport(
                     "checker's lock key reads repeated until the master's successor answered / given up",
                     number(totals.get(Count.LOCK_READ_WAITED)) + " / " + number(totals.get(Count.LOCK_UNREADABLE)));
         }
+        if (totals.get(Count.NODE_READ_FAILED) > 0) {
+            row(
+                    rows,
+                    "checker's lock key reads a Redlock node did not answer (counted for any holder)",
+                    number(totals.get(Count.NODE_READ_FAILED)));
+        }
         row(
                 rows,
                 "checker errors / unexpected errors / hung threads",

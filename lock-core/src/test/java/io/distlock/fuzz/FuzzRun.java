@@ -50,6 +50,7 @@ final class FuzzRun {
                         servers.checker().host(),
                         servers.checker().port(),
                         servers.clusterNodes(),
+                        servers.redlockNodes(),
                         keys.namespace(),
                         kind,
                         process,

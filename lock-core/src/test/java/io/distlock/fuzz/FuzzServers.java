@@ -8,10 +8,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
- * Where a fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis Cluster and
- * the records on a Redis of their own, which no fault done to the cluster touches.
+ * Where a fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis Cluster or on
+ * the independent masters of a Redlock, and the records on a Redis of their own, which no fault done to the lock's
+ * servers touches.
  */
 final class FuzzServers {
 
@@ -20,20 +22,27 @@ final class FuzzServers {
 
     private final TestRedis checker;
     private final TestRedisCluster cluster;
+    private final List<TestRedis> redlockNodes;
 
-    private FuzzServers(TestRedis checker, TestRedisCluster cluster) {
+    private FuzzServers(TestRedis checker, TestRedisCluster cluster, List<TestRedis> redlockNodes) {
         this.checker = checker;
         this.cluster = cluster;
+        this.redlockNodes = List.copyOf(redlockNodes);
     }
 
     /** Locks and records on one Redis. */
     static FuzzServers oneRedis(TestRedis redis) {
-        return new FuzzServers(redis, null);
+        return new FuzzServers(redis, null, List.of());
     }
 
     /** Locks on {@code cluster}, records on {@code checker}. */
     static FuzzServers cluster(TestRedisCluster cluster, TestRedis checker) {
-        return new FuzzServers(checker, cluster);
+        return new FuzzServers(checker, cluster, List.of());
+    }
+
+    /** Locks on the independent masters {@code nodes} of a Redlock, records on {@code checker}. */
+    static FuzzServers redlock(List<TestRedis> nodes, TestRedis checker) {
+        return new FuzzServers(checker, null, nodes);
     }
 
     /** The Redis of the checker's records, the start signal, and the locks unless they are on a cluster. */
@@ -48,6 +57,13 @@ final class FuzzServers {
     /** The nodes of the cluster that holds the locks, or none if they are on the checker's Redis. */
     List<String> clusterNodes() {
         return onCluster() ? cluster.nodeAddresses() : List.of();
+    }
+
+    /** The Redlock nodes that hold the locks, or none if they are elsewhere. */
+    List<String> redlockNodes() {
+        return redlockNodes.stream()
+                .map(node -> node.host() + ":" + node.port())
+                .toList();
     }
 
     /**
@@ -92,19 +108,30 @@ final class FuzzServers {
     LockPlacement placement(String lockPrefix, List<String> keyNames) {
         Map<String, String> servedBy = new LinkedHashMap<>();
         for (String name : keyNames) {
-            servedBy.put(
-                    name,
-                    onCluster()
-                            ? "master :"
-                                    + cluster.masterOf(LockUnderTest.redisKey(lockPrefix, name))
-                                            .port()
-                            : "Redis :" + checker.port());
+            servedBy.put(name, servedBy(LockUnderTest.redisKey(lockPrefix, name)));
         }
-        return new LockPlacement(
-                onCluster()
-                        ? "Redis Cluster of " + cluster.nodes().size() + " nodes; checker on a Redis of its own"
-                        : "one Redis, with the checker's records",
-                onCluster(),
-                servedBy);
+        String description;
+        if (onCluster()) {
+            description = "Redis Cluster of " + cluster.nodes().size() + " nodes; checker on a Redis of its own";
+        } else if (!redlockNodes.isEmpty()) {
+            description =
+                    "Redlock over " + redlockNodes.size() + " independent Redis masters; checker on a Redis of its own";
+        } else {
+            description = "one Redis, with the checker's records";
+        }
+        return new LockPlacement(description, onCluster(), servedBy);
+    }
+
+    private String servedBy(String lockKey) {
+        if (onCluster()) {
+            return "master :" + cluster.masterOf(lockKey).port();
+        }
+        if (!redlockNodes.isEmpty()) {
+            return "majority of :"
+                    + redlockNodes.stream()
+                            .map(node -> Integer.toString(node.port()))
+                            .collect(Collectors.joining(", :"));
+        }
+        return "Redis :" + checker.port();
     }
 }

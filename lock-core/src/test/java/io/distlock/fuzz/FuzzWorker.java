@@ -3,6 +3,7 @@ package io.distlock.fuzz;
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockHandle;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
@@ -63,12 +64,25 @@ public final class FuzzWorker {
 
     private static int run(WorkerConfig config) throws InterruptedException {
         Duration lockTimeout = config.lockOptions().commandTimeout();
-        LettuceConnectionFactory lockConnections =
-                config.onCluster() ? connectCluster(config) : connect(config, lockTimeout);
+        List<LettuceConnectionFactory> lockConnections = new ArrayList<>();
+        if (config.onCluster()) {
+            lockConnections.add(connectCluster(config));
+        } else if (config.onRedlock()) {
+            // Like the auto-configuration's: a node that is down fails at once, so the others decide without it.
+            config.redlockNodes().forEach(node -> lockConnections.add(connect(node, lockTimeout, true)));
+        } else {
+            lockConnections.add(connect(config, lockTimeout));
+        }
         LettuceConnectionFactory checkerConnections = connect(config, CHECKER_COMMAND_TIMEOUT);
         // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; each read
-        // with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands do.
-        LettuceConnectionFactory lockReads = config.onCluster() ? connectCluster(config) : null;
+        // with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands do. On
+        // a Redlock group it reads every node through a client of its own, which fails at once on a node that is down.
+        List<LettuceConnectionFactory> lockReads = new ArrayList<>();
+        if (config.onCluster()) {
+            lockReads.add(connectCluster(config));
+        } else if (config.onRedlock()) {
+            config.redlockNodes().forEach(node -> lockReads.add(connect(node, CHECKER_COMMAND_TIMEOUT, true)));
+        }
         ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "fuzz-releaser");
             thread.setDaemon(true);
@@ -80,10 +94,10 @@ public final class FuzzWorker {
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());
             Tally tally = new Tally();
-            LockView lockView = lockView(lockReads, tally);
+            LockView lockView = lockView(config, lockReads, tally);
             SectionChecker checker = new SectionChecker(checkerRedis, keys, lockView);
             Workload workload = Workload.of(config.kind(), config.keyNames());
-            if (config.onCluster()) {
+            if (config.onCluster() || config.onRedlock()) {
                 connectToEveryMaster(target, lockView, config.keyNames());
             }
             System.out.println(READY + " process " + config.process());
@@ -110,27 +124,34 @@ public final class FuzzWorker {
             return hung > 0 ? 2 : 0;
         } finally {
             releaser.shutdownNow();
-            lockConnections.destroy();
+            lockConnections.forEach(LettuceConnectionFactory::destroy);
             checkerConnections.destroy();
-            if (lockReads != null) {
-                lockReads.destroy();
-            }
+            lockReads.forEach(LettuceConnectionFactory::destroy);
         }
     }
 
-    private static LockView lockView(LettuceConnectionFactory lockReads, Tally tally) {
-        if (lockReads == null) {
-            return new SameRedisLockView();
+    private static LockView lockView(WorkerConfig config, List<LettuceConnectionFactory> lockReads, Tally tally) {
+        List<StringRedisTemplate> templates = lockReads.stream()
+                .map(factory -> {
+                    StringRedisTemplate template = new StringRedisTemplate(factory);
+                    template.afterPropertiesSet();
+                    return template;
+                })
+                .toList();
+        if (config.onCluster()) {
+            return new ClusterLockView(templates.get(0), tally);
         }
-        StringRedisTemplate cluster = new StringRedisTemplate(lockReads);
-        cluster.afterPropertiesSet();
-        return new ClusterLockView(cluster, tally);
+        if (config.onRedlock()) {
+            return new RedlockLockView(templates, tally);
+        }
+        return new SameRedisLockView();
     }
 
     /**
-     * Takes and releases each key's lock once, and reads each key as the checker does, so that both cluster clients
-     * have found the topology and connected to every master before the run starts, not in its first seconds. The
-     * checker does not see these acquisitions; they only advance the fencing counters.
+     * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
+     * checker's clients have found a cluster's topology and connected to every master or Redlock node before the run
+     * starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
+     * counters.
      */
     private static void connectToEveryMaster(LockUnderTest target, LockView lockView, List<String> keyNames)
             throws InterruptedException {
@@ -180,13 +201,28 @@ public final class FuzzWorker {
         return hung;
     }
 
-    /** Connections to the checker's Redis, which also holds the locks unless they are on a cluster. */
+    /** Connections to the checker's Redis, which also holds the locks unless they are on a cluster or Redlock. */
     private static LettuceConnectionFactory connect(WorkerConfig config, Duration commandTimeout) {
+        return connect(config.checkerHost() + ":" + config.checkerPort(), commandTimeout, false);
+    }
+
+    /**
+     * Connections to the standalone Redis at {@code hostAndPort}; with {@code failFast}, a command sent while the
+     * connection is down fails at once instead of waiting for a reconnect, as the checker's reads of a killed node must.
+     */
+    private static LettuceConnectionFactory connect(String hostAndPort, Duration commandTimeout, boolean failFast) {
+        int colon = hostAndPort.lastIndexOf(':');
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
+                LettuceClientConfiguration.builder().commandTimeout(commandTimeout);
+        if (failFast) {
+            client.clientOptions(ClientOptions.builder()
+                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                    .build());
+        }
         return started(new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(config.checkerHost(), config.checkerPort()),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(commandTimeout)
-                        .build()));
+                new RedisStandaloneConfiguration(
+                        hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1))),
+                client.build()));
     }
 
     /**

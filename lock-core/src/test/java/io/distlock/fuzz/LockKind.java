@@ -4,6 +4,13 @@ package io.distlock.fuzz;
 enum LockKind {
     /** {@link io.distlock.redis.RedisLock}. */
     DISTLOCK("distlock RedisLock"),
+    /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
+    REDLOCK("distlock Redlock"),
+    /**
+     * {@link io.distlock.redis.RedisLock} on the first of the run's Redlock nodes alone: one node's grant counts as
+     * held, although no majority has it.
+     */
+    ONE_NODE_OF_REDLOCK("broken: one Redlock node's grant counts as held"),
     /** {@code SET NX PX} to take, a plain {@code DEL} to release: an outlived holder deletes its successor's lock. */
     RELEASE_WITHOUT_COMPARE("broken: release is DEL without comparing the owner"),
     /**

@@ -2,6 +2,8 @@ package io.distlock.fuzz;
 
 import io.distlock.Lock;
 import io.distlock.redis.RedisLock;
+import io.distlock.redis.Redlock;
+import java.util.List;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -20,11 +22,21 @@ final class LockUnderTest implements AutoCloseable {
     }
 
     /**
-     * Opens the lock of the given kind on {@code factory}, with every key under {@code prefix}; distlock waits for as
-     * many replica acknowledgements per grant as {@code options} asks.
+     * Opens the lock of the given kind on {@code factories}, one per Redlock node or a single one otherwise, with every
+     * key under {@code prefix}; RedisLock waits for as many replica acknowledgements per grant as {@code options} asks.
      */
-    static LockUnderTest open(LockKind kind, LettuceConnectionFactory factory, String prefix, LockOptions options) {
-        if (kind == LockKind.DISTLOCK) {
+    static LockUnderTest open(
+            LockKind kind, List<LettuceConnectionFactory> factories, String prefix, LockOptions options) {
+        if (kind == LockKind.REDLOCK) {
+            return new LockUnderTest(
+                    Redlock.builder(factories)
+                            .keyPrefix(prefix)
+                            .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                            .build(),
+                    prefix);
+        }
+        LettuceConnectionFactory factory = factories.get(0);
+        if (kind == LockKind.DISTLOCK || kind == LockKind.ONE_NODE_OF_REDLOCK) {
             return new LockUnderTest(
                     RedisLock.builder(factory)
                             .keyPrefix(prefix)
@@ -38,7 +50,10 @@ final class LockUnderTest implements AutoCloseable {
         return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix);
     }
 
-    /** RedisLock documents its lock key as {@code {prefix + key}}; the naive locks use the same layout. */
+    /**
+     * RedisLock documents its lock key as {@code {prefix + key}}, and Redlock uses it on every node; the naive locks
+     * use the same layout.
+     */
     static String redisKey(String prefix, String key) {
         return "{" + prefix + key + "}";
     }
@@ -55,6 +70,8 @@ final class LockUnderTest implements AutoCloseable {
     public void close() {
         if (lock instanceof RedisLock redisLock) {
             redisLock.close();
+        } else if (lock instanceof Redlock redlock) {
+            redlock.close();
         }
     }
 }

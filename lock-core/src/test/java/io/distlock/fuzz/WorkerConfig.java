@@ -11,10 +11,13 @@ import java.util.stream.IntStream;
  * The settings of one worker process, passed as its command-line arguments, one {@code name=value} each, so that a
  * setting added later (such as a lock option under test) is one more name rather than a shifted position.
  *
- * @param checkerHost the host of the checker's Redis, which also holds the locks unless {@code clusterNodes} are given
+ * @param checkerHost the host of the checker's Redis, which also holds the locks unless cluster or Redlock nodes
+ *     are given
  * @param checkerPort the port of the checker's Redis
- * @param clusterNodes {@code host:port} of the Redis Cluster's nodes that hold the locks; empty to keep the locks on
- *     the checker's Redis
+ * @param clusterNodes {@code host:port} of the Redis Cluster's nodes that hold the locks; empty unless the locks are on
+ *     a cluster
+ * @param redlockNodes {@code host:port} of the independent Redis masters of a Redlock that hold the locks; empty unless
+ *     the locks are on a Redlock group. With neither, the locks are on the checker's Redis
  * @param namespace the run's key namespace, shared by all its processes
  * @param kind the lock to drive
  * @param process this process's number, naming its sections
@@ -28,6 +31,7 @@ record WorkerConfig(
         String checkerHost,
         int checkerPort,
         List<String> clusterNodes,
+        List<String> redlockNodes,
         String namespace,
         LockKind kind,
         int process,
@@ -41,6 +45,7 @@ record WorkerConfig(
             "checkerHost",
             "checkerPort",
             "clusterNodes",
+            "redlockNodes",
             "namespace",
             "kind",
             "process",
@@ -53,6 +58,10 @@ record WorkerConfig(
 
     WorkerConfig {
         clusterNodes = List.copyOf(clusterNodes);
+        redlockNodes = List.copyOf(redlockNodes);
+        if (!clusterNodes.isEmpty() && !redlockNodes.isEmpty()) {
+            throw new IllegalArgumentException("the locks are on a cluster or on a Redlock group, not both");
+        }
         keyNames = List.copyOf(keyNames);
         if (keyNames.isEmpty()) {
             throw new IllegalArgumentException("a fuzz worker needs at least one lock key");
@@ -75,6 +84,7 @@ record WorkerConfig(
                 values.get("checkerHost"),
                 Integer.parseInt(values.get("checkerPort")),
                 list(values.get("clusterNodes")),
+                list(values.get("redlockNodes")),
                 values.get("namespace"),
                 LockKind.valueOf(values.get("kind")),
                 Integer.parseInt(values.get("process")),
@@ -92,6 +102,7 @@ record WorkerConfig(
                 checkerHost,
                 Integer.toString(checkerPort),
                 String.join(",", clusterNodes),
+                String.join(",", redlockNodes),
                 namespace,
                 kind.name(),
                 Integer.toString(process),
@@ -109,6 +120,11 @@ record WorkerConfig(
     /** Whether the locks live on a Redis Cluster, apart from the checker's Redis. */
     boolean onCluster() {
         return !clusterNodes.isEmpty();
+    }
+
+    /** Whether the locks live on the independent Redis masters of a Redlock, apart from the checker's Redis. */
+    boolean onRedlock() {
+        return !redlockNodes.isEmpty();
     }
 
     /** The names {@code key0}, {@code key1}, ... of a run on one Redis, where any names do. */

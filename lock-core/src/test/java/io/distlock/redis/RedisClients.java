@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedisCluster;
+import io.lettuce.core.ClientOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -82,6 +83,29 @@ final class RedisClients implements AutoCloseable {
                                     .build())
                             .build());
         }
+        factory.afterPropertiesSet();
+        factory.start();
+        opened.add(factory::destroy);
+        return factory;
+    }
+
+    /**
+     * A connection factory with its own connections, for a node of a Redlock: like the auto-configuration's, it fails
+     * commands at once while the node is down, so that the other nodes decide without it.
+     */
+    synchronized LettuceConnectionFactory redlockNodeConnectionFactory() {
+        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(host, port);
+        if (password != null) {
+            server.setPassword(password);
+        }
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                server,
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(COMMAND_TIMEOUT)
+                        .clientOptions(ClientOptions.builder()
+                                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+                                .build())
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         opened.add(factory::destroy);

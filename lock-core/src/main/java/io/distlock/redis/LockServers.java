@@ -1,0 +1,24 @@
+package io.distlock.redis;
+
+import java.util.List;
+
+/**
+ * What a {@link RedisLock} runs on: one Redis (standalone, Sentinel-managed or a cluster), or the independent nodes of
+ * a {@link Redlock}.
+ *
+ * @param name how the lock names itself in messages
+ * @param commands the lock operations on these servers
+ * @param waitingRoom where this lock's threads wait; its commands may tell it of releases they made on their own
+ * @param clustered whether keys are spread over cluster slots, so that renewals are batched per slot
+ * @param subscriptions where releases of other instances are announced, one per server
+ * @param ownsSubscriptions whether the lock closes the subscriptions when it closes
+ * @param checkEviction starts the eviction policy check of every server in the background, once
+ */
+record LockServers(
+        String name,
+        LockCommands commands,
+        WaitingRoom waitingRoom,
+        boolean clustered,
+        List<ReleaseSubscription> subscriptions,
+        boolean ownsSubscriptions,
+        Runnable checkEviction) {}

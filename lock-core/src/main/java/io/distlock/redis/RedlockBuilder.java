@@ -1,0 +1,175 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.lettuce.core.ClientOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** Settings of a {@link Redlock}; created by {@link Redlock#builder(List)}. */
+public final class RedlockBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(Redlock.class);
+
+    /** The default clock drift factor, as the Redis documentation's description of Redlock suggests. */
+    public static final double DEFAULT_CLOCK_DRIFT_FACTOR = 0.01;
+
+    private final List<LettuceConnectionFactory> nodes;
+    private final RedisLockBuilder settings;
+    private double clockDriftFactor = DEFAULT_CLOCK_DRIFT_FACTOR;
+
+    RedlockBuilder(List<? extends RedisConnectionFactory> nodes) {
+        this.nodes = validNodes(nodes);
+        this.settings = new RedisLockBuilder(new StringRedisTemplate(this.nodes.get(0)));
+    }
+
+    /**
+     * Sets the prefix of every Redis key and of the release channel, on every node.
+     *
+     * @param keyPrefix a non-blank prefix without '{' or '}'; default {@code "distlock:"}
+     * @return this builder
+     */
+    public RedlockBuilder keyPrefix(String keyPrefix) {
+        settings.keyPrefix(keyPrefix);
+        return this;
+    }
+
+    /**
+     * Sets the lease of auto-renewed acquisitions: how long a lock outlives a holder that died.
+     *
+     * @param watchdogLease from 100 ms to {@link Lease#MAX_FIXED}; default 30 s
+     * @return this builder
+     */
+    public RedlockBuilder watchdogLease(Duration watchdogLease) {
+        settings.watchdogLease(watchdogLease);
+        return this;
+    }
+
+    /**
+     * Sets how often auto-renewed leases are renewed.
+     *
+     * @param renewInterval positive and shorter than the watchdog lease; default a third of it
+     * @return this builder
+     */
+    public RedlockBuilder renewInterval(Duration renewInterval) {
+        settings.renewInterval(renewInterval);
+        return this;
+    }
+
+    /**
+     * Sets how long {@link Redlock#close()} keeps renewing and waits for held locks to be released before it reports
+     * them lost.
+     *
+     * @param shutdownGracePeriod zero or positive; default 10 s
+     * @return this builder
+     */
+    public RedlockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
+        settings.shutdownGracePeriod(shutdownGracePeriod);
+        return this;
+    }
+
+    /**
+     * Sets the share of every lease that is allowed for the clocks of the client and the nodes running at different
+     * speeds: a hold counts its lease as over {@code lease * clockDriftFactor + 2 ms} before the nodes would.
+     *
+     * @param clockDriftFactor from 0 to 0.5; default {@value #DEFAULT_CLOCK_DRIFT_FACTOR}
+     * @return this builder
+     */
+    public RedlockBuilder clockDriftFactor(double clockDriftFactor) {
+        this.clockDriftFactor = clockDriftFactor;
+        return this;
+    }
+
+    /**
+     * Validates the settings and creates the lock. Nothing is sent to Redis yet.
+     *
+     * @return the lock
+     * @throws IllegalArgumentException naming the setting that is out of range
+     */
+    public Redlock build() {
+        if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
+            throw new IllegalArgumentException("clock drift factor must be from 0 to 0.5, but was " + clockDriftFactor);
+        }
+        settings.validateLeaseSettings();
+        String instanceId = OwnerTokens.newInstanceId();
+        String releaseChannel = new RedisKeys(settings.keyPrefix).releaseChannel();
+        List<SingleNodeCommands> commands = new ArrayList<>(nodes.size());
+        List<ReleaseSubscription> subscriptions = new ArrayList<>(nodes.size());
+        List<Runnable> evictionChecks = new ArrayList<>(nodes.size());
+        for (LettuceConnectionFactory node : nodes) {
+            ScriptRunner runner = new ScriptRunner(node);
+            commands.add(
+                    new SingleNodeCommands(runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, null));
+            subscriptions.add(new ReleaseSubscription(node));
+            EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(new StringRedisTemplate(node));
+            evictionChecks.add(() -> evictionPolicy.runOnce(runner::inBackground));
+        }
+        WaitingRoom waitingRoom = new WaitingRoom();
+        QuorumCommands quorum = new QuorumCommands(commands, clockDriftFactor, waitingRoom::released);
+        LockServers servers = new LockServers(
+                "Redlock",
+                quorum,
+                waitingRoom,
+                false,
+                subscriptions,
+                true,
+                () -> evictionChecks.forEach(Runnable::run));
+        return new Redlock(
+                new RedisLock(settings, instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
+    }
+
+    /**
+     * Lettuce keeps the commands sent to a node that is down until it reconnects or the command timeout ends; a vote
+     * that needs that node then waits as long. Rejecting them at once lets the other nodes decide.
+     */
+    private static void warnIfCommandsWaitForReconnects(int index, LettuceConnectionFactory factory) {
+        ClientOptions.DisconnectedBehavior behavior = factory.getClientConfiguration()
+                .getClientOptions()
+                .map(ClientOptions::getDisconnectedBehavior)
+                .orElse(ClientOptions.DisconnectedBehavior.DEFAULT);
+        if (behavior != ClientOptions.DisconnectedBehavior.REJECT_COMMANDS) {
+            log.warn(
+                    "Redlock node {} queues commands while it is disconnected, so a vote that needs it waits for its"
+                            + " command timeout while it is down. Build its LettuceConnectionFactory with"
+                            + " ClientOptions.builder().disconnectedBehavior(REJECT_COMMANDS), as distlock's"
+                            + " auto-configuration does",
+                    index);
+        }
+    }
+
+    private static List<LettuceConnectionFactory> validNodes(List<? extends RedisConnectionFactory> nodes) {
+        if (nodes == null || nodes.size() < 3 || nodes.size() % 2 == 0) {
+            throw new IllegalArgumentException("a Redlock needs an odd number of independent Redis nodes, at least 3,"
+                    + " so that a majority survives the loss of the others, but got "
+                    + (nodes == null ? "none" : nodes.size()));
+        }
+        List<LettuceConnectionFactory> lettuce = new ArrayList<>(nodes.size());
+        Set<String> servers = new HashSet<>();
+        for (int i = 0; i < nodes.size(); i++) {
+            RedisConnectionFactory node = nodes.get(i);
+            if (!(node instanceof LettuceConnectionFactory factory)) {
+                throw new IllegalArgumentException("Redlock node " + i + " must be a LettuceConnectionFactory, but is "
+                        + (node == null ? "null" : node.getClass().getName()));
+            }
+            if (factory.isClusterAware()) {
+                throw new IllegalArgumentException("Redlock node " + i + " is a Redis Cluster client; a Redlock needs"
+                        + " independent standalone masters, one connection factory each");
+            }
+            String server = factory.getHostName() + ":" + factory.getPort() + "/" + factory.getDatabase();
+            if (factory.getSentinelConfiguration() == null && !servers.add(server)) {
+                throw new IllegalArgumentException("Redlock node " + i + " is " + server + " again; every node must be"
+                        + " a different Redis server, or a majority is not what it seems");
+            }
+            warnIfCommandsWaitForReconnects(i, factory);
+            lettuce.add(factory);
+        }
+        return List.copyOf(lettuce);
+    }
+}

@@ -1,0 +1,237 @@
+package io.distlock.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link LockCommands} of one Redis (a standalone server, a Sentinel-managed primary or a cluster): one script of
+ * {@link LockScripts} per command. It builds the keys and arguments and decodes each script's numeric answer into a
+ * reply that says what happened, so nothing above it knows how a script encodes its answer.
+ */
+final class SingleNodeCommands implements LockCommands {
+
+    private static final Logger log = LoggerFactory.getLogger(SingleNodeCommands.class);
+
+    /** Sent instead of the instance id by an attempt that will not wait, so a failure marks nothing. */
+    private static final String NOT_WAITING = "";
+
+    private static final String NO_RESERVATION = "0";
+
+    /** The release id of a release made on this Redis alone: none, so its announcement is what it always was. */
+    private static final String NO_RELEASE_ID = "";
+
+    private final ScriptRunner runner;
+    private final String releaseChannel;
+    private final String instanceId;
+    private final String othersTurnMillis;
+    private final @Nullable ReplicaAcknowledgement acknowledgement;
+
+    /**
+     * @param releaseChannel where a release announces itself when another instance waits
+     * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
+     * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
+     * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
+     */
+    SingleNodeCommands(
+            ScriptRunner runner,
+            String releaseChannel,
+            String instanceId,
+            long othersTurnMillis,
+            @Nullable ReplicaAcknowledgement acknowledgement) {
+        this.runner = runner;
+        this.releaseChannel = releaseChannel;
+        this.instanceId = instanceId;
+        this.othersTurnMillis = Long.toString(othersTurnMillis);
+        this.acknowledgement = acknowledgement;
+    }
+
+    @Override
+    public boolean handsOver() {
+        return acknowledgement == null;
+    }
+
+    @Override
+    public long commandTimeoutNanos() {
+        return runner.commandTimeoutNanos();
+    }
+
+    @Override
+    public long answerTimeoutNanos() {
+        return runner.answerTimeoutNanos();
+    }
+
+    @Override
+    public boolean isConnected() {
+        return runner.isConnected();
+    }
+
+    @Override
+    public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
+        List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
+        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
+        Function<Object, Attempted> decode = value -> {
+            long answer = number(value);
+            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
+        };
+        ScriptRunner.Call<Attempted> call = acknowledgement == null
+                ? runner.run(key, "acquire", LockScripts.ACQUIRE, keys, args, decode)
+                : runner.runAcknowledged(
+                        key,
+                        "acquire",
+                        LockScripts.ACQUIRE,
+                        keys,
+                        args,
+                        value -> number(value) > 0,
+                        acknowledgement,
+                        decode);
+        return new Attempt(this, call, key, lockKey, token);
+    }
+
+    @Override
+    public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
+        return runner.run(
+                hold.key(),
+                "re-enter",
+                LockScripts.CONFIRM,
+                List.of(hold.lockKey()),
+                List.of(hold.token(), Long.toString(leaseMillis)),
+                value -> Ownership.of(number(value)));
+    }
+
+    @Override
+    public ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
+        return runner.run(
+                hold.key(),
+                "extend",
+                LockScripts.EXTEND,
+                List.of(hold.lockKey()),
+                List.of(hold.token(), Long.toString(leaseMillis)),
+                value -> Ownership.of(number(value)));
+    }
+
+    @Override
+    public ScriptRunner.Call<Status> status(Hold hold) {
+        return runner.run(
+                hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
+                    long answer = number(value);
+                    return answer >= 0
+                            ? new Status(Ownership.OWNED, answer)
+                            : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
+                });
+    }
+
+    @Override
+    public ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
+        return release(key, lockKey, token, othersFirst, NO_RELEASE_ID);
+    }
+
+    /**
+     * Like {@link #release(String, String, String, boolean)}, announcing the release under {@code releaseId} (see
+     * {@link LockScripts#RELEASE}), so that the same release made on several nodes wakes waiters once.
+     */
+    ScriptRunner.Call<Released> release(
+            String key, String lockKey, String token, boolean othersFirst, String releaseId) {
+        return runner.run(
+                key,
+                "release",
+                LockScripts.RELEASE,
+                List.of(lockKey),
+                List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION, releaseId),
+                value -> {
+                    long answer = number(value);
+                    return answer == 2
+                            ? new Released(Ownership.OWNED, true)
+                            : new Released(Ownership.of(answer), false);
+                });
+    }
+
+    @Override
+    public ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
+        return runner.run(
+                hold.key(),
+                "release",
+                LockScripts.HAND_OVER,
+                List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
+                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId),
+                value -> {
+                    long answer = number(value);
+                    return answer > 0
+                            ? new HandedOver(Ownership.OWNED, answer / 2, answer % 2 == 1)
+                            : new HandedOver(Ownership.of(answer), 0, false);
+                });
+    }
+
+    @Override
+    public ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
+        List<String> keys = new ArrayList<>(holds.size());
+        List<String> args = new ArrayList<>(holds.size() + 1);
+        args.add(Long.toString(leaseMillis));
+        for (Hold hold : holds) {
+            keys.add(hold.lockKey());
+            args.add(hold.token());
+        }
+        return runner.run(holds.get(0).key(), "renew", LockScripts.RENEW, keys, args, answer -> {
+            if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
+                throw new IllegalStateException("renewal of " + holds.size() + " keys answered " + answer);
+            }
+            return values.stream()
+                    .map(value -> Ownership.of(((Number) value).longValue()))
+                    .toList();
+        });
+    }
+
+    /**
+     * Raises the key's fencing counter to at least {@code fencingToken}, if the token still owns the key: a Redlock
+     * grant's token then bounds every later grant on this node from below.
+     */
+    ScriptRunner.Call<Ownership> raiseFence(String key, String lockKey, String token, long fencingToken) {
+        return runner.run(
+                key,
+                "acquire",
+                LockScripts.RAISE_FENCE,
+                List.of(lockKey, RedisKeys.fenceKey(lockKey)),
+                List.of(token, Long.toString(fencingToken)),
+                value -> Ownership.of(number(value)));
+    }
+
+    @Override
+    public CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
+        return release(key, lockKey, token, false).answer().handle((released, error) -> {
+            if (error != null) {
+                log.warn(
+                        "Lock '{}' could not be released; it expires with its lease: {}",
+                        key,
+                        ScriptRunner.unwrap(error).toString());
+            }
+            return null;
+        });
+    }
+
+    /**
+     * Releases, for a Redlock, a key nobody holds a handle on, announcing the release under {@code releaseId}. A
+     * failure is logged at debug level only: a node of a Redlock may be down, and the others decide without it.
+     */
+    CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token, String releaseId) {
+        return release(key, lockKey, token, false, releaseId).answer().handle((released, error) -> {
+            if (error != null) {
+                log.debug(
+                        "Lock '{}' could not be released on one Redlock node; it expires there with its lease: {}",
+                        key,
+                        ScriptRunner.unwrap(error).toString());
+            }
+            return null;
+        });
+    }
+
+    private static long number(Object answer) {
+        if (!(answer instanceof Number number)) {
+            throw new IllegalStateException("expected a number from the script, got " + answer);
+        }
+        return number.longValue();
+    }
+}

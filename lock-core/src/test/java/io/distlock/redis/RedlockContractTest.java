@@ -1,0 +1,37 @@
+package io.distlock.redis;
+
+import io.distlock.Lock;
+import io.distlock.LockContract;
+import io.distlock.test.TestRedis;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The whole lock contract on a Redlock over three independent Redis servers. */
+class RedlockContractTest extends LockContract {
+
+    private static List<TestRedis> servers;
+
+    private final RedlockClients clients = new RedlockClients(servers);
+
+    @BeforeAll
+    static void startServers() {
+        servers = RedlockClients.startServers(3);
+    }
+
+    @AfterAll
+    static void stopServers() {
+        servers.forEach(TestRedis::close);
+    }
+
+    @Override
+    protected Lock newClient() {
+        return clients.lock();
+    }
+
+    @AfterEach
+    void closeClients() throws Exception {
+        clients.close();
+    }
+}
