@@ -8,6 +8,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.redis.RedisLock;
+import io.distlock.redis.Redlock;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -98,6 +99,43 @@ class Boot35ApplicationTest {
                 });
     }
 
+    /**
+     * A Redlock on Spring Data Redis 3.5's Lettuce connection factories: each node, one of them with a password in its
+     * URL, holds the key while it is held, and the annotated methods lock on it.
+     */
+    @Test
+    void redlockNodesMakeTheLockBeanARedlock() {
+        List<TestRedis> nodes =
+                List.of(TestRedis.builder().password("boot35-secret").start(), TestRedis.start(), TestRedis.start());
+        try {
+            application
+                    .withPropertyValues(
+                            "distlock.shutdown.grace-period=0s",
+                            "distlock.redlock.nodes[0].url=redis://:boot35-secret@" + address(nodes.get(0)),
+                            "distlock.redlock.nodes[1].url=redis://" + address(nodes.get(1)),
+                            "distlock.redlock.nodes[2].url=redis://" + address(nodes.get(2)))
+                    .run(context -> {
+                        Redlock lock = context.getBean(Redlock.class);
+                        assertThat(lock.nodes()).isEqualTo(3);
+                        assertThat(context).doesNotHaveBean(RedisLock.class);
+                        try (LockHandle held = lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30)))
+                                .orElseThrow()) {
+                            // A grant counts once a majority answered; the last node follows soon after.
+                            await().atMost(Duration.ofSeconds(10))
+                                    .until(() -> nodes.stream()
+                                            .allMatch(node -> held.ownerToken()
+                                                    .equals(node.command("GET", "{distlock:" + key + "}"))));
+                        }
+                        Tally tally = context.getBean(Tally.class);
+                        int before = tally.count();
+                        tally.addLocked();
+                        assertThat(tally.count()).isEqualTo(before + 1);
+                    });
+        } finally {
+            nodes.forEach(TestRedis::close);
+        }
+    }
+
     @Test
     void applicationsOwnLockReplacesDistlocks() {
         application.withUserConfiguration(OwnLock.class).run(context -> {
@@ -130,6 +168,10 @@ class Boot35ApplicationTest {
                 .run(context -> assertThat(context)
                         .getFailure()
                         .hasMessageContainingAll("Tally.addLocked()", "no RedisConnectionFactory bean"));
+    }
+
+    private static String address(TestRedis server) {
+        return server.host() + ":" + server.port();
     }
 
     private static int callConcurrently(Runnable call, IntSupplier count) throws Exception {

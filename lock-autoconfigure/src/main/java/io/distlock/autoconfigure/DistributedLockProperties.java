@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.Ordered;
 
@@ -37,6 +38,9 @@ public class DistributedLockProperties implements InitializingBean {
     private final Shutdown shutdown = new Shutdown();
 
     private final ReplicaAck replicaAck = new ReplicaAck();
+
+    @NestedConfigurationProperty
+    private final RedlockProperties redlock = new RedlockProperties();
 
     public boolean isEnabled() {
         return enabled;
@@ -94,6 +98,10 @@ public class DistributedLockProperties implements InitializingBean {
         return replicaAck;
     }
 
+    public RedlockProperties getRedlock() {
+        return redlock;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -121,6 +129,7 @@ public class DistributedLockProperties implements InitializingBean {
         watchdog.validate();
         shutdown.validate();
         replicaAck.validate();
+        redlock.validate(watchdog.getLease(), replicaAck.getReplicas());
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {

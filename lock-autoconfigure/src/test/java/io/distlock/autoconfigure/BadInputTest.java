@@ -11,6 +11,8 @@ import io.distlock.LockLostException;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +25,9 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -197,6 +201,101 @@ class BadInputTest {
                                 "spring.data.redis.timeout=2s"),
                         IllegalStateException.class,
                         "shorter than the Redis command timeout (2000 ms)"),
+                row(
+                        "even number of Redlock nodes",
+                        () -> startWithRedlock(4),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes with value '4 node(s)' is invalid: must be an odd number of nodes,"
+                                + " at least 3"),
+                row(
+                        "fewer than 3 Redlock nodes",
+                        () -> startWithRedlock(1),
+                        IllegalStateException.class,
+                        "must be an odd number of nodes, at least 3"),
+                row(
+                        "Redlock node without url",
+                        () -> startWithRedlock(
+                                3, "distlock.redlock.nodes[1].url=", "distlock.redlock.nodes[1].password=x"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[1].url with value '' is invalid: is required"),
+                row(
+                        "Redlock node url with another scheme",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[0].url=http://localhost:6379"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[0].url"),
+                row(
+                        "Redlock node url without host",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[2].url=redis://:secret@:6379"),
+                        IllegalStateException.class,
+                        "must be redis://[[user]:password@]host[:port][/database]"),
+                row(
+                        "Redlock node url with a database that is not a number",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[2].url=redis://localhost:7003/first"),
+                        IllegalStateException.class,
+                        "its path must be a database number"),
+                row(
+                        "Redlock node url that is not a URL",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[0].url=redis://local host"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[0].url"),
+                row(
+                        "the same server twice in a Redlock",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[2].url=redis://LOCALHOST:7001/0"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[2].url with value 'redis://LOCALHOST:7001/0' is invalid: must name"
+                                + " another Redis server than distlock.redlock.nodes[0].url"),
+                row(
+                        "Redlock node username without password",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[1].username=app"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[1].username"),
+                row(
+                        "unknown SSL bundle of a Redlock node",
+                        () -> startWithRedlock(3, "distlock.redlock.nodes[1].ssl.bundle=nowhere"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[1].ssl.bundle with value 'nowhere' is invalid"),
+                row(
+                        "SSL bundle of a Redlock node unknown among the application's bundles",
+                        () -> rethrowStartupFailure(RUNNER.withConfiguration(
+                                        AutoConfigurations.of(SslAutoConfiguration.class))
+                                .withPropertyValues(redlockNodes(3, "distlock.redlock.nodes[2].ssl.bundle=nowhere"))),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[2].ssl.bundle with value 'nowhere' is invalid: must name one of the"
+                                + " application's SSL bundles"),
+                row(
+                        "TLS switched off for a rediss url",
+                        () -> startWithRedlock(
+                                3,
+                                "distlock.redlock.nodes[0].url=rediss://localhost:7001",
+                                "distlock.redlock.nodes[0].ssl.enabled=false"),
+                        IllegalStateException.class,
+                        "distlock.redlock.nodes[0].ssl.enabled"),
+                row(
+                        "clock drift factor above 0.5",
+                        () -> startWithRedlock(3, "distlock.redlock.clock-drift-factor=0.6"),
+                        IllegalStateException.class,
+                        "distlock.redlock.clock-drift-factor with value '0.6' is invalid: must be from 0 to 0.5"),
+                row(
+                        "negative clock drift factor",
+                        () -> startWithRedlock(3, "distlock.redlock.clock-drift-factor=-0.01"),
+                        IllegalStateException.class,
+                        "distlock.redlock.clock-drift-factor"),
+                row(
+                        "Redlock command timeout not shorter than the watchdog lease",
+                        () -> startWithRedlock(3, "distlock.redlock.timeout=30s"),
+                        IllegalStateException.class,
+                        "distlock.redlock.timeout"),
+                row(
+                        "zero Redlock connect timeout",
+                        () -> startWithRedlock(3, "distlock.redlock.connect-timeout=0s"),
+                        IllegalStateException.class,
+                        "distlock.redlock.connect-timeout"),
+                row(
+                        "replica acknowledgements with a Redlock",
+                        () -> startWithRedlock(3, "distlock.replica-ack.replicas=1"),
+                        IllegalStateException.class,
+                        "distlock.replica-ack.replicas with value '1' is invalid: must be 0 when"
+                                + " distlock.redlock.nodes are configured"),
                 row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
                 row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),
@@ -282,6 +381,23 @@ class BadInputTest {
 
     private static void startWith(String... properties) {
         rethrowStartupFailure(RUNNER.withPropertyValues(properties));
+    }
+
+    /**
+     * Starts with {@code count} Redlock nodes on distinct local addresses, then {@code properties} on top. Nothing
+     * connects to them at start-up, so nothing needs to listen there.
+     */
+    private static void startWithRedlock(int count, String... properties) {
+        startWith(redlockNodes(count, properties));
+    }
+
+    private static String[] redlockNodes(int count, String... properties) {
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            all.add("distlock.redlock.nodes[" + i + "].url=redis://localhost:" + (7001 + i));
+        }
+        all.addAll(List.of(properties));
+        return all.toArray(String[]::new);
     }
 
     private static void rethrowStartupFailure(ApplicationContextRunner runner) {

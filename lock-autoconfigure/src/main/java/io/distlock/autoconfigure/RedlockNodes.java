@@ -1,0 +1,148 @@
+package io.distlock.autoconfigure;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.boot.ssl.NoSuchSslBundleException;
+import org.springframework.boot.ssl.SslBundle;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.boot.ssl.SslOptions;
+import org.springframework.data.redis.connection.RedisPassword;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The connection factories of the Redlock nodes, one per {@code distlock.redlock.nodes} entry, started when created and
+ * destroyed with this bean. They are not beans themselves: a second {@code RedisConnectionFactory} bean would break
+ * every injection of the application's own one by type, and would make Spring Boot's Redis auto-configuration back off.
+ */
+final class RedlockNodes implements DisposableBean {
+
+    private static final Logger log = LoggerFactory.getLogger(RedlockNodes.class);
+
+    private final List<LettuceConnectionFactory> factories;
+
+    private RedlockNodes(List<LettuceConnectionFactory> factories) {
+        this.factories = List.copyOf(factories);
+    }
+
+    /**
+     * Creates and starts a connection factory per node. Nothing connects yet: Lettuce connects at the first command.
+     *
+     * @param sslBundles the application's SSL bundles, or null when it has none
+     * @throws InvalidConfigurationPropertyValueException naming the node property that is invalid, such as an unknown
+     *     SSL bundle
+     */
+    static RedlockNodes create(RedlockProperties redlock, @Nullable SslBundles sslBundles) {
+        List<RedlockNodeAddress> addresses = redlock.addresses();
+        // Every bundle is resolved before any factory exists, so that a bad one leaves nothing to clean up.
+        List<@Nullable SslBundle> bundles = new ArrayList<>(addresses.size());
+        for (RedlockNodeAddress address : addresses) {
+            bundles.add(address.sslBundle() == null ? null : bundle(address, sslBundles));
+        }
+        List<LettuceConnectionFactory> factories = new ArrayList<>(addresses.size());
+        for (int i = 0; i < addresses.size(); i++) {
+            LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                    standalone(addresses.get(i)),
+                    client(addresses.get(i), bundles.get(i), redlock.getTimeout(), redlock.getConnectTimeout()));
+            factory.afterPropertiesSet();
+            factory.start();
+            factories.add(factory);
+        }
+        return new RedlockNodes(factories);
+    }
+
+    /**
+     * The connection factories, in the order of the nodes.
+     *
+     * @return one started factory per node
+     */
+    List<LettuceConnectionFactory> factories() {
+        return factories;
+    }
+
+    /** Destroys every factory, also when one of them fails to close, so that no node keeps a connection open. */
+    @Override
+    public void destroy() {
+        for (LettuceConnectionFactory factory : factories) {
+            try {
+                factory.destroy();
+            } catch (RuntimeException failed) {
+                log.warn("Closing the connections of a Redlock node failed", failed);
+            }
+        }
+    }
+
+    private static SslBundle bundle(RedlockNodeAddress address, @Nullable SslBundles sslBundles) {
+        String name = address.sslBundle();
+        String property = address.property() + ".ssl.bundle";
+        if (sslBundles == null) {
+            throw new InvalidConfigurationPropertyValueException(
+                    property, name, "names an SSL bundle, but the application has none (spring.ssl.bundle.*)");
+        }
+        try {
+            return sslBundles.getBundle(name);
+        } catch (NoSuchSslBundleException unknown) {
+            throw new InvalidConfigurationPropertyValueException(
+                    property,
+                    name,
+                    "must name one of the application's SSL bundles (spring.ssl.bundle.*): " + unknown.getMessage());
+        }
+    }
+
+    private static RedisStandaloneConfiguration standalone(RedlockNodeAddress address) {
+        RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(address.host(), address.port());
+        standalone.setDatabase(address.database());
+        if (address.username() != null) {
+            standalone.setUsername(address.username());
+        }
+        if (address.password() != null) {
+            standalone.setPassword(RedisPassword.of(address.password()));
+        }
+        return standalone;
+    }
+
+    /** Like Spring Boot's Lettuce configuration of spring.data.redis, with the Redlock's timeouts. */
+    private static LettuceClientConfiguration client(
+            RedlockNodeAddress address, @Nullable SslBundle bundle, Duration timeout, Duration connectTimeout) {
+        ClientOptions.Builder options = ClientOptions.builder()
+                .socketOptions(
+                        SocketOptions.builder().connectTimeout(connectTimeout).build())
+                .timeoutOptions(TimeoutOptions.enabled())
+                // A node that is down must count as failed at once, not hold every vote up for the command timeout
+                // while the client queues commands for its reconnect: the other nodes decide without it.
+                .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+        if (bundle != null) {
+            options.sslOptions(sslOptions(bundle));
+        }
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
+                LettuceClientConfiguration.builder().commandTimeout(timeout).clientOptions(options.build());
+        if (address.ssl()) {
+            client.useSsl();
+        }
+        return client.build();
+    }
+
+    private static io.lettuce.core.SslOptions sslOptions(SslBundle bundle) {
+        io.lettuce.core.SslOptions.Builder ssl = io.lettuce.core.SslOptions.builder()
+                .keyManager(bundle.getManagers().getKeyManagerFactory())
+                .trustManager(bundle.getManagers().getTrustManagerFactory());
+        SslOptions options = bundle.getOptions();
+        if (options.getCiphers() != null) {
+            ssl.cipherSuites(options.getCiphers());
+        }
+        if (options.getEnabledProtocols() != null) {
+            ssl.protocols(options.getEnabledProtocols());
+        }
+        return ssl.build();
+    }
+}

@@ -1,0 +1,208 @@
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * A Redlock over independent Redis masters instead of the lock on {@code spring.data.redis}: configured when at
+ * least one node is.
+ */
+public class RedlockProperties {
+
+    /**
+     * The independent Redis masters of the Redlock, each with url, username, password, ssl.enabled and ssl.bundle;
+     * an odd number, at least 3, or none for no Redlock.
+     */
+    private List<Node> nodes = new ArrayList<>();
+
+    /** Share of every lease allowed for clocks running at different speeds, on top of 2ms; from 0 to 0.5. */
+    private double clockDriftFactor = 0.01;
+
+    /**
+     * Command timeout on each node; a node that does not answer within it counts as a vote against, and 2s keeps a
+     * stalled node from holding up acquisitions, renewals and releases, unlike spring.data.redis's default of 60s.
+     */
+    private Duration timeout = Duration.ofSeconds(2);
+
+    /** How long connecting to a node may take before it counts as unreachable, rather than Lettuce's 10s. */
+    private Duration connectTimeout = Duration.ofSeconds(2);
+
+    public List<Node> getNodes() {
+        return nodes;
+    }
+
+    public void setNodes(List<Node> nodes) {
+        this.nodes = nodes;
+    }
+
+    public double getClockDriftFactor() {
+        return clockDriftFactor;
+    }
+
+    public void setClockDriftFactor(double clockDriftFactor) {
+        this.clockDriftFactor = clockDriftFactor;
+    }
+
+    public Duration getTimeout() {
+        return timeout;
+    }
+
+    public void setTimeout(Duration timeout) {
+        this.timeout = timeout;
+    }
+
+    public Duration getConnectTimeout() {
+        return connectTimeout;
+    }
+
+    public void setConnectTimeout(Duration connectTimeout) {
+        this.connectTimeout = connectTimeout;
+    }
+
+    /**
+     * Whether a Redlock is configured.
+     *
+     * @return true when at least one node is
+     */
+    public boolean isConfigured() {
+        return nodes != null && !nodes.isEmpty();
+    }
+
+    /**
+     * The address of every node, parsed and checked.
+     *
+     * @return one address per node, in the order of {@link #getNodes()}
+     * @throws InvalidConfigurationPropertyValueException naming the first node property that is invalid
+     */
+    List<RedlockNodeAddress> addresses() {
+        List<RedlockNodeAddress> addresses = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
+            addresses.add(RedlockNodeAddress.of("distlock.redlock.nodes[" + i + "]", nodes.get(i)));
+        }
+        return addresses;
+    }
+
+    void validate(Duration watchdogLease, int acknowledgingReplicas) {
+        if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redlock.clock-drift-factor", clockDriftFactor, "must be from 0 to 0.5");
+        }
+        if (timeout == null || timeout.toMillis() < 1) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redlock.timeout", timeout, "must be at least 1ms");
+        }
+        if (connectTimeout == null || connectTimeout.toMillis() < 1) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redlock.connect-timeout", connectTimeout, "must be at least 1ms");
+        }
+        if (!isConfigured()) {
+            return;
+        }
+        if (nodes.size() < 3 || nodes.size() % 2 == 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redlock.nodes",
+                    nodes.size() + " node(s)",
+                    "must be an odd number of nodes, at least 3, so that a majority survives the loss of the"
+                            + " others");
+        }
+        // Compared only for a Redlock, whose timeout this is: a short watchdog lease on spring.data.redis is fine.
+        if (timeout.compareTo(watchdogLease) >= 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.redlock.timeout",
+                    timeout,
+                    "must be shorter than distlock.watchdog.lease (" + watchdogLease + "), or a node that hangs"
+                            + " can outlast an auto-renewed lease");
+        }
+        if (acknowledgingReplicas > 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.replica-ack.replicas",
+                    acknowledgingReplicas,
+                    "must be 0 when distlock.redlock.nodes are configured: replica acknowledgements are a"
+                            + " single-node feature, a Redlock counts a majority of independent masters instead");
+        }
+        List<RedlockNodeAddress> addresses = addresses();
+        for (int i = 0; i < addresses.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (addresses.get(i).sameServer(addresses.get(j))) {
+                    throw new InvalidConfigurationPropertyValueException(
+                            "distlock.redlock.nodes[" + i + "].url",
+                            addresses.get(i).toString(),
+                            "must name another Redis server than distlock.redlock.nodes[" + j + "].url: every"
+                                    + " node must be a different server, or a majority is not what it seems");
+                }
+            }
+        }
+    }
+
+    /** One Redis master of a Redlock, configured like spring.data.redis. */
+    public static class Node {
+
+        /** Redis URL of the node: redis://[user:password@]host[:port][/database], or rediss:// for TLS. */
+        private @Nullable String url;
+
+        /** Login username of the node, overriding the URL's. */
+        private @Nullable String username;
+
+        /** Login password of the node, overriding the URL's. */
+        private @Nullable String password;
+
+        private final Ssl ssl = new Ssl();
+
+        public @Nullable String getUrl() {
+            return url;
+        }
+
+        public void setUrl(@Nullable String url) {
+            this.url = url;
+        }
+
+        public @Nullable String getUsername() {
+            return username;
+        }
+
+        public void setUsername(@Nullable String username) {
+            this.username = username;
+        }
+
+        public @Nullable String getPassword() {
+            return password;
+        }
+
+        public void setPassword(@Nullable String password) {
+            this.password = password;
+        }
+
+        public Ssl getSsl() {
+            return ssl;
+        }
+    }
+
+    /** TLS to one node. */
+    public static class Ssl {
+
+        /** Whether to use TLS; unset means yes for a rediss:// URL or when a bundle is named. */
+        private @Nullable Boolean enabled;
+
+        /** Name of the Spring Boot SSL bundle (spring.ssl.bundle.*) to connect with. */
+        private @Nullable String bundle;
+
+        public @Nullable Boolean getEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(@Nullable Boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public @Nullable String getBundle() {
+            return bundle;
+        }
+
+        public void setBundle(@Nullable String bundle) {
+            this.bundle = bundle;
+        }
+    }
+}

@@ -1,0 +1,278 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.redis.RedisLock;
+import io.distlock.redis.Redlock;
+import io.distlock.redis.ReleaseSubscription;
+import io.distlock.test.TestRedis;
+import io.distlock.test.TestRedis.Provider;
+import io.distlock.test.TlsSupport;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * The {@link Lock} bean as a {@link Redlock} over the nodes of {@code distlock.redlock.nodes}, on three real Redis
+ * servers started once for the class; the application's own Redis ({@code spring.data.redis}) is the shared test
+ * server, which the Redlock must leave alone.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class RedlockAutoConfigurationTest {
+
+    private static final String PASSWORD = "redlock-node-secret";
+    private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(30));
+    private static final String BUNDLE = "redlock-node";
+
+    private static List<TestRedis> servers;
+
+    private final String key = "redlock-autoconfig:" + UUID.randomUUID();
+
+    @BeforeAll
+    static void startNodes() {
+        servers = Stream.of(TestRedis.builder().password(PASSWORD), TestRedis.builder(), TestRedis.builder())
+                .parallel()
+                .map(TestRedis.Builder::start)
+                .toList();
+    }
+
+    @AfterAll
+    static void stopNodes() {
+        if (servers != null) {
+            servers.forEach(TestRedis::close);
+        }
+    }
+
+    /** The first node's password is in its URL, to show that the URL's user information is read. */
+    private static ApplicationContextRunner runner() {
+        TestRedis first = servers.get(0);
+        return DistlockContexts.onSharedRedis()
+                .withPropertyValues(
+                        "distlock.shutdown.grace-period=0s",
+                        "distlock.redlock.nodes[0].url=redis://:" + PASSWORD + "@" + first.host() + ":" + first.port(),
+                        "distlock.redlock.nodes[1].url=" + url(servers.get(1)),
+                        "distlock.redlock.nodes[2].url=" + url(servers.get(2)));
+    }
+
+    @Test
+    void theLockBeanIsARedlockOverTheThreeNodesWithTheDistlockSettings() {
+        runner().withPropertyValues(
+                        "distlock.key-prefix=orders:",
+                        "distlock.watchdog.lease=9s",
+                        "distlock.watchdog.renew-interval=2s",
+                        "distlock.shutdown.grace-period=3s",
+                        "distlock.redlock.clock-drift-factor=0.05")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(Lock.class);
+                    Redlock lock = context.getBean(Redlock.class);
+                    assertThat(lock.nodes()).isEqualTo(3);
+                    assertThat(lock.quorum()).isEqualTo(2);
+                    assertThat(lock.keyPrefix()).isEqualTo("orders:");
+                    assertThat(lock.watchdogLease()).isEqualTo(Duration.ofSeconds(9));
+                    assertThat(lock.renewInterval()).isEqualTo(Duration.ofSeconds(2));
+                    assertThat(lock.shutdownGracePeriod()).isEqualTo(Duration.ofSeconds(3));
+                    assertThat(lock.clockDriftFactor()).isEqualTo(0.05);
+                });
+    }
+
+    @Test
+    void theSingleNodeLockIsNotCreatedAndTheApplicationsRedisStaysAsItWas() {
+        runner().run(context -> {
+            assertThat(context).doesNotHaveBean(RedisLock.class);
+            assertThat(context).doesNotHaveBean(ReleaseSubscription.class);
+            // Only Spring Boot's own factory, on spring.data.redis: the nodes' factories are not beans.
+            assertThat(context).hasSingleBean(RedisConnectionFactory.class);
+            LettuceConnectionFactory application = context.getBean(LettuceConnectionFactory.class);
+            assertThat(application.getPort()).isEqualTo(TestRedis.shared().port());
+            assertThat(context.getBean(Redlock.class).clockDriftFactor()).isEqualTo(0.01);
+        });
+    }
+
+    @Test
+    void backsOffToTheApplicationsOwnLockWithoutCreatingTheNodes() {
+        runner().withUserConfiguration(DistributedLockAutoConfigurationTest.OwnLockConfiguration.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
+                    assertThat(context).doesNotHaveBean(Redlock.class);
+                    assertThat(context).doesNotHaveBean(RedlockNodes.class);
+                });
+    }
+
+    @Test
+    void disabledDistlockCreatesNoRedlock() {
+        runner().withPropertyValues("distlock.enabled=false").run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean(Lock.class);
+            assertThat(context).doesNotHaveBean(RedlockNodes.class);
+        });
+    }
+
+    @Test
+    void acquiringAKeyWritesItOnEveryNodeAndReleasingRemovesItEverywhere() {
+        runner().run(context -> {
+            LockHandle held = context.getBean(Lock.class).tryAcquire(key, LEASE).orElseThrow();
+
+            assertWrittenOnEveryNode(servers, key, held);
+            assertThat(TestRedis.shared().command("EXISTS", lockKey())).isEqualTo("0");
+
+            held.release();
+            assertRemovedFromEveryNode(servers, key);
+        });
+    }
+
+    @Test
+    void annotatedMethodsRunUnderTheRedlock() {
+        runner().withBean(Stock.class).run(context -> {
+            Stock stock = context.getBean(Stock.class);
+
+            assertThat(stock.deduct(key)).isEqualTo("deducted");
+
+            assertThat(stock.lastHold()).isNotNull();
+            assertRemovedFromEveryNode(servers, key);
+        });
+    }
+
+    /**
+     * After the context closed, the Redlock has stopped and every connection it had to a node, commands and release
+     * subscription alike, is gone: the nodes' factories were destroyed with it.
+     */
+    @Test
+    void theRedlockAndItsConnectionsCloseWithTheContext() {
+        List<Long> clientsBefore = servers.stream()
+                .map(RedlockAutoConfigurationTest::connectedClients)
+                .toList();
+        AtomicReference<Redlock> closed = new AtomicReference<>();
+
+        runner().run(context -> {
+            Redlock lock = context.getBean(Redlock.class);
+            closed.set(lock);
+            try (LockHandle held = lock.tryAcquire(key, LEASE).orElseThrow()) {
+                assertThat(held.isHeld()).isTrue();
+            }
+            assertThat(lock.isRunning()).isTrue();
+            for (int i = 0; i < servers.size(); i++) {
+                assertThat(connectedClients(servers.get(i))).isGreaterThan(clientsBefore.get(i));
+            }
+        });
+
+        assertThat(closed.get().isRunning()).isFalse();
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            for (int i = 0; i < servers.size(); i++) {
+                assertThat(connectedClients(servers.get(i))).isEqualTo(clientsBefore.get(i));
+            }
+        });
+    }
+
+    /**
+     * One node is reached over TLS, trusting its certificate through a Spring Boot SSL bundle; the other two are the
+     * class's plain servers. Its server comes from the {@code PATH}, since only local processes get TLS.
+     */
+    @Test
+    void oneNodeOverTlsThroughAnSslBundle() {
+        TlsSupport tls = TestRedis.tlsSupport(Provider.PATH);
+        assumeTrue(tls.available(), tls.reason());
+        try (TestRedis secure =
+                TestRedis.builder().provider(Provider.PATH).tls().start()) {
+            DistlockContexts.onSharedRedis()
+                    .withConfiguration(AutoConfigurations.of(SslAutoConfiguration.class))
+                    .withPropertyValues(
+                            "spring.ssl.bundle.pem." + BUNDLE + ".truststore.certificate="
+                                    + secure.certificates().caCertificate().toUri(),
+                            "distlock.shutdown.grace-period=0s",
+                            "distlock.redlock.nodes[0].url=rediss://" + secure.host() + ":" + secure.tlsPort(),
+                            "distlock.redlock.nodes[0].ssl.bundle=" + BUNDLE,
+                            "distlock.redlock.nodes[1].url=" + url(servers.get(1)),
+                            "distlock.redlock.nodes[2].url=" + url(servers.get(2)))
+                    .run(context -> {
+                        LockHandle held = context.getBean(Lock.class)
+                                .tryAcquire(key, LEASE)
+                                .orElseThrow();
+
+                        // Checked on the plain port, which only the test uses.
+                        assertWrittenOnEveryNode(List.of(secure, servers.get(1), servers.get(2)), key, held);
+
+                        held.release();
+                        assertRemovedFromEveryNode(List.of(secure, servers.get(1), servers.get(2)), key);
+                    });
+        }
+    }
+
+    /**
+     * The grant counts once a majority answered, so the last node may still be writing, on a first connection even
+     * connecting, when the acquisition returns: it must hold the same owner's key soon after.
+     */
+    private static void assertWrittenOnEveryNode(List<TestRedis> nodes, String key, LockHandle held) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            for (TestRedis node : nodes) {
+                assertThat(node.command("GET", "{distlock:" + key + "}"))
+                        .as(node.description())
+                        .startsWith(held.ownerToken());
+            }
+        });
+    }
+
+    /** Like the grant, a release counts once a majority confirmed it; the last node must follow soon after. */
+    private static void assertRemovedFromEveryNode(List<TestRedis> nodes, String key) {
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            for (TestRedis node : nodes) {
+                assertThat(node.command("EXISTS", "{distlock:" + key + "}"))
+                        .as(node.description())
+                        .isEqualTo("0");
+            }
+        });
+    }
+
+    private static String url(TestRedis server) {
+        return "redis://" + server.host() + ":" + server.port();
+    }
+
+    private String lockKey() {
+        return "{distlock:" + key + "}";
+    }
+
+    private static long connectedClients(TestRedis server) {
+        Matcher clients = Pattern.compile("connected_clients:(\\d+)").matcher(server.command("INFO", "clients"));
+        assertThat(clients.find()).isTrue();
+        return Long.parseLong(clients.group(1));
+    }
+
+    /** An annotated bean that looks at every node while it holds its lock. */
+    public static class Stock {
+
+        private final AtomicReference<LockHandle> heldBy = new AtomicReference<>();
+
+        @DistributedLock(key = "#sku")
+        public String deduct(String sku) {
+            LockHandle held = LockContext.current(sku).orElseThrow();
+            heldBy.set(held);
+            assertWrittenOnEveryNode(servers, sku, held);
+            return "deducted";
+        }
+
+        public LockHandle lastHold() {
+            return heldBy.get();
+        }
+    }
+}
