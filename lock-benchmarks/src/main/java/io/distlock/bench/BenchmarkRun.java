@@ -3,6 +3,7 @@ package io.distlock.bench;
 import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.redis.CommandCounts;
 import io.distlock.bench.redis.CommandMonitor;
+import io.distlock.bench.redis.ContenderServers;
 import io.distlock.bench.redis.MonitorCounts;
 import io.distlock.bench.redis.RedisInfo;
 import io.distlock.bench.redis.RedisTarget;
@@ -19,12 +20,14 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Runs every scenario for every contender against one Redis and collects the results.
+ * Runs every scenario for every contender against one Redis (a Redlock against independent servers of its own) and
+ * collects the results.
  *
  * <p>Each contender runs in worker processes of its own, all started before the first measurement. Within a
  * scenario, every contender warms up first; then the trials go round: trial 1 of every contender, then trial 2, and so
  * on, so that a disturbance of the machine spreads over all contenders instead of hitting one. Contenders never run at
- * the same time, so the difference of {@code INFO commandstats} around a trial is that contender's alone.
+ * the same time, so the difference of {@code INFO commandstats} around a trial, read from the servers the contender
+ * locks on, is that contender's alone.
  */
 public final class BenchmarkRun {
 
@@ -57,17 +60,20 @@ public final class BenchmarkRun {
         Instant started = Instant.now();
         long startNanos = System.nanoTime();
         String loadAtStart = Environment.loadAverage();
-        try (RedisInfo info = new RedisInfo(target.nodes())) {
-            String redisVersion = info.serverVersion();
+        Map<ContenderKind, Integer> processes = processesPerContender();
+        try (ContenderServers servers = ContenderServers.open(target, processes.keySet())) {
+            String redisVersion = servers.targetInfo().serverVersion();
             progress.accept("Redis " + redisVersion + ": " + target.provider() + "; load average " + loadAtStart);
+            if (processes.keySet().stream().anyMatch(ContenderKind::isRedlock)) {
+                progress.accept("Redlock nodes: " + servers.redlockDescription());
+            }
             List<ScenarioResults> scenarios = new ArrayList<>();
-            Map<ContenderKind, Integer> processes = processesPerContender();
             Map<ContenderKind, String> unavailable = new LinkedHashMap<>();
             progress.accept("Starting "
                     + processes.values().stream().mapToInt(Integer::intValue).sum() + " worker JVMs");
             try (WorkerPool pool = WorkerPool.start(
                     processes,
-                    target.nodes(),
+                    servers::nodes,
                     settings.workerJvmArgs(),
                     settings.output().resolve("logs"))) {
                 pool.unavailable().forEach((kind, failure) -> {
@@ -76,7 +82,7 @@ public final class BenchmarkRun {
                     unavailable.put(kind, failure.reason());
                 });
                 for (Scenario scenario : settings.scenarios()) {
-                    scenarios.add(runScenario(scenario, pool, info));
+                    scenarios.add(runScenario(scenario, pool, servers));
                 }
             }
             return new BenchmarkResults(
@@ -101,7 +107,7 @@ public final class BenchmarkRun {
         return processes;
     }
 
-    private ScenarioResults runScenario(Scenario scenario, WorkerPool pool, RedisInfo info)
+    private ScenarioResults runScenario(Scenario scenario, WorkerPool pool, ContenderServers servers)
             throws InterruptedException {
         List<ContenderKind> kinds = settings.contenders().stream()
                 .filter(scenario::includes)
@@ -115,6 +121,7 @@ public final class BenchmarkRun {
         Map<ContenderKind, List<Trial>> trials = new LinkedHashMap<>();
         for (int number = 1; number <= settings.trials(); number++) {
             for (ContenderKind kind : kinds) {
+                RedisInfo info = servers.info(kind);
                 CommandCounts before = info.commandCounts();
                 double cpuBefore = info.cpuSeconds();
                 WorkloadResult result = run(pool.group(kind), scenario, "trial" + number, settings.trial());
@@ -125,7 +132,7 @@ public final class BenchmarkRun {
         }
         List<Measurement> measurements = new ArrayList<>();
         for (ContenderKind kind : kinds) {
-            Probe probe = scenario.contended() ? probe(pool.group(kind), scenario, info) : null;
+            Probe probe = scenario.contended() ? probe(pool.group(kind), scenario, servers.info(kind)) : null;
             measurements.add(new Measurement(kind, warmups.get(kind), trials.get(kind), probe));
         }
         return new ScenarioResults(scenario, measurements);

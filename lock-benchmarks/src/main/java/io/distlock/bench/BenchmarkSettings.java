@@ -96,7 +96,9 @@ public record BenchmarkSettings(
     }
 
     /**
-     * Settings for a smoke run: every contender in every scenario, for a fraction of a second each.
+     * Settings for a smoke run: every contender in every scenario, for a fraction of a second each, except the 5-node
+     * Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and would only add two servers and
+     * two worker JVMs to every build.
      *
      * @param output where results go
      * @return the settings
@@ -114,7 +116,9 @@ public record BenchmarkSettings(
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(10),
                 List.of(Scenario.values()),
-                List.of(ContenderKind.values()),
+                Arrays.stream(ContenderKind.values())
+                        .filter(kind -> kind != ContenderKind.REDLOCK_5)
+                        .toList(),
                 null,
                 Topology.STANDALONE,
                 WORKER_HEAP,
@@ -128,7 +132,7 @@ public record BenchmarkSettings(
 
     private static Topology target(String id) {
         try {
-            return Topology.byId(id);
+            return Topology.target(id);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("bench.target: " + e.getMessage(), e);
         }

@@ -1,5 +1,6 @@
 package io.distlock.bench;
 
+import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.contender.Topology;
 import io.distlock.bench.redis.RedisTarget;
 import java.io.IOException;
@@ -63,6 +64,14 @@ public record Environment(
                 "distlock",
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `Lease.fixed(...)`, on a "
                         + factory + " (" + lettuceClient + ")");
+        for (ContenderKind redlock : List.of(ContenderKind.REDLOCK_3, ContenderKind.REDLOCK_5)) {
+            contenders.put(
+                    redlock.label(),
+                    "distlock " + Versions.distlock() + " `Redlock`, default settings, `Lease.fixed(...)`, over "
+                            + redlock.redlockNodes() + " throwaway standalone servers of its own, started like the"
+                            + " standalone target (not the target itself; the smaller Redlock uses the first of the"
+                            + " larger one's servers), one LettuceConnectionFactory each, configured like distlock's");
+        }
         contenders.put(
                 "Redisson",
                 "Redisson " + Versions.redisson() + " `RLock`, default `Config` "

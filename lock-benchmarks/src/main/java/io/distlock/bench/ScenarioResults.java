@@ -28,13 +28,16 @@ public record ScenarioResults(Scenario scenario, List<Measurement> measurements)
     }
 
     /**
-     * The measurements of the locks other than distlock.
+     * The measurements of the locks other than distlock's own: a Redlock is distlock on more servers, compared with
+     * single-node distlock, not a peer that distlock's targets are set against.
      *
      * @return the peers' measurements
      */
     public List<Measurement> peers() {
         return measurements.stream()
-                .filter(m -> m.kind().isLock() && m.kind() != ContenderKind.DISTLOCK)
+                .filter(m -> m.kind().isLock()
+                        && m.kind() != ContenderKind.DISTLOCK
+                        && !m.kind().isRedlock())
                 .toList();
     }
 }

@@ -7,12 +7,14 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
-    DISTLOCK("distlock", "distlock", true),
-    REDISSON("redisson", "Redisson", true),
-    SI_SPIN("si-spin", "SI spin", true),
-    SI_PUBSUB("si-pubsub", "SI pub/sub", true),
-    SEEDS("seeds", "seeds' spin lock", true),
-    BASELINE("baseline", "SET+DEL baseline", false);
+    DISTLOCK("distlock", "distlock", true, 0),
+    REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
+    REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
+    REDISSON("redisson", "Redisson", true, 0),
+    SI_SPIN("si-spin", "SI spin", true, 0),
+    SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
+    SEEDS("seeds", "seeds' spin lock", true, 0),
+    BASELINE("baseline", "SET+DEL baseline", false, 0);
 
     /** The lease Spring Integration's registry applies where a call gives none; every benchmark call gives one. */
     private static final Duration SPRING_INTEGRATION_DEFAULT_LEASE = Duration.ofSeconds(30);
@@ -20,11 +22,13 @@ public enum ContenderKind {
     private final String id;
     private final String label;
     private final boolean lock;
+    private final int redlockNodes;
 
-    ContenderKind(String id, String label, boolean lock) {
+    ContenderKind(String id, String label, boolean lock, int redlockNodes) {
         this.id = id;
         this.label = label;
         this.lock = lock;
+        this.redlockNodes = redlockNodes;
     }
 
     /**
@@ -71,14 +75,35 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender is distlock's {@code Redlock}, which locks on independent servers of its own instead of
+     * the target, and is compared with single-node distlock rather than counted as a peer.
+     *
+     * @return true for a Redlock contender
+     */
+    public boolean isRedlock() {
+        return redlockNodes > 0;
+    }
+
+    /**
+     * How many independent Redis masters this contender locks on.
+     *
+     * @return the Redlock's node count, or 0 for a contender that runs on the target
+     */
+    public int redlockNodes() {
+        return redlockNodes;
+    }
+
+    /**
      * Connects a new instance to Redis.
      *
-     * @param redis the Redis under test; a contender connects in cluster mode to a cluster
+     * @param redis the Redis under test; a contender connects in cluster mode to a cluster, and a Redlock to each of
+     *     its independent masters
      * @return the contender; close it when done
      */
     public Contender create(RedisNodes redis) {
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis);
+            case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
             case REDISSON -> new RedissonContender(redis);
             case SI_SPIN ->
                 new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);

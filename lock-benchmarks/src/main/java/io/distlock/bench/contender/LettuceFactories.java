@@ -32,8 +32,12 @@ public final class LettuceFactories {
      *
      * @param redis the Redis to connect to, standalone or cluster
      * @return the started factory; {@link LettuceConnectionFactory#destroy()} it when done
+     * @throws IllegalArgumentException for independent masters, which need a factory each
      */
     public static LettuceConnectionFactory start(RedisNodes redis) {
+        if (redis.topology() == Topology.INDEPENDENT) {
+            throw new IllegalArgumentException("independent masters need a connection factory each");
+        }
         LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
                 LettuceClientConfiguration.builder().commandTimeout(COMMAND_TIMEOUT);
         if (redis.isCluster()) {
@@ -43,7 +47,12 @@ public final class LettuceFactories {
                             .build())
                     .build());
         }
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration(redis), client.build());
+        RedisConfiguration configuration = configuration(redis);
+        // A standalone server goes through the constructor Spring Boot calls: only that one sets what
+        // getStandaloneConfiguration() returns, which Redlock reads to check that its nodes are different servers.
+        LettuceConnectionFactory factory = configuration instanceof RedisStandaloneConfiguration server
+                ? new LettuceConnectionFactory(server, client.build())
+                : new LettuceConnectionFactory(configuration, client.build());
         factory.afterPropertiesSet();
         factory.start();
         return factory;

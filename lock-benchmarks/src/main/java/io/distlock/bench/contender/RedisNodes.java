@@ -5,12 +5,12 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis under test as clients connect to it: one standalone server, or the nodes of a Redis Cluster, which
- * cluster clients use as seeds to discover who serves which slot. It travels to worker processes as command-line
+ * The Redis under test as clients connect to it: one standalone server, the nodes of a Redis Cluster, which cluster
+ * clients use as seeds to discover who serves which slot, or a Redlock's independent masters. It travels to worker processes as command-line
  * arguments: the topology's id, then one {@code redis://} URI per node.
  *
- * @param topology standalone or cluster
- * @param nodes the server, or every node of the cluster
+ * @param topology standalone, cluster or independent masters
+ * @param nodes the server, every node of the cluster, or every master
  */
 public record RedisNodes(Topology topology, List<RedisEndpoint> nodes) {
 
@@ -42,6 +42,16 @@ public record RedisNodes(Topology topology, List<RedisEndpoint> nodes) {
      */
     public static RedisNodes cluster(List<RedisEndpoint> nodes) {
         return new RedisNodes(Topology.CLUSTER, nodes);
+    }
+
+    /**
+     * Independent masters, each a standalone server, as a Redlock uses them.
+     *
+     * @param masters every master
+     * @return the nodes
+     */
+    public static RedisNodes independent(List<RedisEndpoint> masters) {
+        return new RedisNodes(Topology.INDEPENDENT, masters);
     }
 
     /**
@@ -82,6 +92,17 @@ public record RedisNodes(Topology topology, List<RedisEndpoint> nodes) {
      */
     public boolean isCluster() {
         return topology == Topology.CLUSTER;
+    }
+
+    /**
+     * Where the harness keeps what all processes of a contender must share, scenario 4's cross-process counter: the
+     * target itself, or the first of independent masters, so that the check's commands land on a server the lock uses,
+     * as they do for single-node distlock.
+     *
+     * @return one server or a cluster
+     */
+    public RedisNodes sharedState() {
+        return topology == Topology.INDEPENDENT ? standalone(nodes.get(0)) : this;
     }
 
     /**

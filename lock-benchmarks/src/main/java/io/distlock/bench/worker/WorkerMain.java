@@ -18,7 +18,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A worker process: one contender, connected once, running the workloads its parent sends until told to exit. Every
  * contender runs in processes of its own, so no contender's threads, connections or JIT profile affect another's.
  *
- * <p>Arguments: the contender's id, the topology ({@code standalone} or {@code cluster}) and one Redis URI per node,
+ * <p>Arguments: the contender's id, the topology ({@code standalone}, {@code cluster} or {@code independent}) and one
+ * Redis URI per node,
  * as {@link RedisNodes#arguments()} writes them.
  */
 public final class WorkerMain {
@@ -111,7 +112,7 @@ public final class WorkerMain {
     }
 
     private static void serve(ContenderKind kind, RedisNodes redis, PrintStream answers) throws Exception {
-        LettuceConnectionFactory checkConnection = LettuceFactories.start(redis);
+        LettuceConnectionFactory checkConnection = LettuceFactories.start(redis.sharedState());
         try (Contender contender = kind.create(redis)) {
             WorkloadRunner runner =
                     new WorkloadRunner(contender, new StringRedisTemplate(checkConnection).opsForValue());

@@ -7,6 +7,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * One {@link WorkerGroup} per contender, all started before any measurement so that their JVMs boot in parallel and no
@@ -26,7 +27,7 @@ public final class WorkerPool implements AutoCloseable {
      * Starts the workers of every contender and waits until all are connected or have failed.
      *
      * @param processes how many worker processes each contender needs
-     * @param redis the Redis under test
+     * @param redis the Redis each contender locks on
      * @param jvmArgs the workers' JVM options
      * @param logDirectory where the workers' logs go
      * @return the pool, with the contenders that could start
@@ -34,13 +35,18 @@ public final class WorkerPool implements AutoCloseable {
      * @throws IllegalStateException if no contender could start, with the first one's failure
      */
     public static WorkerPool start(
-            Map<ContenderKind, Integer> processes, RedisNodes redis, List<String> jvmArgs, Path logDirectory)
+            Map<ContenderKind, Integer> processes,
+            Function<ContenderKind, RedisNodes> redis,
+            List<String> jvmArgs,
+            Path logDirectory)
             throws InterruptedException {
         WorkerPool pool = new WorkerPool();
         try {
             for (Map.Entry<ContenderKind, Integer> kind : processes.entrySet()) {
                 pool.groups.put(
-                        kind.getKey(), WorkerGroup.start(kind.getKey(), kind.getValue(), redis, jvmArgs, logDirectory));
+                        kind.getKey(),
+                        WorkerGroup.start(
+                                kind.getKey(), kind.getValue(), redis.apply(kind.getKey()), jvmArgs, logDirectory));
             }
             for (WorkerGroup group : List.copyOf(pool.groups.values())) {
                 try {
