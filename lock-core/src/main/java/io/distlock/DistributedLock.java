@@ -7,7 +7,8 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs a Spring bean's method only while holding the distributed lock named by {@link #key()}.
+ * Runs a Spring bean's method only while holding the distributed lock named by {@link #key()}, or all the locks named
+ * by {@link #keys()}.
  *
  * <pre>{@code
  * @DistributedLock(key = "'stock:' + #sku", leaseSeconds = 10, waitSeconds = 3)
@@ -43,14 +44,31 @@ public @interface DistributedLock {
      * The lock's name: a SpEL expression over the method's parameters by name ({@code #sku}, {@code #order.id}) or by
      * position ({@code #p0}, {@code #a0}), the root object ({@code #root.method}, {@code #root.target}, {@code
      * #root.args}, {@code #root.targetClass}) and beans ({@code @beanName}); text in single quotes. The result must
-     * not be null or blank.
+     * not be null or blank, nor an array or collection: use {@link #keys()} to take several keys. Set either this or
+     * {@link #keys()}.
      *
      * <p>Write the expression in code: values that reach it as arguments are only values, never evaluated, but an
      * expression taken from a request would be.
      *
-     * @return the key expression
+     * @return the key expression, or empty when {@link #keys()} is set
      */
-    String key();
+    String key() default "";
+
+    /**
+     * Several locks' names, taken all or none before the method runs, as {@link Lock#tryAcquireAll} takes them: in one
+     * global order, so that methods with overlapping keys never deadlock. Each element is an expression like {@link
+     * #key()} whose result is one key, or an array or collection of keys (an empty one adds none); duplicates are
+     * taken once. Each key's handle is available through {@link LockContext#current(String)}, and the {@link
+     * #waitSeconds() wait} is for all the keys together. Set either this or {@link #key()}.
+     *
+     * <pre>{@code
+     * @DistributedLock(keys = {"'stock:' + #from", "'stock:' + #to"}, leaseSeconds = 10)
+     * public void transfer(String from, String to, int quantity) { ... }
+     * }</pre>
+     *
+     * @return the key expressions, or empty when {@link #key()} is set
+     */
+    String[] keys() default {};
 
     /**
      * The lease in seconds: the lock is freed after this long even if the method is still running (the method then

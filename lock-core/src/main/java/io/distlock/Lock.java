@@ -1,6 +1,7 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.Optional;
 
 /**
@@ -51,6 +52,13 @@ import java.util.Optional;
  *
  * <h2>Keys</h2>
  * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
+ *
+ * <h2>Several keys at once</h2>
+ * {@link #tryAcquireAll}, {@link #acquireAll} and {@link #callWithLocks} take several keys all or none, for work that
+ * touches several resources, such as both SKUs of a stock transfer. They take the keys one by one in one global order
+ * (the keys' natural order) and give back what they took when a key cannot be had, so two callers with overlapping
+ * sets never deadlock. Each key is an ordinary acquisition, with its own lease, renewal, loss reporting and fencing
+ * token, and re-enters like any other. A key's lease counts from its own acquisition.
  */
 public interface Lock {
 
@@ -198,4 +206,70 @@ public interface Lock {
      * @throws IllegalArgumentException if the key or lease is invalid
      */
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);
+
+    /**
+     * Takes several keys all or none, waiting up to {@code wait} in all; see "Several keys at once" above.
+     *
+     * @param keys the locks' names; duplicates are taken once
+     * @param lease the lease of each key's hold
+     * @param wait how long to wait at most, for all the keys together; {@link Duration#ZERO} tries each key once
+     * @return the handle of every key, or empty if some key stayed held for the rest of the wait; nothing is held then
+     * @throws IllegalArgumentException if {@code keys} is null or empty, or holds an invalid key, or the lease or wait
+     *     is invalid
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if the store could not be asked; nothing is held then, except keys whose release
+     *     failed too, which expire with their leases
+     * @throws LockLostException if a scope of this thread holds one of the keys but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
+     */
+    default Optional<MultiLockHandle> tryAcquireAll(Collection<String> keys, Lease lease, Duration wait)
+            throws InterruptedException {
+        return Optional.ofNullable(
+                MultiKeyAcquisition.tryAcquire(this, keys, lease, wait).held());
+    }
+
+    /**
+     * Takes several keys all or none, waiting as long as it takes; see "Several keys at once" above.
+     *
+     * @param keys the locks' names; duplicates are taken once
+     * @param lease the lease of each key's hold
+     * @return the handle of every key
+     * @throws IllegalArgumentException if {@code keys} is null or empty, or holds an invalid key, or the lease is null
+     * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
+     * @throws LockBackendException if the store could not be asked; nothing is held then, except keys whose release
+     *     failed too, which expire with their leases
+     * @throws LockLostException if a scope of this thread holds one of the keys but that hold was lost
+     * @throws IllegalStateException if the lock is closed, also while waiting
+     */
+    default MultiLockHandle acquireAll(Collection<String> keys, Lease lease) throws InterruptedException {
+        return MultiKeyAcquisition.acquire(this, keys, lease);
+    }
+
+    /**
+     * Runs {@code work} while holding several keys, taken all or none within {@code wait}, and releases them
+     * afterwards, like {@link #callWithLock} does for one key. Each key's handle is available to the work through
+     * {@link LockContext#current(String)}.
+     *
+     * @param keys the locks' names; duplicates are taken once
+     * @param lease the lease of each key's hold
+     * @param wait how long to wait for all the keys together at most
+     * @param work what to run under the locks
+     * @param <T> the result type
+     * @param <X> the work's checked exception
+     * @return the work's result
+     * @throws X the work's own exception
+     * @throws LockNotAcquiredException naming the key that stayed held for the rest of the wait; the work did not run
+     * @throws LockLostException if any key was lost before the work finished
+     * @throws InterruptedException if interrupted while waiting for the locks; the work did not run
+     * @throws LockBackendException if the store could not be asked
+     */
+    default <T, X extends Throwable> T callWithLocks(
+            Collection<String> keys, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException {
+        MultiKeyAcquisition.Outcome outcome = MultiKeyAcquisition.tryAcquire(this, keys, lease, wait);
+        if (outcome.held() == null) {
+            throw new LockNotAcquiredException(outcome.busy(), wait);
+        }
+        return LockedExecution.call(outcome.held(), OnLockLost.THROW, work);
+    }
 }

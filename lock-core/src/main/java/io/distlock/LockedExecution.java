@@ -1,5 +1,6 @@
 package io.distlock;
 
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,35 @@ public final class LockedExecution {
         boolean committed = LockContext.pop(handle);
         release(handle, onLost, committed);
         return result;
+    }
+
+    /**
+     * Runs the work while holding several keys, then releases them, as if each key's handle were held by its own
+     * {@link #call(LockHandle, OnLockLost, LockedCallable)} nested in the previous key's: every handle is visible
+     * through {@link LockContext#current(String)}, the keys are released last taken first, and a loss of any key is
+     * reported.
+     *
+     * @param held the acquired keys; released by this method in every case
+     * @param onLost {@link OnLockLost#THROW} or {@link OnLockLost#LOG}
+     * @param work what to run
+     * @param <T> the result type
+     * @param <X> the work's checked exception
+     * @return the work's result
+     * @throws X the work's own exception
+     * @throws LockLostException if a key was lost before the work returned and {@code onLost} is THROW
+     * @throws IllegalArgumentException if {@code onLost} is {@link OnLockLost#DEFAULT}, which callers must resolve
+     */
+    public static <T, X extends Throwable> T call(MultiLockHandle held, OnLockLost onLost, LockedCallable<T, X> work)
+            throws X {
+        return callNested(held.handles(), 0, onLost, work);
+    }
+
+    private static <T, X extends Throwable> T callNested(
+            List<LockHandle> handles, int next, OnLockLost onLost, LockedCallable<T, X> work) throws X {
+        if (next == handles.size()) {
+            return work.call();
+        }
+        return call(handles.get(next), onLost, () -> callNested(handles, next + 1, onLost, work));
     }
 
     /**

@@ -25,13 +25,14 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The behaviour every {@link Lock} implementation promises, as a suite that an implementation's test extends.
+ * The behaviour every {@link Lock} implementation promises, as a suite that an implementation's test extends; it runs
+ * {@link MultiKeyContract} too.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class LockContract {
+public abstract class LockContract implements MultiKeyContract {
 
     private static final Duration LONG = Duration.ofSeconds(30);
     private static final Duration SHORT_WAIT = Duration.ofMillis(300);
@@ -44,7 +45,8 @@ public abstract class LockContract {
      *
      * @return a new lock client
      */
-    protected abstract Lock newClient();
+    @Override
+    public abstract Lock newClient();
 
     @org.junit.jupiter.api.BeforeEach
     void nameKeys(TestInfo test) {
@@ -58,7 +60,8 @@ public abstract class LockContract {
     }
 
     /** A key unique to this test run. */
-    protected String key(String name) {
+    @Override
+    public String key(String name) {
         return keyBase + name;
     }
 

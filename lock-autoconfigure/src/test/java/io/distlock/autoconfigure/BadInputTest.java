@@ -164,6 +164,31 @@ class BadInputTest {
                         IllegalArgumentException.class,
                         "could not be evaluated"),
                 row(
+                        "empty set of keys",
+                        () -> lock.tryAcquireAll(List.of(), LEASE, Duration.ZERO),
+                        IllegalArgumentException.class,
+                        "keys must name at least one key, but was empty"),
+                row(
+                        "null set of keys",
+                        () -> lock.tryAcquireAll(null, LEASE, Duration.ZERO),
+                        IllegalArgumentException.class,
+                        "keys must name at least one key, but was null"),
+                row(
+                        "blank key among several",
+                        () -> lock.acquireAll(List.of(unique(), ""), LEASE),
+                        IllegalArgumentException.class,
+                        "keys must not contain a null or blank key"),
+                row(
+                        "annotation with both key and keys",
+                        () -> startWith(DistributedLockStartupCheckTest.BothKeyAndKeys.class),
+                        IllegalStateException.class,
+                        "set key or keys, not both"),
+                row(
+                        "annotation key naming a collection parameter",
+                        () -> startWith(DistributedLockStartupCheckTest.CollectionKey.class),
+                        IllegalStateException.class,
+                        "write keys = \"#skus\""),
+                row(
                         "annotation syntax error",
                         () -> startWith(DistributedLockStartupCheckTest.SyntaxError.class),
                         IllegalStateException.class,

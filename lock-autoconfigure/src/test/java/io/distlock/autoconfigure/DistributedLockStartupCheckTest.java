@@ -82,6 +82,19 @@ class DistributedLockStartupCheckTest {
                         .hasMessageContaining("spring.aop.auto"));
     }
 
+    @Test
+    void severalKeysNeedKeysNotACollectionKeyAndNotBoth() {
+        assertStartupFails(
+                BothKeyAndKeys.class, "BothKeyAndKeys.deduct(String)", "set key or keys, not both", "['b:' + #sku]");
+        assertStartupFails(NoKey.class, "key must be a SpEL expression", "or set keys");
+        assertStartupFails(
+                CollectionKey.class,
+                "key \"#skus\" is the List parameter #skus",
+                "to take a lock for each element, all or none, write keys = \"#skus\"");
+        assertStartupFails(BlankKeysElement.class, "keys[1] must be a SpEL expression");
+        assertStartupFails(UnknownParameterInKeys.class, "keys[1] \"'b:' + #skuu\" refers to #skuu");
+    }
+
     private void assertStartupFails(Class<?> bean, String... messageParts) {
         runner.withBean(bean).run(context -> {
             assertThat(context).hasFailed();
@@ -90,6 +103,41 @@ class DistributedLockStartupCheckTest {
                 assertThat(failure).as(bean.getSimpleName()).hasStackTraceContaining(part);
             }
         });
+    }
+
+    public static class BothKeyAndKeys {
+        @DistributedLock(key = "'a:' + #sku", keys = "'b:' + #sku")
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class NoKey {
+        @DistributedLock
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class CollectionKey {
+        @DistributedLock(key = "#skus")
+        public List<String> deduct(List<String> skus) {
+            return skus;
+        }
+    }
+
+    public static class BlankKeysElement {
+        @DistributedLock(keys = {"'a:' + #sku", " "})
+        public String deduct(String sku) {
+            return sku;
+        }
+    }
+
+    public static class UnknownParameterInKeys {
+        @DistributedLock(keys = {"'a:' + #sku", "'b:' + #skuu"})
+        public String deduct(String sku) {
+            return sku;
+        }
     }
 
     public static class Valid {

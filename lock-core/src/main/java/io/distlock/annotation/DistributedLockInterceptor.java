@@ -4,6 +4,8 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.LockedExecution;
+import io.distlock.MultiLockHandle;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
@@ -12,8 +14,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 
 /**
- * Takes the lock of a {@code @DistributedLock} method before it runs and releases it afterwards; when the lock is not
- * acquired in time, calls the fallback or throws {@link LockNotAcquiredException} without running the method.
+ * Takes the lock (or all the locks) of a {@code @DistributedLock} method before it runs and releases it afterwards; when
+ * it is not acquired in time, calls the fallback or throws {@link LockNotAcquiredException} without running the method.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -41,6 +43,9 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockedMethod locked = methods.get().get(invocation.getMethod(), AopUtils.getTargetClass(target));
         Object[] args = invocation.getArguments();
+        if (locked.severalKeys()) {
+            return invokeWithKeys(invocation, locked, target, args);
+        }
         String key = locked.key(target, args);
         Optional<LockHandle> handle;
         try {
@@ -53,5 +58,21 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             return locked.notAcquired(target, args, new LockNotAcquiredException(key, locked.waitTime()));
         }
         return LockedExecution.call(handle.get(), locked.onLost(), invocation::proceed);
+    }
+
+    private @Nullable Object invokeWithKeys(
+            MethodInvocation invocation, LockedMethod locked, Object target, Object[] args) throws Throwable {
+        List<String> keys = locked.keys(target, args);
+        Optional<MultiLockHandle> held;
+        try {
+            held = lock.get().tryAcquireAll(keys, locked.lease(), locked.waitTime());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockNotAcquiredException(keys, locked.waitTime(), e);
+        }
+        if (held.isEmpty()) {
+            return locked.notAcquired(target, args, new LockNotAcquiredException(keys, locked.waitTime()));
+        }
+        return LockedExecution.call(held.get(), locked.onLost(), invocation::proceed);
     }
 }

@@ -6,20 +6,28 @@ import io.distlock.OnLockLost;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
+import org.springframework.util.ObjectUtils;
 
-/** One checked {@code @DistributedLock} method: its parsed key expression, lease, wait, fallback and loss policy. */
+/**
+ * One checked {@code @DistributedLock} method: its parsed key expression (or expressions), lease, wait, fallback and
+ * loss policy.
+ */
 final class LockedMethod {
 
     private final Method method;
-    private final String keyText;
-    private final Expression key;
+    private final boolean severalKeys;
+    private final List<String> keyTexts;
+    private final List<Expression> keys;
     private final Lease lease;
     private final Duration wait;
     private final OnLockLost onLost;
@@ -30,8 +38,9 @@ final class LockedMethod {
 
     LockedMethod(
             Method method,
-            String keyText,
-            Expression key,
+            boolean severalKeys,
+            List<String> keyTexts,
+            List<? extends Expression> keys,
             Lease lease,
             Duration wait,
             OnLockLost onLost,
@@ -40,8 +49,9 @@ final class LockedMethod {
             ParameterNameDiscoverer parameterNames,
             @Nullable BeanResolver beans) {
         this.method = method;
-        this.keyText = keyText;
-        this.key = key;
+        this.severalKeys = severalKeys;
+        this.keyTexts = keyTexts;
+        this.keys = List.copyOf(keys);
         this.lease = lease;
         this.wait = wait;
         this.onLost = onLost;
@@ -67,30 +77,92 @@ final class LockedMethod {
         return onLost;
     }
 
+    /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */
+    boolean severalKeys() {
+        return severalKeys;
+    }
+
     /**
-     * Evaluates the key for one call.
+     * Evaluates the key of a method annotated with {@code key}, for one call.
      *
-     * @throws IllegalArgumentException naming the method, expression and arguments if the key is null, blank or
-     *     cannot be evaluated
+     * @throws IllegalArgumentException naming the method, expression and arguments if the key is null, blank, an array
+     *     or a collection, or cannot be evaluated
      */
     String key(Object target, Object[] args) {
+        Object value = evaluate(0, context(target, args), args);
+        if (value instanceof Collection<?> || value.getClass().isArray()) {
+            throw badKey(
+                    0,
+                    "evaluated to a " + value.getClass().getName() + "; to take several keys, all or none, set keys"
+                            + " instead of key",
+                    args,
+                    null);
+        }
+        return oneKey(0, value, args);
+    }
+
+    /**
+     * Evaluates the keys of a method annotated with {@code keys}, for one call: each expression's key, or the
+     * elements of the array or collection it gives.
+     *
+     * @throws IllegalArgumentException naming the method, expression and arguments if a key is null or blank, an
+     *     expression cannot be evaluated, or there is no key at all
+     */
+    List<String> keys(Object target, Object[] args) {
+        MethodBasedEvaluationContext context = context(target, args);
+        List<String> result = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            Object value = evaluate(i, context, args);
+            if (value instanceof Collection<?> elements) {
+                for (Object element : elements) {
+                    result.add(oneKey(i, element, args));
+                }
+            } else if (value.getClass().isArray()) {
+                for (Object element : ObjectUtils.toObjectArray(value)) {
+                    result.add(oneKey(i, element, args));
+                }
+            } else {
+                result.add(oneKey(i, value, args));
+            }
+        }
+        if (result.isEmpty()) {
+            throw new IllegalArgumentException(
+                    "@DistributedLock keys of " + DistributedLockDefinitionException.describe(method) + " gave no key"
+                            + " at all: expressions " + keyTexts + " with arguments " + Arrays.deepToString(args)
+                            + "; the method did not run");
+        }
+        return result;
+    }
+
+    private MethodBasedEvaluationContext context(Object target, Object[] args) {
         MethodBasedEvaluationContext context =
                 new MethodBasedEvaluationContext(new LockKeyRoot(method, target, args), method, args, parameterNames);
         if (beans != null) {
             context.setBeanResolver(beans);
         }
+        return context;
+    }
+
+    private Object evaluate(int index, MethodBasedEvaluationContext context, Object[] args) {
         Object value;
         try {
-            value = key.getValue(context);
+            value = keys.get(index).getValue(context);
         } catch (EvaluationException e) {
-            throw badKey("could not be evaluated (" + e.getMessage() + ")", args, e);
+            throw badKey(index, "could not be evaluated (" + e.getMessage() + ")", args, e);
         }
         if (value == null) {
-            throw badKey("evaluated to null", args, null);
+            throw badKey(index, "evaluated to null", args, null);
+        }
+        return value;
+    }
+
+    private String oneKey(int index, @Nullable Object value, Object[] args) {
+        if (value == null) {
+            throw badKey(index, "gave a null key", args, null);
         }
         String text = value.toString();
         if (text.isBlank()) {
-            throw badKey("evaluated to a blank key \"" + text + "\"", args, null);
+            throw badKey(index, "evaluated to a blank key \"" + text + "\"", args, null);
         }
         return text;
     }
@@ -113,11 +185,12 @@ final class LockedMethod {
         }
     }
 
-    private IllegalArgumentException badKey(String problem, Object[] args, @Nullable Throwable cause) {
+    private IllegalArgumentException badKey(int index, String problem, Object[] args, @Nullable Throwable cause) {
+        String attribute = severalKeys ? "keys[" + index + "]" : "key";
         return new IllegalArgumentException(
-                "@DistributedLock key of " + DistributedLockDefinitionException.describe(method) + " " + problem
-                        + ": expression \"" + keyText + "\" with arguments " + Arrays.deepToString(args)
-                        + "; the method did not run",
+                "@DistributedLock " + attribute + " of " + DistributedLockDefinitionException.describe(method) + " "
+                        + problem + ": expression \"" + keyTexts.get(index) + "\" with arguments "
+                        + Arrays.deepToString(args) + "; the method did not run",
                 cause);
     }
 }

@@ -7,7 +7,9 @@ import io.distlock.OnLockLost;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -134,12 +136,21 @@ public final class LockedMethods {
         Lease lease = lease(method, annotation.leaseSeconds());
         Duration wait = waitTime(method, annotation.waitSeconds());
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
-        SpelExpression key = parseKey(method, annotation.key());
+        List<String> keyTexts = keyTexts(method, annotation);
+        List<SpelExpression> keys = new ArrayList<>(keyTexts.size());
+        for (int i = 0; i < keyTexts.size(); i++) {
+            String attribute = annotation.keys().length == 0 ? "key" : "keys[" + i + "]";
+            keys.add(parseKey(method, attribute, keyTexts.get(i)));
+        }
+        if (annotation.keys().length == 0) {
+            checkSingleKey(method, keyTexts.get(0), keys.get(0));
+        }
         Method fallback = fallback(method, targetClass, annotation.fallback());
         return new LockedMethod(
                 method,
-                annotation.key(),
-                key,
+                annotation.keys().length > 0,
+                keyTexts,
+                List.copyOf(keys),
                 lease,
                 wait,
                 onLost,
@@ -214,27 +225,77 @@ public final class LockedMethods {
         return Duration.ofSeconds(seconds);
     }
 
-    private SpelExpression parseKey(Method method, String text) {
+    /** The key expressions: {@code key}, or the elements of {@code keys}; exactly one of the two is set. */
+    private static List<String> keyTexts(Method method, DistributedLock annotation) {
+        String[] several = annotation.keys();
+        if (several.length == 0) {
+            return List.of(annotation.key());
+        }
+        if (!annotation.key().isEmpty()) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "set key or keys, not both, but key is \"" + annotation.key() + "\" and keys are "
+                            + Arrays.toString(several));
+        }
+        return List.of(several);
+    }
+
+    private SpelExpression parseKey(Method method, String attribute, String text) {
         if (text.isBlank()) {
             throw new DistributedLockDefinitionException(
-                    method, "key must be a SpEL expression such as \"'stock:' + #sku\", but was blank");
+                    method,
+                    attribute + " must be a SpEL expression such as \"'stock:' + #sku\" (or set keys to several such"
+                            + " expressions), but was blank");
         }
         SpelExpression expression;
         try {
             expression = (SpelExpression) parser.parseExpression(text);
         } catch (ParseException e) {
             throw new DistributedLockDefinitionException(
-                    method, "key \"" + text + "\" is not a valid SpEL expression: " + e.getMessage());
+                    method, attribute + " \"" + text + "\" is not a valid SpEL expression: " + e.getMessage());
         }
         Set<String> variables = new LinkedHashSet<>();
         Set<String> beans = new LinkedHashSet<>();
         collectReferences(expression.getAST(), variables, beans);
-        checkVariables(method, text, variables);
-        checkBeans(method, text, beans);
+        checkVariables(method, attribute, text, variables);
+        checkBeans(method, attribute, text, beans);
         return expression;
     }
 
-    private void checkVariables(Method method, String text, Set<String> variables) {
+    /**
+     * Refuses a {@code key} that is a collection or array parameter: it would name one lock by the collection's text,
+     * where the author almost certainly meant a lock per element.
+     */
+    private void checkSingleKey(Method method, String text, SpelExpression expression) {
+        if (!(expression.getAST() instanceof VariableReference)) {
+            return;
+        }
+        String variable = expression.getAST().toStringAST().substring(1);
+        int index = parameterIndex(method, variable);
+        if (index < 0) {
+            return;
+        }
+        Class<?> type = method.getParameterTypes()[index];
+        if (type.isArray() || Collection.class.isAssignableFrom(type)) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "key \"" + text + "\" is the " + type.getSimpleName() + " parameter #" + variable
+                            + ", which would name one lock by the text of the whole " + type.getSimpleName()
+                            + "; to take a lock for each element, all or none, write keys = \"" + text + "\"");
+        }
+    }
+
+    /** The index of the parameter a variable names, by name or position; -1 if it names none. */
+    private int parameterIndex(Method method, String variable) {
+        var positional = POSITIONAL.matcher(variable);
+        if (positional.matches()) {
+            return Integer.parseInt(positional.group(1));
+        }
+        String[] names = parameterNames.getParameterNames(method);
+        return names == null ? -1 : Arrays.asList(names).indexOf(variable);
+    }
+
+    private void checkVariables(Method method, String attribute, String text, Set<String> variables) {
         String[] names = parameterNames.getParameterNames(method);
         List<String> known = names == null ? List.of() : Arrays.asList(names);
         for (String variable : variables) {
@@ -246,7 +307,7 @@ public final class LockedMethods {
                 if (Integer.parseInt(positional.group(1)) >= method.getParameterCount()) {
                     throw new DistributedLockDefinitionException(
                             method,
-                            "key \"" + text + "\" refers to #" + variable + " but the method has "
+                            attribute + " \"" + text + "\" refers to #" + variable + " but the method has "
                                     + method.getParameterCount() + " parameter(s)");
                 }
                 continue;
@@ -254,7 +315,7 @@ public final class LockedMethods {
             if (names == null && method.getParameterCount() > 0) {
                 throw new DistributedLockDefinitionException(
                         method,
-                        "key \"" + text + "\" refers to #" + variable + ", but the parameter names of "
+                        attribute + " \"" + text + "\" refers to #" + variable + ", but the parameter names of "
                                 + method.getDeclaringClass().getSimpleName() + " were not compiled into its class "
                                 + "file. Compile with -parameters (Maven: <parameters>true</parameters> in "
                                 + "maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer "
@@ -262,17 +323,19 @@ public final class LockedMethods {
             }
             throw new DistributedLockDefinitionException(
                     method,
-                    "key \"" + text + "\" refers to #" + variable + ", which is not a parameter; parameters are "
+                    attribute + " \"" + text + "\" refers to #" + variable
+                            + ", which is not a parameter; parameters are "
                             + known + " (or #p0..#p" + Math.max(0, method.getParameterCount() - 1)
                             + "), plus #root");
         }
     }
 
-    private void checkBeans(Method method, String text, Set<String> beans) {
+    private void checkBeans(Method method, String attribute, String text, Set<String> beans) {
         for (String bean : beans) {
             if (beanFactory == null || !beanFactory.containsBean(bean)) {
                 throw new DistributedLockDefinitionException(
-                        method, "key \"" + text + "\" refers to bean @" + bean + ", but there is no such bean");
+                        method,
+                        attribute + " \"" + text + "\" refers to bean @" + bean + ", but there is no such bean");
             }
         }
     }

@@ -7,7 +7,12 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
+import io.distlock.MultiLockHandle;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -76,6 +81,8 @@ final class FuzzLoop implements Runnable {
             try {
                 if (operation == Operation.CALL || operation == Operation.RUN) {
                     withCallback(operation, plan, key);
+                } else if (operation == Operation.SEVERAL_KEYS) {
+                    withSeveralKeys(plan, key);
                 } else {
                     withHandle(operation, plan, key);
                 }
@@ -125,6 +132,43 @@ final class FuzzLoop implements Runnable {
         }
         section.lossReported(operation == Operation.HANDOFF ? releaseElsewhere(last) : release(last));
         judge(section, plan);
+    }
+
+    /** Two keys taken all or none, each key its own section for the checker. */
+    private void withSeveralKeys(LeaseProfile.Plan plan, String key) throws InterruptedException {
+        List<String> keys = List.of(key, workload.otherKey(key, random));
+        long calledNanos = System.nanoTime();
+        Optional<MultiLockHandle> acquired = random.nextBoolean()
+                ? lock.tryAcquireAll(keys, plan.lease(), workload.wait(random))
+                : Optional.of(lock.acquireAll(keys, plan.lease()));
+        if (acquired.isEmpty()) {
+            tally.add(Count.NOT_ACQUIRED);
+            return;
+        }
+        MultiLockHandle held = acquired.get();
+        List<Section> sections = new ArrayList<>();
+        for (LockHandle handle : held.handles()) {
+            tally.acquired(Operation.SEVERAL_KEYS, plan.profile());
+            sections.add(newSection(handle.key(), handle, calledNanos));
+        }
+        boolean exited = false;
+        try {
+            for (Section section : sections) {
+                checker.enter(section);
+            }
+            work(plan, sections.get(0));
+            sections.forEach(this::exit);
+            exited = true;
+        } finally {
+            if (!exited) {
+                sections.forEach(this::abandon);
+            }
+        }
+        Set<String> reportedLost = release(held);
+        for (Section section : sections) {
+            section.lossReported(reportedLost.contains(section.key()));
+            judge(section, plan);
+        }
     }
 
     /** The forms that run work under the lock; the work finds its handle through {@link LockContext}. */
@@ -253,6 +297,23 @@ final class FuzzLoop implements Runnable {
             return false;
         } catch (LockLostException e) {
             return true;
+        }
+    }
+
+    /** Releases every key, telling which keys the release reported lost. */
+    private static Set<String> release(MultiLockHandle held) {
+        try {
+            held.release();
+            return Set.of();
+        } catch (LockLostException e) {
+            Set<String> lost = new HashSet<>();
+            lost.add(e.key());
+            for (Throwable also : e.getSuppressed()) {
+                if (also instanceof LockLostException alsoLost) {
+                    lost.add(alsoLost.key());
+                }
+            }
+            return lost;
         }
     }
 

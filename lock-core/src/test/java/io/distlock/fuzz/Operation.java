@@ -8,7 +8,8 @@ enum Operation {
     CALL("callWithLock"),
     RUN("runWithLock"),
     NESTED("re-entered, released in either order"),
-    HANDOFF("released by another thread");
+    HANDOFF("released by another thread"),
+    SEVERAL_KEYS("two keys: tryAcquireAll or acquireAll");
 
     private final String label;
 

@@ -22,33 +22,48 @@ final class Workload {
     }
 
     /**
-     * The mix for a lock kind. Locks without reentrancy get no nested sections; the broken locks get more short leases,
+     * The mix for a lock kind. Locks without reentrancy get no nested sections, nor sections under several keys; the broken locks get more short leases,
      * since an outlived lease is where their release goes wrong.
      */
     static Workload of(LockKind kind, List<String> keys) {
-        // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF.
+        // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
         // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
         // RENEWED_HELD.
         return kind == LockKind.DISTLOCK || kind == LockKind.REDLOCK
-                ? new Workload(new int[] {24, 24, 10, 11, 11, 10, 10}, new int[] {820, 12, 8, 159, 1}, keys)
-                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10}, new int[] {500, 100, 350, 50, 0}, keys);
+                ? new Workload(new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys)
+                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys);
     }
 
     Operation operation(SplittableRandom random) {
         return Operation.values()[draw(operationWeights, random)];
     }
 
-    /** A nested section needs an outer hold that outlives it, so it gets a long or renewed lease. */
+    /**
+     * A nested section needs an outer hold that outlives it, so it gets a long or renewed lease. A section under
+     * several keys is not held across renewals, since only one of its keys' claims could be refreshed.
+     */
     LeaseProfile profile(Operation operation, SplittableRandom random) {
         LeaseProfile profile = LeaseProfile.values()[draw(profileWeights, random)];
         if (operation == Operation.NESTED && profile != LeaseProfile.RENEWED) {
             return LeaseProfile.FIXED_LONG;
+        }
+        if (operation == Operation.SEVERAL_KEYS && profile == LeaseProfile.RENEWED_HELD) {
+            return LeaseProfile.RENEWED;
         }
         return profile;
     }
 
     String key(SplittableRandom random) {
         return keys.get(random.nextInt(keys.size()));
+    }
+
+    /** A key other than {@code key}, unless there is only one. */
+    String otherKey(String key, SplittableRandom random) {
+        if (keys.size() == 1) {
+            return key;
+        }
+        int index = keys.indexOf(key);
+        return keys.get((index + 1 + random.nextInt(keys.size() - 1)) % keys.size());
     }
 
     /** A wait for the waiting forms: sometimes zero (try once), usually a few holders' worth. */

@@ -25,7 +25,7 @@ class RedisLockClusterContractTest extends LockContract {
     }
 
     @Override
-    protected Lock newClient() {
+    public Lock newClient() {
         return clients.lock();
     }
 

@@ -10,7 +10,7 @@ class RedisLockContractTest extends LockContract {
     private final RedisClients clients = new RedisClients(TestRedis.shared());
 
     @Override
-    protected Lock newClient() {
+    public Lock newClient() {
         return clients.lock();
     }
 

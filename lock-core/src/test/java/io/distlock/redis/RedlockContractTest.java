@@ -26,7 +26,7 @@ class RedlockContractTest extends LockContract {
     }
 
     @Override
-    protected Lock newClient() {
+    public Lock newClient() {
         return clients.lock();
     }
 

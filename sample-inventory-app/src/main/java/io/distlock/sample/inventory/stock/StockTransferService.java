@@ -1,32 +1,24 @@
 package io.distlock.sample.inventory.stock;
 
-import io.distlock.Lease;
-import io.distlock.Lock;
+import io.distlock.DistributedLock;
 import io.distlock.LockContext;
-import io.distlock.LockHandle;
-import io.distlock.LockNotAcquiredException;
-import io.distlock.LockedCallable;
-import io.distlock.LockedExecution;
 import io.distlock.OnLockLost;
-import java.time.Duration;
 import org.springframework.stereotype.Service;
 
 /**
- * Moves units from one SKU to another under both SKUs' locks, taken through the injected {@link Lock} because the keys
- * are only known at run time and there are two of them. The locks are the ones {@link InventoryService} takes, so
- * transfers and orders of the same SKU exclude each other.
+ * Moves units from one SKU to another under both SKUs' locks, taken all or none by {@code @DistributedLock(keys =
+ * ...)}. The locks are the ones {@link InventoryService} takes, so transfers and orders of the same SKU exclude each
+ * other, and two transfers in opposite directions never deadlock: every caller takes the keys in the same order.
+ *
+ * <p>The wait of {@value InventoryService#WAIT_SECONDS} seconds is for both keys together. {@link OnLockLost#LOG} for
+ * the reason given on {@link InventoryService}: once the fenced writes were accepted, the transfer stands.
  */
 @Service
 public class StockTransferService {
 
-    static final Lease LEASE = Lease.fixed(Duration.ofSeconds(InventoryService.LEASE_SECONDS));
-    static final Duration WAIT = Duration.ofSeconds(InventoryService.WAIT_SECONDS);
-
-    private final Lock lock;
     private final FencedStockWriter stock;
 
-    public StockTransferService(Lock lock, FencedStockWriter stock) {
-        this.lock = lock;
+    public StockTransferService(FencedStockWriter stock) {
         this.stock = stock;
     }
 
@@ -35,17 +27,14 @@ public class StockTransferService {
      *
      * @throws UnknownSkuException if either SKU was never stocked
      * @throws OutOfStockException if {@code from} has fewer than {@code quantity} units; nothing is moved
-     * @throws LockNotAcquiredException if either SKU stayed locked for the whole wait; nothing is moved
+     * @throws io.distlock.LockNotAcquiredException if either SKU stayed locked for the whole wait; nothing is moved
      */
+    @DistributedLock(
+            keys = {"'stock:' + #from", "'stock:' + #to"},
+            leaseSeconds = InventoryService.LEASE_SECONDS,
+            waitSeconds = InventoryService.WAIT_SECONDS,
+            onLost = OnLockLost.LOG)
     public Transfer transfer(String from, String to, int quantity) {
-        // Every transfer takes the two locks in the same (sorted) order, so two transfers in opposite directions
-        // never hold one lock each while waiting for the other.
-        String first = from.compareTo(to) < 0 ? from : to;
-        String second = first.equals(from) ? to : from;
-        return underLock(first, () -> underLock(second, () -> move(from, to, quantity)));
-    }
-
-    private Transfer move(String from, String to, int quantity) {
         long fromToken = tokenOf(from);
         long toToken = tokenOf(to);
         long fromStock = stock.readForUpdate(from, fromToken).orElseThrow(() -> new UnknownSkuException(from));
@@ -56,28 +45,9 @@ public class StockTransferService {
         return new Transfer(from, fromRemaining, to, toStock + quantity);
     }
 
-    private <T> T underLock(String sku, LockedCallable<T, RuntimeException> work) {
-        LockHandle handle = acquire(lockKey(sku));
-        // LOG for the reason given on InventoryService: once the fenced writes were accepted, the transfer stands.
-        return LockedExecution.call(handle, OnLockLost.LOG, work);
-    }
-
-    private LockHandle acquire(String key) {
-        try {
-            return lock.tryAcquire(key, LEASE, WAIT).orElseThrow(() -> new LockNotAcquiredException(key, WAIT));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new LockNotAcquiredException(key, WAIT, e);
-        }
-    }
-
+    /** The fencing token of the SKU's lock, which {@link InventoryService}'s {@code @DistributedLock} takes too. */
     private static long tokenOf(String sku) {
-        return LockContext.current(lockKey(sku)).orElseThrow().fencingToken();
-    }
-
-    /** The key of {@link InventoryService}'s {@code @DistributedLock}. */
-    private static String lockKey(String sku) {
-        return "stock:" + sku;
+        return LockContext.current("stock:" + sku).orElseThrow().fencingToken();
     }
 
     /** The stock of both SKUs after a transfer. */

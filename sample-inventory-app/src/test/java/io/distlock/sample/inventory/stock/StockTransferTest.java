@@ -63,7 +63,7 @@ class StockTransferTest {
                 running.add(CompletableFuture.runAsync(() -> repeat(b, a), pool));
             }
 
-            // Every transfer waits at most 2 s per lock; a deadlock would show as lock timeouts or as no end at all.
+            // Every transfer waits at most 2 s for both locks; a deadlock would show as lock timeouts or as no end.
             CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(45, TimeUnit.SECONDS);
         } finally {
             pool.shutdownNow();

@@ -1,0 +1,397 @@
+package io.distlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What every {@link Lock} promises about several keys taken together ({@link Lock#tryAcquireAll}, {@link
+ * Lock#acquireAll}, {@link Lock#callWithLocks}); {@link LockContract} runs it for each implementation.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public interface MultiKeyContract {
+
+    Lease LONG = Lease.fixed(Duration.ofSeconds(30));
+
+    /**
+     * An independent client of the store under test, standing for another process.
+     *
+     * @return a new lock client
+     */
+    Lock newClient();
+
+    /**
+     * A key unique to this test run.
+     *
+     * @param name the key's name within the test
+     * @return the key
+     */
+    String key(String name);
+
+    @Test
+    default void everyKeyIsTakenOnceInKeyOrderWithItsOwnHandleAndFencingToken() throws Exception {
+        Lock lock = newClient();
+        Lock other = newClient();
+        String a = key("a");
+        String b = key("b");
+
+        MultiLockHandle held =
+                lock.tryAcquireAll(List.of(b, a, b), LONG, Duration.ZERO).orElseThrow();
+
+        assertThat(held.keys()).containsExactly(a, b);
+        assertThat(held.handles()).extracting(LockHandle::key).containsExactly(a, b);
+        assertThat(held.handle(b).fencingToken())
+                .isEqualTo(held.fencingToken(b))
+                .isPositive();
+        assertThat(other.tryAcquire(a, LONG)).isEmpty();
+        assertThat(other.tryAcquire(b, LONG)).isEmpty();
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> held.handle(key("c")))
+                .withMessageContaining("not one");
+        held.release();
+        assertThat(other.tryAcquire(a, LONG)).isPresent();
+        assertThat(other.tryAcquire(b, LONG)).isPresent();
+        assertThatThrownBy(held::release).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    default void aBusyKeyGivesBackTheKeysAlreadyTaken() throws Exception {
+        Lock lock = newClient();
+        Lock other = newClient();
+        String a = key("a");
+        String b = key("b");
+        String c = key("c");
+        other.tryAcquire(b, LONG).orElseThrow();
+
+        assertThat(lock.tryAcquireAll(List.of(a, b, c), LONG, Duration.ZERO)).isEmpty();
+
+        assertThat(newClient().tryAcquire(a, LONG))
+                .as("taken before the busy key, then given back")
+                .isPresent();
+        assertThat(newClient().tryAcquire(c, LONG)).isPresent();
+    }
+
+    @Test
+    default void theWaitIsForAllTheKeysTogether() throws Exception {
+        Lock lock = newClient();
+        String a = key("a");
+        String b = key("b");
+        newClient().tryAcquire(b, LONG).orElseThrow();
+
+        long start = System.nanoTime();
+        Optional<MultiLockHandle> result = lock.tryAcquireAll(List.of(a, b), LONG, Duration.ofMillis(400));
+        Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(result).isEmpty();
+        assertThat(waited).isBetween(Duration.ofMillis(400), Duration.ofMillis(900));
+        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+    }
+
+    @Test
+    default void aWaiterGetsEveryKeySoonAfterTheLastBusyOneIsReleased() throws Exception {
+        Lock waiter = newClient();
+        String a = key("a");
+        String b = key("b");
+        LockHandle busy = newClient().tryAcquire(b, LONG).orElseThrow();
+        ExecutorService thread = Executors.newSingleThreadExecutor();
+        try {
+            Future<Optional<MultiLockHandle>> waiting =
+                    thread.submit(() -> waiter.tryAcquireAll(List.of(a, b), LONG, Duration.ofSeconds(20)));
+            Thread.sleep(200);
+            assertThat(waiting).isNotDone();
+
+            long released = System.nanoTime();
+            busy.release();
+            MultiLockHandle held = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
+
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
+            assertThat(held.handles()).allMatch(LockHandle::isHeld);
+        } finally {
+            thread.shutdownNow();
+        }
+    }
+
+    @Test
+    default void anInterruptedWaitLeavesNothingHeld() throws Exception {
+        Lock waiter = newClient();
+        String a = key("a");
+        String b = key("b");
+        newClient().tryAcquire(b, LONG).orElseThrow();
+        CompletableFuture<Throwable> ended = new CompletableFuture<>();
+        Thread waiting = new Thread(() -> {
+            try {
+                waiter.acquireAll(List.of(a, b), LONG);
+                ended.complete(null);
+            } catch (Throwable e) {
+                ended.complete(e);
+            }
+        });
+        waiting.start();
+        Lock probe = newClient();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> probe.tryAcquire(a, LONG)
+                        .map(taken -> {
+                            taken.release();
+                            return false;
+                        })
+                        .orElse(true));
+
+        waiting.interrupt();
+
+        assertThat(ended.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
+        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+    }
+
+    @Test
+    default void workUnderSeveralKeysSeesEveryHandleAndANotAcquiredNamesTheBusyKey() throws Exception {
+        Lock lock = newClient();
+        String a = key("a");
+        String b = key("b");
+
+        List<Long> tokens = lock.callWithLocks(
+                List.of(a, b),
+                LONG,
+                Duration.ZERO,
+                () -> List.of(
+                        LockContext.current(a).orElseThrow().fencingToken(),
+                        LockContext.current(b).orElseThrow().fencingToken()));
+
+        assertThat(tokens).allMatch(token -> token > 0);
+        assertThat(LockContext.current()).isEmpty();
+        LockHandle busy = newClient().tryAcquire(b, LONG).orElseThrow();
+        assertThatThrownBy(() -> lock.callWithLocks(List.of(a, b), LONG, Duration.ZERO, () -> "ran"))
+                .isInstanceOfSatisfying(
+                        LockNotAcquiredException.class, e -> assertThat(e.key()).isEqualTo(b));
+        busy.release();
+        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+    }
+
+    @Test
+    default void aKeyHeldByTheEnclosingWorkIsReEnteredAndTheOthersTaken() throws Exception {
+        Lock lock = newClient();
+        String a = key("a");
+        String b = key("b");
+
+        lock.runWithLock(a, LONG, Duration.ZERO, () -> {
+            LockHandle outer = LockContext.current(a).orElseThrow();
+            try (MultiLockHandle both =
+                    lock.tryAcquireAll(List.of(a, b), LONG, Duration.ZERO).orElseThrow()) {
+                assertThat(both.fencingToken(a)).isEqualTo(outer.fencingToken());
+            }
+            assertThat(outer.isHeld())
+                    .as("the re-entered key stays held by the enclosing work")
+                    .isTrue();
+        });
+    }
+
+    @Test
+    default void aLostKeyIsReportedOnceByTheHandleOfAllTheKeys() throws Exception {
+        Lock lock = newClient();
+        MultiLockHandle held = lock.tryAcquireAll(
+                        List.of(key("a"), key("b")), Lease.fixed(Duration.ofMillis(300)), Duration.ZERO)
+                .orElseThrow();
+        AtomicInteger reported = new AtomicInteger();
+        held.onLost(lost -> reported.incrementAndGet());
+
+        await().atMost(Duration.ofSeconds(5)).until(held::isLost);
+        await().atMost(Duration.ofSeconds(5)).until(() -> reported.get() > 0);
+
+        assertThatThrownBy(held::release).isInstanceOf(LockLostException.class);
+        assertThat(reported).hasValue(1);
+    }
+
+    @Test
+    default void invalidKeysAreRefusedBeforeAnyKeyIsTaken() {
+        Lock lock = newClient();
+        String a = key("a");
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(List.of(), LONG, Duration.ZERO))
+                .withMessageContaining("at least one key");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(List.of(a, " "), LONG, Duration.ZERO))
+                .withMessageContaining("null or blank");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(List.of(a), LONG, Duration.ofMillis(-1)))
+                .withMessageContaining("wait must be zero");
+        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+    }
+
+    /**
+     * Two callers that take overlapping keys in their own orders deadlock, each holding the key the other waits for;
+     * taken all or none, in the one global order, both get their keys.
+     */
+    @Test
+    default void keysTakenInEachCallersOwnOrderDeadlockButTakenTogetherTheyDoNot() throws Exception {
+        String a = key("a");
+        String b = key("b");
+        Duration wait = Duration.ofMillis(500);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            CyclicBarrier bothHoldTheirFirstKey = new CyclicBarrier(2);
+            List<Future<Boolean>> inOwnOrder = List.of(
+                    pool.submit(() -> takeOneByOne(newClient(), a, b, wait, bothHoldTheirFirstKey)),
+                    pool.submit(() -> takeOneByOne(newClient(), b, a, wait, bothHoldTheirFirstKey)));
+            for (Future<Boolean> caller : inOwnOrder) {
+                assertThat(caller.get(10, TimeUnit.SECONDS))
+                        .as("each waited for the other's key")
+                        .isFalse();
+            }
+
+            List<Future<Optional<MultiLockHandle>>> together = List.of(
+                    pool.submit(() -> takeTogetherAndRelease(newClient(), List.of(a, b))),
+                    pool.submit(() -> takeTogetherAndRelease(newClient(), List.of(b, a))));
+            for (Future<Optional<MultiLockHandle>> caller : together) {
+                assertThat(caller.get(10, TimeUnit.SECONDS)).isPresent();
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static boolean takeOneByOne(Lock lock, String first, String second, Duration wait, CyclicBarrier barrier)
+            throws Exception {
+        try (LockHandle held = lock.tryAcquire(first, LONG).orElseThrow()) {
+            barrier.await(10, TimeUnit.SECONDS);
+            Optional<LockHandle> next = lock.tryAcquire(second, LONG, wait);
+            next.ifPresent(LockHandle::release);
+            return next.isPresent();
+        }
+    }
+
+    private static Optional<MultiLockHandle> takeTogetherAndRelease(Lock lock, List<String> keys) throws Exception {
+        Optional<MultiLockHandle> held = lock.tryAcquireAll(keys, LONG, Duration.ofSeconds(5));
+        held.ifPresent(MultiLockHandle::release);
+        return held;
+    }
+
+    /**
+     * Threads of several clients take random overlapping pairs of keys, in random order, without limit on the wait,
+     * and update a per-key counter in two steps; none deadlocks, no key is ever used by two at once, and no update is
+     * lost. The same work without the locks loses updates, so the check can fail.
+     */
+    @Test
+    default void overlappingSetsFromManyThreadsNeitherDeadlockNorOverlap() throws Exception {
+        List<String> keys = List.of(key("k0"), key("k1"), key("k2"), key("k3"));
+        Workers locked = Workers.run(keys, 3, 3, 25, this::newClient, true);
+        assertThat(locked.overlaps()).isZero();
+        assertThat(locked.lostUpdates()).isZero();
+
+        Workers unlocked = Workers.run(keys, 3, 3, 25, this::newClient, false);
+        assertThat(unlocked.overlaps() + unlocked.lostUpdates())
+                .as("the unlocked path must race, or this test proves nothing")
+                .isPositive();
+    }
+
+    /** The workers of {@link #overlappingSetsFromManyThreadsNeitherDeadlockNorOverlap}. */
+    final class Workers {
+
+        private final AtomicInteger[] users;
+        private final AtomicLongArray counters;
+        private final AtomicLongArray expected;
+        private final AtomicInteger overlaps = new AtomicInteger();
+
+        private Workers(int keyCount) {
+            users = new AtomicInteger[keyCount];
+            for (int i = 0; i < keyCount; i++) {
+                users[i] = new AtomicInteger();
+            }
+            counters = new AtomicLongArray(keyCount);
+            expected = new AtomicLongArray(keyCount);
+        }
+
+        static Workers run(
+                List<String> keys,
+                int clients,
+                int threadsPerClient,
+                int rounds,
+                Supplier<Lock> newClient,
+                boolean withLocks)
+                throws Exception {
+            Workers workers = new Workers(keys.size());
+            ExecutorService pool = Executors.newFixedThreadPool(clients * threadsPerClient);
+            try {
+                List<Future<?>> running = new ArrayList<>();
+                for (int c = 0; c < clients; c++) {
+                    Lock lock = newClient.get();
+                    for (int t = 0; t < threadsPerClient; t++) {
+                        SplittableRandom random = new SplittableRandom(c * 31L + t);
+                        running.add(pool.submit(() -> {
+                            for (int round = 0; round < rounds; round++) {
+                                workers.round(lock, keys, random, withLocks);
+                            }
+                            return null;
+                        }));
+                    }
+                }
+                for (Future<?> worker : running) {
+                    worker.get(40, TimeUnit.SECONDS);
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            return workers;
+        }
+
+        private void round(Lock lock, List<String> keys, SplittableRandom random, boolean withLocks) throws Exception {
+            int first = random.nextInt(keys.size());
+            int second = (first + 1 + random.nextInt(keys.size() - 1)) % keys.size();
+            int[] picked = {first, second};
+            if (!withLocks) {
+                update(picked);
+                return;
+            }
+            try (MultiLockHandle held = lock.acquireAll(List.of(keys.get(first), keys.get(second)), LONG)) {
+                update(picked);
+            }
+        }
+
+        private void update(int[] picked) throws InterruptedException {
+            for (int key : picked) {
+                if (users[key].incrementAndGet() != 1) {
+                    overlaps.incrementAndGet();
+                }
+            }
+            long[] read = new long[picked.length];
+            for (int i = 0; i < picked.length; i++) {
+                read[i] = counters.get(picked[i]);
+            }
+            Thread.sleep(1);
+            for (int i = 0; i < picked.length; i++) {
+                counters.set(picked[i], read[i] + 1);
+                expected.incrementAndGet(picked[i]);
+                users[picked[i]].decrementAndGet();
+            }
+        }
+
+        int overlaps() {
+            return overlaps.get();
+        }
+
+        long lostUpdates() {
+            long lost = 0;
+            for (int i = 0; i < counters.length(); i++) {
+                lost += expected.get(i) - counters.get(i);
+            }
+            return lost;
+        }
+    }
+}
