@@ -191,7 +191,7 @@ final class Acquirer {
      * Subscribes to release announcements and checks the eviction policy. Only once Redis has answered this lock, so
      * that their connections are never made while the first one is still being made.
      */
-    private void startBackgroundWork() {
+    void startBackgroundWork() {
         subscribe.run();
         checkEviction.run();
     }
@@ -220,7 +220,8 @@ final class Acquirer {
      * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
      * @return the nested handle, or null if no scope of this thread holds the key
      */
-    private @Nullable LockHandle reenter(String key, Lease lease, long deadline) {
+    @Nullable
+    LockHandle reenter(String key, Lease lease, long deadline) {
         RedisLockHandle outer = heldByThisThread(key);
         if (outer == null) {
             return null;

@@ -34,6 +34,7 @@ final class Hold {
     private final long leaseMillis;
     private final long acquiredNanos;
     private final Executor callbackExecutor;
+    private final boolean fair;
 
     /** Guarded by this. */
     private int openHandles = 1;
@@ -53,7 +54,8 @@ final class Hold {
             Lease lease,
             long leaseMillis,
             long sentNanos,
-            Executor callbackExecutor) {
+            Executor callbackExecutor,
+            boolean fair) {
         this.key = key;
         this.lockKey = lockKey;
         this.token = token;
@@ -64,6 +66,12 @@ final class Hold {
         this.acquiredNanos = sentNanos;
         this.expiresByNanos = sentNanos + Duration.ofMillis(leaseMillis).toNanos();
         this.callbackExecutor = callbackExecutor;
+        this.fair = fair;
+    }
+
+    /** Whether the hold was taken through the {@linkplain FairLock fair lock}, whose release serves its queue. */
+    boolean isFair() {
+        return fair;
     }
 
     String key() {

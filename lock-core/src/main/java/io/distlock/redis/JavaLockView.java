@@ -13,17 +13,21 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A {@link Lock} over one key of a {@link RedisLock}, owned by threads as that interface expects: while a thread holds
- * the key through a view, its acquisitions of the key through the same {@link RedisLock} re-enter that hold.
+ * A {@link Lock} over one key of a {@link RedisLock} (or its {@link FairLock}), owned by threads as that interface
+ * expects: while a thread holds the key through a view, its acquisitions of the key through the same {@link RedisLock}
+ * re-enter that hold.
  */
 final class JavaLockView implements Lock {
 
-    private final RedisLock lock;
+    private final RedisLock owner;
+    private final io.distlock.Lock lock;
     private final String key;
     private final Lease lease;
     private final Map<Thread, Deque<LockHandle>> handles = new ConcurrentHashMap<>();
 
-    JavaLockView(RedisLock lock, String key, Lease lease) {
+    /** @param lock takes the key: {@code owner} itself, or its fair lock */
+    JavaLockView(RedisLock owner, io.distlock.Lock lock, String key, Lease lease) {
+        this.owner = owner;
         this.lock = lock;
         this.key = key;
         this.lease = lease;
@@ -75,7 +79,7 @@ final class JavaLockView implements Lock {
         if (mine.isEmpty()) {
             handles.remove(current);
         }
-        lock.noLongerOwnedByThread(handle);
+        owner.noLongerOwnedByThread(handle);
         handle.release();
     }
 
@@ -92,7 +96,7 @@ final class JavaLockView implements Lock {
     private void held(LockHandle handle) {
         handles.computeIfAbsent(Thread.currentThread(), thread -> new ArrayDeque<>())
                 .push(handle);
-        lock.ownedByThread(handle);
+        owner.ownedByThread(handle);
     }
 
     @Override

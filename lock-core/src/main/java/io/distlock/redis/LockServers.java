@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link RedisLock} runs on: one Redis (standalone, Sentinel-managed or a cluster), or the independent nodes of
@@ -13,6 +14,7 @@ import java.util.List;
  * @param subscriptions where releases of other instances are announced, one per server
  * @param ownsSubscriptions whether the lock closes the subscriptions when it closes
  * @param checkEviction starts the eviction policy check of every server in the background, once
+ * @param fair the fair lock's commands, or null where there is no fair lock (a Redlock)
  */
 record LockServers(
         String name,
@@ -21,4 +23,5 @@ record LockServers(
         boolean clustered,
         List<ReleaseSubscription> subscriptions,
         boolean ownsSubscriptions,
-        Runnable checkEviction) {}
+        Runnable checkEviction,
+        @Nullable FairCommands fair) {}

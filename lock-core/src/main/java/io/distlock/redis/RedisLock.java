@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -69,6 +70,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     private final List<ReleaseSubscription> subscriptions;
     private final boolean ownsSubscriptions;
     private final ReleaseSubscription.Listener releases;
+    private final FairHandovers handovers = new FairHandovers();
+    private final @Nullable FairLock fair;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
@@ -88,8 +91,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         this.subscriptions = servers.subscriptions();
         this.ownsSubscriptions = servers.ownsSubscriptions();
         this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
-        this.releases = new OtherInstancesReleases(instanceId, waitingRoom);
-        this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken);
+        this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
+        this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair());
         this.acquirer = new Acquirer(
                 this,
                 commands,
@@ -99,6 +102,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
                 servers.checkEviction(),
                 () -> subscriptions.forEach(
                         subscription -> subscription.ensureSubscribed(keys.releaseChannel(), releases)));
+        this.fair = servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers);
     }
 
     /**
@@ -198,7 +202,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         validate(key, lease);
-        return new JavaLockView(this, key, lease);
+        return new JavaLockView(this, this, key, lease);
     }
 
     /**
@@ -268,6 +272,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         }
         closed = true;
         waitingRoom.close();
+        handovers.wakeAll();
         subscriptions.forEach(subscription -> subscription.unsubscribe(keys.releaseChannel(), releases));
         int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
         if (abandoned > 0) {
@@ -301,9 +306,48 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
     LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
         Hold hold = new Hold(
-                key, lockKey, token, fencingToken, lease, leaseMillis(lease), sentNanos, renewer.callbackExecutor());
+                key,
+                lockKey,
+                token,
+                fencingToken,
+                lease,
+                leaseMillis(lease),
+                sentNanos,
+                renewer.callbackExecutor(),
+                false);
         live.add(hold);
         return joined(hold, lease);
+    }
+
+    /**
+     * Starts a hold of the fair lock on a key Redis set to expire {@code grantedMillis} after {@code startNanos} at the
+     * earliest, and extends it in the background to the full lease if that is longer.
+     */
+    LockHandle heldFair(
+            String key,
+            String lockKey,
+            String token,
+            long fencingToken,
+            Lease lease,
+            long startNanos,
+            long grantedMillis) {
+        long leaseMillis = leaseMillis(lease);
+        Hold hold = new Hold(
+                key, lockKey, token, fencingToken, lease, leaseMillis, startNanos, renewer.callbackExecutor(), true);
+        hold.leaseSet(startNanos, grantedMillis);
+        live.add(hold);
+        LockHandle handle = joined(hold, lease);
+        if (grantedMillis < leaseMillis) {
+            ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
+            call.answer().thenAccept(found -> {
+                if (found == Ownership.OWNED) {
+                    hold.leaseAtLeast(call.sentNanos(), leaseMillis);
+                } else {
+                    hold.markLost(found.lossReason());
+                }
+            });
+        }
+        return handle;
     }
 
     /** A new handle on a hold, for a new or a nested acquisition. */
@@ -367,7 +411,39 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         return lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis();
     }
 
-    private void validate(String key, Lease lease) {
+    /**
+     * The fair view of this lock: the same keys, leases, renewals, fencing tokens and re-entry, with waiters of every
+     * instance served first come first served through a queue in Redis.
+     *
+     * @return the fair lock
+     */
+    public FairLock fair() {
+        if (fair == null) {
+            throw new UnsupportedOperationException(name + " has no fair lock");
+        }
+        return fair;
+    }
+
+    /** A nested acquisition inside a scope of this thread that holds the key, or null if none holds it. */
+    @Nullable
+    LockHandle reenter(String key, Lease lease, long deadline) {
+        return acquirer.reenter(key, lease, deadline);
+    }
+
+    /** Subscribes to release announcements and checks the eviction policy, in the background, once. */
+    void startBackgroundWork() {
+        acquirer.startBackgroundWork();
+    }
+
+    String lockKey(String key) {
+        return keys.lockKey(key);
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    void validate(String key, Lease lease) {
         if (closed) {
             throw closed(key);
         }

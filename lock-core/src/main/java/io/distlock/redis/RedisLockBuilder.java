@@ -153,12 +153,9 @@ public final class RedisLockBuilder {
 
     private LockServers singleServer(String instanceId) {
         ScriptRunner runner = new ScriptRunner(connectionFactory);
+        String releaseChannel = new RedisKeys(keyPrefix).releaseChannel();
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner,
-                new RedisKeys(keyPrefix).releaseChannel(),
-                instanceId,
-                RedisLock.OTHERS_TURN_MILLIS,
-                replicaAcknowledgement());
+                runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, replicaAcknowledgement());
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =
@@ -170,7 +167,8 @@ public final class RedisLockBuilder {
                 connectionFactory.isClusterAware(),
                 List.of(subscription),
                 ownsSubscription,
-                () -> evictionPolicy.runOnce(runner::inBackground));
+                () -> evictionPolicy.runOnce(runner::inBackground),
+                new FairCommands(runner, releaseChannel));
     }
 
     private void validateReplicaAcknowledgements() {

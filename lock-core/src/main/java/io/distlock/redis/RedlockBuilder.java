@@ -120,7 +120,8 @@ public final class RedlockBuilder {
                 false,
                 subscriptions,
                 true,
-                () -> evictionChecks.forEach(Runnable::run));
+                () -> evictionChecks.forEach(Runnable::run),
+                null);
         return new Redlock(
                 new RedisLock(settings, instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
     }

@@ -8,6 +8,7 @@ import io.distlock.redis.LockCommands.Ownership;
 import io.distlock.redis.LockCommands.Released;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
@@ -22,18 +23,22 @@ final class Releaser {
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final Supplier<String> newToken;
+    private final @Nullable FairCommands fair;
 
+    /** @param fair the fair lock's commands, or null where there is no fair lock */
     Releaser(
             LockCommands commands,
             WaitingRoom waitingRoom,
             LiveHolds live,
             LeaseRenewer renewer,
-            Supplier<String> newToken) {
+            Supplier<String> newToken,
+            @Nullable FairCommands fair) {
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.live = live;
         this.renewer = renewer;
         this.newToken = newToken;
+        this.fair = fair;
     }
 
     /**
@@ -51,6 +56,10 @@ final class Releaser {
             return;
         }
         forget(hold);
+        if (hold.isFair() && fair != null) {
+            releaseFair(hold, fair);
+            return;
+        }
         boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         if (hold.lostOrNull() == null) {
@@ -89,6 +98,22 @@ final class Releaser {
         if (hold.leave(handleLease)) {
             forget(hold);
         }
+    }
+
+    /** Releases a fair hold, which hands the key to the first waiter in its queue in Redis, of whatever instance. */
+    private static void releaseFair(Hold hold, FairCommands fair) {
+        // A lease known to have run out is the more telling reason than the missing key Redis will report.
+        hold.lostOrNull();
+        Ownership found;
+        try {
+            found = fair.release(hold.key(), hold.lockKey(), hold.token()).awaitAnswer();
+        } catch (LockBackendException e) {
+            throw releaseFailed(hold, e);
+        }
+        if (found == Ownership.OWNED && hold.markReleased()) {
+            return;
+        }
+        throw lost(hold, found);
     }
 
     /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */

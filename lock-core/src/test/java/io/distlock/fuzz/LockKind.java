@@ -4,6 +4,8 @@ package io.distlock.fuzz;
 enum LockKind {
     /** {@link io.distlock.redis.RedisLock}. */
     DISTLOCK("distlock RedisLock"),
+    /** {@link io.distlock.redis.FairLock}, the fair view of a {@link io.distlock.redis.RedisLock}. */
+    FAIR("distlock FairLock"),
     /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
     REDLOCK("distlock Redlock"),
     /**

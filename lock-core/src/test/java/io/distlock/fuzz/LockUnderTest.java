@@ -15,10 +15,12 @@ final class LockUnderTest implements AutoCloseable {
 
     private final Lock lock;
     private final String prefix;
+    private final Runnable closer;
 
-    private LockUnderTest(Lock lock, String prefix) {
+    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
         this.lock = lock;
         this.prefix = prefix;
+        this.closer = closer;
     }
 
     /**
@@ -28,26 +30,24 @@ final class LockUnderTest implements AutoCloseable {
     static LockUnderTest open(
             LockKind kind, List<LettuceConnectionFactory> factories, String prefix, LockOptions options) {
         if (kind == LockKind.REDLOCK) {
-            return new LockUnderTest(
-                    Redlock.builder(factories)
-                            .keyPrefix(prefix)
-                            .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                            .build(),
-                    prefix);
+            Redlock redlock = Redlock.builder(factories)
+                    .keyPrefix(prefix)
+                    .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                    .build();
+            return new LockUnderTest(redlock, prefix, redlock::close);
         }
         LettuceConnectionFactory factory = factories.get(0);
-        if (kind == LockKind.DISTLOCK || kind == LockKind.ONE_NODE_OF_REDLOCK) {
-            return new LockUnderTest(
-                    RedisLock.builder(factory)
-                            .keyPrefix(prefix)
-                            .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                            .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
-                            .build(),
-                    prefix);
+        if (kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.ONE_NODE_OF_REDLOCK) {
+            RedisLock redisLock = RedisLock.builder(factory)
+                    .keyPrefix(prefix)
+                    .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                    .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
+                    .build();
+            return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
         }
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         redis.afterPropertiesSet();
-        return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix);
+        return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix, () -> {});
     }
 
     /**
@@ -68,10 +68,6 @@ final class LockUnderTest implements AutoCloseable {
 
     @Override
     public void close() {
-        if (lock instanceof RedisLock redisLock) {
-            redisLock.close();
-        } else if (lock instanceof Redlock redlock) {
-            redlock.close();
-        }
+        closer.run();
     }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.distlock.test.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -52,12 +51,13 @@ class MutualExclusionFuzzTest {
         }
     }
 
-    @Test
-    void distlockNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+    @ParameterizedTest
+    @EnumSource(names = {"DISTLOCK", "FAIR"})
+    void distlockNeverLetsTwoHoldersIntoTheSameCriticalSection(LockKind kind) {
         FuzzSettings settings = FuzzSettings.fromEnvironment();
 
         FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), LockKind.DISTLOCK, settings));
+                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), kind, settings));
 
         System.out.println(report.table());
         Totals totals = report.totals();

@@ -29,7 +29,7 @@ final class Workload {
         // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
         // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
         // RENEWED_HELD.
-        return kind == LockKind.DISTLOCK || kind == LockKind.REDLOCK
+        return kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.REDLOCK
                 ? new Workload(new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys)
                 : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys);
     }

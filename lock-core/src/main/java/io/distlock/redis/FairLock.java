@@ -1,0 +1,314 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.LockedCallable;
+import io.distlock.LockedExecution;
+import io.distlock.LockedRunnable;
+import io.distlock.OnLockLost;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link Lock} whose waiters, in every process, are served first come first served: each waiting caller takes a
+ * ticket in a queue in Redis, and a release hands the key straight to the first ticket's owner, in whatever process,
+ * and announces it; nobody retries or races. Get it from {@link RedisLock#fair()}; it shares that lock's keys, leases,
+ * renewals, fencing tokens and re-entry, so a fair and a plain acquisition of one key exclude each other (a plain one
+ * does not queue, though, so use one kind per key to keep the order).
+ *
+ * <p>A waiter keeps its place by calling Redis again every {@value #HEARTBEAT_MILLIS} ms. One that dies, stops waiting
+ * or is paused for {@value #HEARTBEAT_TIMEOUT_MILLIS} ms leaves the queue; if the lock is handed to it just before,
+ * the handover's lease is no longer than what was left of that timeout, so a dead waiter holds up the line for at most
+ * {@value #HEARTBEAT_TIMEOUT_MILLIS} ms. A live waiter extends the handed-over lease to its own as soon as it hears of
+ * the handover, and counts its lease from Redis's time of the handover, mapped onto its own monotonic clock through
+ * Redis's time in its latest call.
+ *
+ * <p>Waiting forms end when their wait ends, when interrupted (with {@link InterruptedException}; the ticket is
+ * withdrawn, and a lock handed over meanwhile is passed on), or with {@link LockBackendException} when Redis does not
+ * answer. Held locks behave as {@link RedisLock}'s: renewals, {@link LockHandle#isLost()}, {@link
+ * LockHandle#onLost} and {@link io.distlock.LockLostException} on release. Not available on a {@link Redlock}.
+ */
+public final class FairLock implements Lock {
+
+    private static final Logger log = LoggerFactory.getLogger(FairLock.class);
+
+    /** How long a waiter keeps its place in the queue without calling Redis again. */
+    static final long HEARTBEAT_TIMEOUT_MILLIS = 2000;
+
+    /** How often a waiter calls Redis again: well within the timeout, so a slow call does not cost its place. */
+    static final long HEARTBEAT_MILLIS = HEARTBEAT_TIMEOUT_MILLIS / 4;
+
+    /** A waiter whose wait is nearly over still gives Redis this long to answer. */
+    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    /** Redis's clock and this process's may run at slightly different rates: this much of an interval, plus 2 ms. */
+    private static final double CLOCK_RATE_ALLOWANCE = 0.001;
+
+    private final RedisLock owner;
+    private final FairCommands commands;
+    private final FairHandovers handovers;
+
+    FairLock(RedisLock owner, FairCommands commands, FairHandovers handovers) {
+        this.owner = owner;
+        this.commands = commands;
+        this.handovers = handovers;
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key) {
+        return tryAcquire(key, Lease.renewed());
+    }
+
+    /** Takes the lock if it is free and nobody waits for it; returns at once. */
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease) {
+        owner.validate(key, lease);
+        LockHandle nested = owner.reenter(key, lease, WaitingRoom.FOREVER);
+        if (nested != null) {
+            return Optional.of(nested);
+        }
+        String lockKey = owner.lockKey(key);
+        String ticket = OwnerTokens.newToken();
+        String token = OwnerTokens.newToken();
+        ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
+                key, lockKey, ticket, token, owner.leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
+        long timeout = commands.answerTimeoutNanos();
+        FairCommands.Answer answer;
+        try {
+            answer = call.awaitUninterruptibly(timeout);
+        } catch (TimeoutException e) {
+            leave(key, lockKey, ticket, token, call);
+            throw call.timedOut(timeout);
+        } catch (RuntimeException e) {
+            leave(key, lockKey, ticket, token, call);
+            throw e;
+        }
+        owner.startBackgroundWork();
+        return answer.granted()
+                ? Optional.of(owner.heldFair(
+                        key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis()))
+                : Optional.empty();
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
+        return tryAcquire(key, Lease.renewed(), wait);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
+        owner.validate(key, lease);
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
+                    + "; use acquire(...) to wait without limit");
+        }
+        if (wait.isZero()) {
+            return tryAcquire(key, lease);
+        }
+        return Optional.ofNullable(queue(key, lease, Acquirer.saturatedNanos(wait)));
+    }
+
+    @Override
+    public LockHandle acquire(String key) throws InterruptedException {
+        return acquire(key, Lease.renewed());
+    }
+
+    @Override
+    public LockHandle acquire(String key, Lease lease) throws InterruptedException {
+        owner.validate(key, lease);
+        LockHandle handle = queue(key, lease, WaitingRoom.FOREVER);
+        if (handle == null) {
+            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+        }
+        return handle;
+    }
+
+    @Override
+    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
+        return LockedExecution.call(handle, OnLockLost.THROW, work);
+    }
+
+    @Override
+    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        callWithLock(key, lease, wait, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    @Override
+    public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
+        owner.validate(key, lease);
+        return new JavaLockView(owner, this, key, lease);
+    }
+
+    /**
+     * Waits in the queue until the lock is handed over or taken, or {@code waitNanos} have passed ({@link
+     * WaitingRoom#FOREVER}: no limit).
+     *
+     * @return the handle, or null if the wait ended first
+     */
+    private @Nullable LockHandle queue(String key, Lease lease, long waitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+        }
+        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        LockHandle nested = owner.reenter(key, lease, deadline);
+        if (nested != null) {
+            return nested;
+        }
+        String lockKey = owner.lockKey(key);
+        String ticket = OwnerTokens.newToken();
+        String token = OwnerTokens.newToken();
+        long leaseMillis = owner.leaseMillis(lease);
+        CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
+        ScriptRunner.Call<FairCommands.Answer> call = null;
+        boolean taken = false;
+        try {
+            boolean answeredBefore = false;
+            while (true) {
+                if (owner.isClosed()) {
+                    throw owner.closed(key);
+                }
+                call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
+                FairCommands.Answer answer = awaitAnswer(call, deadline, answeredBefore);
+                if (answer == null) {
+                    return null;
+                }
+                if (!answeredBefore) {
+                    answeredBefore = true;
+                    owner.startBackgroundWork();
+                }
+                if (answer.granted()) {
+                    taken = true;
+                    return owner.heldFair(
+                            key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis());
+                }
+                FairHandovers.Notice heard = awaitNotice(notice, deadline);
+                if (heard == FairHandovers.LOOK_AGAIN) {
+                    notice = handovers.expect(ticket);
+                } else if (heard != null) {
+                    taken = true;
+                    return owner.heldFair(
+                            key,
+                            lockKey,
+                            token,
+                            heard.fencingToken(),
+                            lease,
+                            handoverNanos(call.sentNanos(), answer.serverMillis(), heard.serverMillis()),
+                            heard.provisionalMillis());
+                } else if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                    return null;
+                }
+            }
+        } finally {
+            handovers.forget(ticket);
+            if (!taken) {
+                leave(key, lockKey, ticket, token, call);
+            }
+        }
+    }
+
+    /**
+     * Waits for the handover notice until the next heartbeat or the deadline.
+     *
+     * @return the notice, or null if none came in time
+     */
+    private static FairHandovers.@Nullable Notice awaitNotice(
+            CompletableFuture<FairHandovers.Notice> notice, long deadline) throws InterruptedException {
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_MILLIS);
+        if (deadline != WaitingRoom.FOREVER) {
+            waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
+        }
+        try {
+            return notice.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            return null;
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a handover notice cannot fail", e);
+        }
+    }
+
+    /**
+     * The earliest moment, by this process's monotonic clock, that Redis's time {@code handoverServerMillis} can have
+     * been: Redis's time {@code sampleServerMillis} was no earlier than {@code sampleSentNanos}, when the call that read
+     * it was sent, and both clocks advance alike but for a small rate allowance.
+     */
+    static long handoverNanos(long sampleSentNanos, long sampleServerMillis, long handoverServerMillis) {
+        long elapsedMillis = Math.max(0, handoverServerMillis - sampleServerMillis);
+        long allowanceMillis = 2 + (long) Math.ceil(elapsedMillis * CLOCK_RATE_ALLOWANCE);
+        return Math.min(
+                System.nanoTime(), sampleSentNanos + TimeUnit.MILLISECONDS.toNanos(elapsedMillis - allowanceMillis));
+    }
+
+    /**
+     * Waits for an answer until the caller's wait ends (or a little longer, so a short remainder does not fail a
+     * healthy Redis).
+     *
+     * @return the answer, or null if the wait ended first although Redis had answered this caller before
+     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
+     */
+    private FairCommands.@Nullable Answer awaitAnswer(
+            ScriptRunner.Call<FairCommands.Answer> call, long deadline, boolean answeredBefore)
+            throws InterruptedException {
+        long timeout = commands.answerTimeoutNanos();
+        if (deadline != WaitingRoom.FOREVER) {
+            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
+        }
+        try {
+            return call.await(timeout);
+        } catch (TimeoutException e) {
+            if (answeredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                return null;
+            }
+            throw call.timedOut(timeout);
+        }
+    }
+
+    /**
+     * Withdraws a ticket, and passes on a lock handed to it meanwhile, after the last call of the waiter (Redis runs a
+     * connection's commands in order) and again once that call answered, in case it granted the lock.
+     */
+    private void leave(
+            String key,
+            String lockKey,
+            String ticket,
+            String token,
+            ScriptRunner.@Nullable Call<FairCommands.Answer> last) {
+        commands.leave(key, lockKey, ticket, token).answer().exceptionally(error -> {
+            log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
+            return 0L;
+        });
+        if (last != null) {
+            last.answer().thenAccept(answer -> {
+                if (answer.granted()) {
+                    commands.leave(key, lockKey, ticket, token);
+                }
+            });
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "FairLock[" + owner + "]";
+    }
+}
