@@ -37,6 +37,7 @@ public record ScenarioResults(Scenario scenario, List<Measurement> measurements)
         return measurements.stream()
                 .filter(m -> m.kind().isLock()
                         && m.kind() != ContenderKind.DISTLOCK
+                        && m.kind() != ContenderKind.DISTLOCK_FAIR
                         && !m.kind().isRedlock())
                 .toList();
     }

@@ -204,7 +204,7 @@ public final class FairLock implements Lock {
                             key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis());
                 }
                 FairHandovers.Notice heard = awaitNotice(notice, deadline);
-                if (heard == FairHandovers.LOOK_AGAIN) {
+                if (heard == FairHandovers.LOOK_AGAIN || heard != null && isStale(heard, answer)) {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
                     taken = true;
@@ -249,13 +249,21 @@ public final class FairLock implements Lock {
     }
 
     /**
+     * Whether a handover happened before the waiter's last call, which did not find the lock handed to it: the
+     * handed-over lease ran out before the waiter heard of it, and that call queued the ticket again.
+     */
+    private static boolean isStale(FairHandovers.Notice heard, FairCommands.Answer lastCall) {
+        return heard.serverMillis() < lastCall.serverMillis();
+    }
+
+    /**
      * The earliest moment, by this process's monotonic clock, that Redis's time {@code handoverServerMillis} can have
      * been: Redis's time {@code sampleServerMillis} was no earlier than {@code sampleSentNanos}, when the call that read
      * it was sent, and both clocks advance alike but for a small rate allowance.
      */
     static long handoverNanos(long sampleSentNanos, long sampleServerMillis, long handoverServerMillis) {
-        long elapsedMillis = Math.max(0, handoverServerMillis - sampleServerMillis);
-        long allowanceMillis = 2 + (long) Math.ceil(elapsedMillis * CLOCK_RATE_ALLOWANCE);
+        long elapsedMillis = handoverServerMillis - sampleServerMillis;
+        long allowanceMillis = 2 + (long) Math.ceil(Math.abs(elapsedMillis) * CLOCK_RATE_ALLOWANCE);
         return Math.min(
                 System.nanoTime(), sampleSentNanos + TimeUnit.MILLISECONDS.toNanos(elapsedMillis - allowanceMillis));
     }

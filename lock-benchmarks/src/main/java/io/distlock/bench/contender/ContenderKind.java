@@ -8,9 +8,11 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
+    DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
     REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
     REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
     REDISSON("redisson", "Redisson", true, 0),
+    REDISSON_FAIR("redisson-fair", "Redisson fair", true, 0),
     SI_SPIN("si-spin", "SI spin", true, 0),
     SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
     SEEDS("seeds", "seeds' spin lock", true, 0),
@@ -102,9 +104,11 @@ public enum ContenderKind {
      */
     public Contender create(RedisNodes redis) {
         return switch (this) {
-            case DISTLOCK -> new DistlockContender(redis);
+            case DISTLOCK -> new DistlockContender(redis, false);
+            case DISTLOCK_FAIR -> new DistlockContender(redis, true);
             case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
-            case REDISSON -> new RedissonContender(redis);
+            case REDISSON -> new RedissonContender(redis, false);
+            case REDISSON_FAIR -> new RedissonContender(redis, true);
             case SI_SPIN ->
                 new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
             case SI_PUBSUB ->

@@ -1,6 +1,7 @@
 package io.distlock.bench.contender;
 
 import io.distlock.Lease;
+import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.redis.RedisLock;
 import java.time.Duration;
@@ -8,15 +9,20 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/** distlock's {@link RedisLock} with default settings and fixed leases, the way the peers are given theirs. */
+/**
+ * distlock's {@link RedisLock} (or its {@linkplain RedisLock#fair() fair lock}) with default settings and fixed leases,
+ * the way the peers are given theirs.
+ */
 final class DistlockContender implements Contender {
 
     private final LettuceConnectionFactory connectionFactory;
-    private final RedisLock lock;
+    private final RedisLock redisLock;
+    private final Lock lock;
 
-    DistlockContender(RedisNodes redis) {
+    DistlockContender(RedisNodes redis, boolean fair) {
         this.connectionFactory = LettuceFactories.start(redis);
-        this.lock = RedisLock.builder(connectionFactory).build();
+        this.redisLock = RedisLock.builder(connectionFactory).build();
+        this.lock = fair ? redisLock.fair() : redisLock;
     }
 
     @Override
@@ -27,7 +33,7 @@ final class DistlockContender implements Contender {
 
     @Override
     public void close() {
-        lock.close();
+        redisLock.close();
         connectionFactory.destroy();
     }
 }

@@ -9,7 +9,7 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson's {@link RLock} with Redisson's default settings, waiting and leasing through {@code tryLock}. On a cluster
+ * Redisson's {@link RLock} (or its fair lock) with Redisson's default settings, waiting and leasing through {@code tryLock}. On a cluster
  * it connects with {@code useClusterServers()}, every node given as a seed, as Redisson's users configure it.
  */
 final class RedissonContender implements Contender {
@@ -17,8 +17,10 @@ final class RedissonContender implements Contender {
     private static final String PREFIX = "bench-redisson:";
 
     private final RedissonClient client;
+    private final boolean fair;
 
-    RedissonContender(RedisNodes redis) {
+    RedissonContender(RedisNodes redis, boolean fair) {
+        this.fair = fair;
         Config config = new Config();
         if (redis.isCluster()) {
             config.useClusterServers()
@@ -35,7 +37,7 @@ final class RedissonContender implements Contender {
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
-        RLock lock = client.getLock(PREFIX + key);
+        RLock lock = fair ? client.getFairLock(PREFIX + key) : client.getLock(PREFIX + key);
         return lock.tryLock(wait.toMillis(), lease.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
     }
 
