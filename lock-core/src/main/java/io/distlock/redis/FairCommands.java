@@ -1,17 +1,45 @@
 package io.distlock.redis;
 
 import io.distlock.redis.LockCommands.Ownership;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** The commands of the {@linkplain FairLock fair lock} on one Redis: one script of {@link FairScripts} each. */
+/**
+ * The commands of the {@linkplain FairLock fair lock} on one Redis: one script of {@link FairScripts} each. A release
+ * that hands the key to a waiter of this instance tells that waiter as soon as Redis answers, without waiting for the
+ * announcement to come back through the subscription.
+ */
 final class FairCommands {
 
     private final ScriptRunner runner;
-    private final String releaseChannel;
+    /** The prefix of every instance's handover channel. */
+    private final String handoverChannels;
 
-    FairCommands(ScriptRunner runner, String releaseChannel) {
+    private final String instanceId;
+    private final FairHandovers handovers = new FairHandovers();
+
+    FairCommands(ScriptRunner runner, String releaseChannel, String instanceId) {
         this.runner = runner;
-        this.releaseChannel = releaseChannel;
+        this.handoverChannels = releaseChannel + ":";
+        this.instanceId = instanceId;
+    }
+
+    /**
+     * The channel on which handovers to this instance's waiters are announced: the release channel, a colon and the
+     * instance id, so that an announcement reaches only the instance it is for.
+     */
+    String handoverChannel() {
+        return handoverChannels + instanceId;
+    }
+
+    /** Where this instance's waiters hear of handovers. */
+    FairHandovers handovers() {
+        return handovers;
+    }
+
+    /** A new ticket: this instance's id, a dot, and a random part. */
+    String newTicket() {
+        return instanceId + "." + OwnerTokens.newToken();
     }
 
     long answerTimeoutNanos() {
@@ -33,7 +61,8 @@ final class FairCommands {
                 FairScripts.ACQUIRE,
                 keys(lockKey),
                 List.of(
-                        releaseChannel,
+                        handoverChannels,
+                        instanceId,
                         ticket,
                         token,
                         Long.toString(leaseMillis),
@@ -52,8 +81,8 @@ final class FairCommands {
                 "release",
                 FairScripts.RELEASE,
                 keys(lockKey),
-                List.of(releaseChannel, token),
-                value -> Ownership.of(number(value)));
+                List.of(handoverChannels, instanceId, token),
+                value -> Ownership.of(number(handedOver(value))));
     }
 
     /** Takes a ticket out of the queue, and releases the lock if it was handed to {@code token} meanwhile. */
@@ -63,18 +92,34 @@ final class FairCommands {
                 "stop waiting for",
                 FairScripts.LEAVE,
                 keys(lockKey),
-                List.of(releaseChannel, ticket, token),
-                FairCommands::number);
+                List.of(handoverChannels, instanceId, ticket, token),
+                value -> number(handedOver(value)));
+    }
+
+    /**
+     * Tells a waiter of this instance that a release or leave handed it the key: the script's answer is its own
+     * outcome followed by the handover, {@code ticket, fencing token, server time, lease ms}, or an empty ticket.
+     *
+     * @return the script's own outcome
+     */
+    private Object handedOver(Object value) {
+        List<?> answer = (List<?>) value;
+        String ticket = text(answer.get(1));
+        if (!ticket.isEmpty()) {
+            handovers.deliver(
+                    ticket,
+                    new FairHandovers.Notice(number(answer.get(2)), number(answer.get(3)), number(answer.get(4))));
+        }
+        return answer.get(0);
+    }
+
+    private static String text(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : value.toString();
     }
 
     private static List<String> keys(String lockKey) {
         return List.of(
-                lockKey,
-                RedisKeys.fenceKey(lockKey),
-                lockKey + ":queue",
-                lockKey + ":waiters",
-                lockKey + ":deadlines",
-                lockKey + ":arrivals");
+                lockKey, RedisKeys.fenceKey(lockKey), lockKey + ":queue", lockKey + ":waiters", lockKey + ":arrivals");
     }
 
     private static long number(Object value) {

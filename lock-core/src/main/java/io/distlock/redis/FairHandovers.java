@@ -43,9 +43,14 @@ final class FairHandovers {
             log.debug("Ignored a fair handover announcement of an unknown form: {}", message);
             return;
         }
-        CompletableFuture<Notice> notice = waiting.get(parts[0]);
+        deliver(parts[0], new Notice(Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])));
+    }
+
+    /** Tells the waiter of {@code ticket}, if it is one of this instance's, that the key was handed to it. */
+    void deliver(String ticket, Notice handover) {
+        CompletableFuture<Notice> notice = waiting.get(ticket);
         if (notice != null) {
-            notice.complete(new Notice(Long.parseLong(parts[1]), Long.parseLong(parts[2]), Long.parseLong(parts[3])));
+            notice.complete(handover);
         }
     }
 

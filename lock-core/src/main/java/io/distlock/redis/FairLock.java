@@ -26,12 +26,14 @@ import org.slf4j.LoggerFactory;
  * renewals, fencing tokens and re-entry, so a fair and a plain acquisition of one key exclude each other (a plain one
  * does not queue, though, so use one kind per key to keep the order).
  *
- * <p>A waiter keeps its place by calling Redis again every {@value #HEARTBEAT_MILLIS} ms. One that dies, stops waiting
- * or is paused for {@value #HEARTBEAT_TIMEOUT_MILLIS} ms leaves the queue; if the lock is handed to it just before,
- * the handover's lease is no longer than what was left of that timeout, so a dead waiter holds up the line for at most
+ * <p>A waiter keeps its place by calling Redis again every {@value #HEARTBEAT_MILLIS} ms. One that dies or is paused
+ * for {@value #HEARTBEAT_TIMEOUT_MILLIS} ms loses its place and is skipped when its turn comes; one that stops waiting
+ * withdraws at once. If the lock is handed to a waiter of another instance that died just before its turn, the
+ * handover's lease is no longer than what was left of its timeout, so a dead waiter holds up the line for at most
  * {@value #HEARTBEAT_TIMEOUT_MILLIS} ms. A live waiter extends the handed-over lease to its own as soon as it hears of
  * the handover, and counts its lease from Redis's time of the handover, mapped onto its own monotonic clock through
- * Redis's time in its latest call.
+ * Redis's time in its latest call. A waiter of the releasing instance gets its full lease at once, and hears of the
+ * handover from the release's answer, without a round trip through the subscription.
  *
  * <p>Waiting forms end when their wait ends, when interrupted (with {@link InterruptedException}; the ticket is
  * withdrawn, and a lock handed over meanwhile is passed on), or with {@link LockBackendException} when Redis does not
@@ -78,7 +80,7 @@ public final class FairLock implements Lock {
             return Optional.of(nested);
         }
         String lockKey = owner.lockKey(key);
-        String ticket = OwnerTokens.newToken();
+        String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
         ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
                 key, lockKey, ticket, token, owner.leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
@@ -177,7 +179,7 @@ public final class FairLock implements Lock {
             return nested;
         }
         String lockKey = owner.lockKey(key);
-        String ticket = OwnerTokens.newToken();
+        String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
         long leaseMillis = owner.leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
@@ -313,6 +315,11 @@ public final class FairLock implements Lock {
                 }
             });
         }
+    }
+
+    /** The channel on which handovers to this instance's waiters are announced. */
+    String handoverChannel() {
+        return commands.handoverChannel();
     }
 
     @Override

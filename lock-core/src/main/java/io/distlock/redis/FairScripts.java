@@ -9,73 +9,85 @@ import org.springframework.data.redis.core.script.RedisScript;
  * with the lock handed straight to the head of the queue on release.
  *
  * <p>KEYS of every script, all under the lock key's hash tag: the lock, its fencing counter, the queue (a sorted set of
- * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms>}), the deadlines (a
- * sorted set of tickets by the server time, in ms, at which they leave the queue unless they call again), and the
+ * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms> <deadline>}, the
+ * deadline being the server time, in ms, at which the ticket leaves the queue unless its waiter calls again), and the
  * arrival counter.
  *
- * <p>A waiter calls {@link #ACQUIRE} again well within its deadline (its heartbeat); a waiter that dies, or is paused
- * past its deadline, is swept out by the next script that runs on the lock. A waiter at the head of the queue is handed
- * the lock for at most its heartbeat timeout (the <em>provisional</em> lease), so a waiter that died just before its
- * turn keeps the line no longer than that; the waiter extends it to its full lease as soon as it hears of the
- * handover. The handover is announced on the release channel as {@code !<ticket> <fencing token> <server time ms>
- * <provisional lease ms>}:
- * tickets, unlike owner tokens, are not secret. Lease time is Redis's: every deadline is compared with Redis's {@code
- * TIME}.
+ * <p>A ticket starts with its lock instance's id and a dot. A waiter calls {@link #ACQUIRE} again well within its
+ * deadline (its heartbeat); a waiter that dies, or is paused past its deadline, is skipped and dropped when its turn
+ * comes. A waiter at the head of the queue is handed the lock for at most what is left of its deadline (the
+ * <em>provisional</em> lease), so a waiter that died just before its turn keeps the line no longer than that; the
+ * waiter extends it to its full lease as soon as it hears of the handover. A waiter of the instance that runs the script
+ * is alive as that instance is: it gets its full lease at once, and hears of the handover from the script's answer. A
+ * handover to another instance's waiter is announced on that instance's own channel (see {@link
+ * FairCommands#handoverChannel}) as {@code !<ticket> <fencing token> <server time ms> <lease ms>}; tickets, unlike
+ * owner tokens, are not secret. Lease time is Redis's: every deadline is
+ * compared with Redis's {@code TIME}.
  */
 final class FairScripts {
 
     /**
-     * The shared prelude. ARGV[1] is always the release channel. Defines {@code now} (Redis's time in ms), {@code
-     * drop(ticket)}, {@code sweep()} and {@code handToHead()}, which gives the free lock to the first live waiter and
-     * announces it, returning whether there was one.
+     * The shared prelude. ARGV[1] is always the prefix of the instances' handover channels (the waiter's instance id
+     * follows it), ARGV[2] the calling instance's id. Defines {@code now}
+     * (Redis's time in ms), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
+     * returns the first live one with its entry, and {@code handToHead(announceOwn)}, which gives the free lock to the
+     * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
+     * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits.
      */
     private static final String PRELUDE = """
-            local lock, fence, queue, waiters, deadlines, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+            local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
             local function drop(ticket)
               redis.call('zrem', queue, ticket)
               redis.call('hdel', waiters, ticket)
-              redis.call('zrem', deadlines, ticket)
             end
-            local function sweep()
-              for _, ticket in ipairs(redis.call('zrangebyscore', deadlines, '-inf', now)) do
-                drop(ticket)
-              end
-            end
-            local function handToHead()
+            local function liveHead()
               while true do
                 local head = redis.call('zrange', queue, 0, 0)[1]
                 if not head then
-                  return false
+                  return nil
                 end
                 local entry = redis.call('hget', waiters, head)
-                local deadline = redis.call('zscore', deadlines, head)
-                drop(head)
-                if entry and deadline then
-                  local space = string.find(entry, ' ', 1, true)
-                  local token = string.sub(entry, 1, space - 1)
-                  local lease = tonumber(string.sub(entry, space + 1))
-                  local provisional = math.min(lease, math.max(1, tonumber(deadline) - now))
-                  redis.call('set', lock, token, 'px', provisional)
-                  local granted = redis.call('incr', fence)
-                  redis.call('publish', ARGV[1], '!' .. head .. ' ' .. granted .. ' ' .. now .. ' ' .. provisional)
-                  return true
+                if entry then
+                  local token, lease, deadline = string.match(entry, '^(%S+) (%d+) (%d+)$')
+                  if token and tonumber(deadline) > now then
+                    return head, token, tonumber(lease), tonumber(deadline)
+                  end
                 end
+                drop(head)
               end
             end
-            sweep()
+            local function handToHead(announceOwn)
+              local head, token, lease, deadline = liveHead()
+              if not head then
+                return {''}
+              end
+              drop(head)
+              local own = string.sub(head, 1, #ARGV[2] + 1) == ARGV[2] .. '.'
+              local given = lease
+              if not own then
+                given = math.min(lease, deadline - now)
+              end
+              redis.call('set', lock, token, 'px', given)
+              local granted = redis.call('incr', fence)
+              if announceOwn or not own then
+                local instance = string.sub(head, 1, string.find(head, '.', 1, true) - 1)
+                redis.call('publish', ARGV[1] .. instance, '!' .. head .. ' ' .. granted .. ' ' .. now .. ' ' .. given)
+              end
+              return {head, granted, now, given}
+            end
             """;
 
     /**
-     * ARGV: release channel, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the queue (else 0).
-     * Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting, queues the ticket (or
-     * keeps its place) until the heartbeat timeout from now. A lock already handed to the token is extended to the full
-     * lease. A free lock with other waiters ahead is handed to the first of them. Returns {@code {fencing token, lease
-     * ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
+     * ARGV: release channel, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the queue
+     * (else 0). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting, queues the
+     * ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token is extended to
+     * the full lease. A free lock with other waiters ahead is handed to the first of them. Returns {@code {fencing
+     * token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
      */
     static final RedisScript<List<Long>> ACQUIRE = listScript(PRELUDE + """
-            local ticket, token, lease, timeout = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[5])
+            local ticket, token, lease, timeout = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
             local holder = redis.call('get', lock)
             if holder and string.sub(holder, 1, #token) == token then
               drop(ticket)
@@ -85,72 +97,81 @@ final class FairScripts {
               return {tonumber(redis.call('get', fence)), redis.call('pttl', lock), now}
             end
             if not holder then
-              local head = redis.call('zrange', queue, 0, 0)[1]
+              local head = liveHead()
               if not head or head == ticket then
                 drop(ticket)
                 redis.call('set', lock, token, 'px', lease)
                 return {redis.call('incr', fence), lease, now}
               end
-              handToHead()
+              local handover = handToHead(true)
+              if handover[1] == ticket then
+                return {handover[2], handover[4], now}
+              end
             end
-            if ARGV[6] == '1' then
+            if ARGV[7] == '1' then
               if not redis.call('zscore', queue, ticket) then
                 redis.call('zadd', queue, redis.call('incr', arrivals), ticket)
-                redis.call('hset', waiters, ticket, token .. ' ' .. lease)
               end
-              redis.call('zadd', deadlines, now + timeout, ticket)
-              for _, key in ipairs({queue, waiters, deadlines, arrivals}) do
-                redis.call('pexpire', key, timeout * 4)
-              end
+              redis.call('hset', waiters, ticket, token .. ' ' .. lease .. ' ' .. (now + timeout))
+              redis.call('pexpire', queue, timeout * 4)
+              redis.call('pexpire', waiters, timeout * 4)
+              redis.call('pexpire', arrivals, timeout * 4)
             end
             return {0, redis.call('pttl', lock), now}
             """);
 
     /**
-     * ARGV: release channel, owner token. Releases the lock if the token owns it, handing it to the first live waiter
-     * if there is one. Returns 1 if released, 0 if the key was gone, -1 if another owner holds it.
+     * ARGV: release channel, instance id, owner token. Releases the lock if the token owns it, handing it to the first
+     * live waiter if there is one. Returns 1 if released, 0 if the key was gone, -1 if another owner holds it, followed
+     * by what {@code handToHead()} returned.
      */
-    static final RedisScript<Long> RELEASE = script(PRELUDE + """
+    static final RedisScript<List<Object>> RELEASE = mixedListScript(PRELUDE + """
             local holder = redis.call('get', lock)
             if not holder then
-              handToHead()
-              return 0
+              local handover = handToHead(false)
+              table.insert(handover, 1, 0)
+              return handover
             end
-            if string.sub(holder, 1, #ARGV[2]) ~= ARGV[2] then
-              return -1
+            if string.sub(holder, 1, #ARGV[3]) ~= ARGV[3] then
+              return {-1, ''}
             end
             redis.call('del', lock)
-            handToHead()
-            return 1
+            local handover = handToHead(false)
+            table.insert(handover, 1, 1)
+            return handover
             """);
 
     /**
-     * ARGV: release channel, ticket, owner token. Takes the ticket out of the queue; if the lock was handed to the
-     * token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and was released, 0
-     * otherwise.
+     * ARGV: release channel, instance id, ticket, owner token. Takes the ticket out of the queue; if the lock was handed
+     * to the token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and was
+     * released, else 0, followed by what {@code handToHead()} returned.
      */
-    static final RedisScript<Long> LEAVE = script(PRELUDE + """
-            drop(ARGV[2])
+    static final RedisScript<List<Object>> LEAVE = mixedListScript(PRELUDE + """
+            drop(ARGV[3])
             local holder = redis.call('get', lock)
-            if holder and string.sub(holder, 1, #ARGV[3]) == ARGV[3] then
+            local released = 0
+            if holder and string.sub(holder, 1, #ARGV[4]) == ARGV[4] then
               redis.call('del', lock)
-              handToHead()
-              return 1
+              holder = nil
+              released = 1
             end
+            local handover = {''}
             if not holder then
-              handToHead()
+              handover = handToHead(false)
             end
-            return 0
+            table.insert(handover, 1, released)
+            return handover
             """);
 
     private FairScripts() {}
 
-    private static RedisScript<Long> script(String text) {
-        return new DefaultRedisScript<>(text, Long.class);
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static RedisScript<List<Long>> listScript(String text) {
+        return new DefaultRedisScript(text, List.class);
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static RedisScript<List<Long>> listScript(String text) {
+    private static RedisScript<List<Object>> mixedListScript(String text) {
         return new DefaultRedisScript(text, List.class);
     }
 }

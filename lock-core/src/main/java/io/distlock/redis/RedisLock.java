@@ -15,6 +15,8 @@ import io.distlock.redis.LockCommands.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -70,7 +72,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     private final List<ReleaseSubscription> subscriptions;
     private final boolean ownsSubscriptions;
     private final ReleaseSubscription.Listener releases;
-    private final FairHandovers handovers = new FairHandovers();
+    private final FairHandovers handovers;
     private final @Nullable FairLock fair;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
@@ -91,6 +93,8 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         this.subscriptions = servers.subscriptions();
         this.ownsSubscriptions = servers.ownsSubscriptions();
         this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
+        this.handovers =
+                servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
         this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair());
         this.acquirer = new Acquirer(
@@ -100,8 +104,12 @@ public final class RedisLock implements Lock, ClosingLifecycle {
                 releaser,
                 threadOwned,
                 servers.checkEviction(),
-                () -> subscriptions.forEach(
-                        subscription -> subscription.ensureSubscribed(keys.releaseChannel(), releases)));
+                () -> subscriptions.forEach(subscription -> {
+                    subscription.ensureSubscribed(keys.releaseChannel(), releases);
+                    if (servers.fair() != null) {
+                        subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
+                    }
+                }));
         this.fair = servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers);
     }
 
@@ -273,7 +281,12 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         closed = true;
         waitingRoom.close();
         handovers.wakeAll();
-        subscriptions.forEach(subscription -> subscription.unsubscribe(keys.releaseChannel(), releases));
+        subscriptions.forEach(subscription -> {
+            subscription.unsubscribe(keys.releaseChannel(), releases);
+            if (fair != null) {
+                subscription.unsubscribe(fair.handoverChannel(), releases);
+            }
+        });
         int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
         if (abandoned > 0) {
             log.warn(
@@ -338,16 +351,25 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         live.add(hold);
         LockHandle handle = joined(hold, lease);
         if (grantedMillis < leaseMillis) {
-            ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
-            call.answer().thenAccept(found -> {
-                if (found == Ownership.OWNED) {
-                    hold.leaseAtLeast(call.sentNanos(), leaseMillis);
-                } else {
-                    hold.markLost(found.lossReason());
-                }
-            });
+            // Most held sections end long before a third of the short lease: only those that do not pay the extension.
+            CompletableFuture.delayedExecutor(grantedMillis / 3, TimeUnit.MILLISECONDS, renewer.callbackExecutor())
+                    .execute(() -> extendHandedOver(hold, leaseMillis));
         }
         return handle;
+    }
+
+    private void extendHandedOver(Hold hold, long leaseMillis) {
+        if (hold.hasEnded()) {
+            return;
+        }
+        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
+        call.answer().thenAccept(found -> {
+            if (found == Ownership.OWNED) {
+                hold.leaseAtLeast(call.sentNanos(), leaseMillis);
+            } else {
+                hold.markLost(found.lossReason());
+            }
+        });
     }
 
     /** A new handle on a hold, for a new or a nested acquisition. */

@@ -168,7 +168,7 @@ public final class RedisLockBuilder {
                 List.of(subscription),
                 ownsSubscription,
                 () -> evictionPolicy.runOnce(runner::inBackground),
-                new FairCommands(runner, releaseChannel));
+                new FairCommands(runner, releaseChannel, instanceId));
     }
 
     private void validateReplicaAcknowledgements() {

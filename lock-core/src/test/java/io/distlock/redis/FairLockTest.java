@@ -145,11 +145,11 @@ class FairLockTest {
     private void queueADeadWaiter() throws Exception {
         try (RedisClients dying = new RedisClients(TestRedis.shared())) {
             ScriptRunner runner = new ScriptRunner(dying.connectionFactory());
-            FairCommands commands = new FairCommands(runner, "distlock:released");
+            FairCommands commands = new FairCommands(runner, "distlock:released", OwnerTokens.newInstanceId());
             commands.acquire(
                             key,
                             "{distlock:" + key + "}",
-                            OwnerTokens.newToken(),
+                            commands.newTicket(),
                             OwnerTokens.newToken(),
                             30_000,
                             FairLock.HEARTBEAT_TIMEOUT_MILLIS,
