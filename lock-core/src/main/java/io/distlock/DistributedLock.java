@@ -98,6 +98,15 @@ public @interface DistributedLock {
     String fallback() default "";
 
     /**
+     * Whether to take the lock fairly: the callers of every process are served in the order they arrived, through a
+     * queue in Redis ({@link Lock#fair()}). It needs a {@link Lock} bean with a fair view; with one that has none (a
+     * Redlock), start-up fails. Use one kind per key: a plain acquisition does not queue.
+     *
+     * @return true to queue fairly
+     */
+    boolean fair() default false;
+
+    /**
      * What to do when the method finished but its lock had been lost meanwhile (the lease ran out or another owner
      * took the key). {@link OnLockLost#DEFAULT} uses {@code distlock.on-lost}.
      *

@@ -208,6 +208,18 @@ public interface Lock {
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);
 
     /**
+     * The fair view of this lock, if it has one: the same keys, leases and handles, with the waiters of every process
+     * served in the order they arrived ({@link io.distlock.redis.RedisLock#fair()}).
+     *
+     * @return the fair lock
+     * @throws UnsupportedOperationException if this implementation has no fair view (a {@link
+     *     io.distlock.redis.Redlock}, for one)
+     */
+    default Lock fair() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no fair lock");
+    }
+
+    /**
      * Takes several keys all or none, waiting up to {@code wait} in all; see "Several keys at once" above.
      *
      * @param keys the locks' names; duplicates are taken once

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import io.distlock.DistributedLock;
 import io.distlock.Lock;
 import io.distlock.annotation.DistributedLockAdvisor;
 import io.distlock.annotation.DistributedLockDefinitionException;
@@ -20,6 +21,7 @@ import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -37,6 +39,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     private final ConfigurableListableBeanFactory beanFactory;
     private final boolean enabled;
     private final Set<String> created = new ConcurrentSkipListSet<>();
+    private final Set<String> fair = new ConcurrentSkipListSet<>();
 
     LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, boolean enabled) {
         this.beanFactory = beanFactory;
@@ -46,7 +49,9 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         // Also sees what the bean definitions do not tell: prototypes and the objects that factory beans make.
-        describeAll(LockedMethods.annotatedMethods(AopUtils.getTargetClass(bean)), created);
+        List<Method> methods = LockedMethods.annotatedMethods(AopUtils.getTargetClass(bean));
+        describeAll(methods, created);
+        describeFair(methods);
         return bean;
     }
 
@@ -72,6 +77,12 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
                     + ". Methods: " + String.join(", ", annotated)
                     + ". To run them without a lock deliberately, set distlock.enabled=false.");
         }
+        String fairProblem = fair.isEmpty() ? null : fairProblem();
+        if (fairProblem != null) {
+            throw new IllegalStateException("@DistributedLock(fair = true) methods cannot run, because " + fairProblem
+                    + ". Methods: " + String.join(", ", fair) + ". Remove fair = true from them, or give them a Lock"
+                    + " with a fair view, such as a RedisLock (a Redlock has none).");
+        }
         if (!unproxied.isEmpty()) {
             throw new IllegalStateException("@DistributedLock methods would run without their lock, because these "
                     + "beans were created before distlock's post-processors were registered and so were not proxied: "
@@ -86,6 +97,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         if (singleton != null && !(singleton instanceof FactoryBean<?>)) {
             List<Method> methods = LockedMethods.annotatedMethods(AopUtils.getTargetClass(singleton));
             describeAll(methods, annotated);
+            describeFair(methods);
             if (enabled && !methods.isEmpty() && !proxiedByDistlock(singleton)) {
                 Set<String> described = new TreeSet<>();
                 describeAll(methods, described);
@@ -95,7 +107,9 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         }
         Class<?> type = declaredType(name);
         if (type != null) {
-            describeAll(LockedMethods.annotatedMethods(ClassUtils.getUserClass(type)), annotated);
+            List<Method> methods = LockedMethods.annotatedMethods(ClassUtils.getUserClass(type));
+            describeAll(methods, annotated);
+            describeFair(methods);
         }
     }
 
@@ -116,6 +130,29 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
 
     private static void describeAll(List<Method> methods, Set<String> into) {
         methods.forEach(method -> into.add(DistributedLockDefinitionException.describe(method)));
+    }
+
+    private void describeFair(List<Method> methods) {
+        for (Method method : methods) {
+            DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
+            if (annotation != null && annotation.fair()) {
+                fair.add(DistributedLockDefinitionException.describe(method));
+            }
+        }
+    }
+
+    /** Why the single Lock has no fair view for the methods that ask for one, or null if it has. */
+    private @Nullable String fairProblem() {
+        Lock lock = beanFactory.getBeanProvider(Lock.class).getIfUnique();
+        if (lock == null) {
+            return null;
+        }
+        try {
+            lock.fair();
+            return null;
+        } catch (UnsupportedOperationException e) {
+            return "the Lock bean " + lock + " has no fair view (" + e.getMessage() + ")";
+        }
     }
 
     /** Why annotated methods would not find a single Lock, or null if they do. */

@@ -316,6 +316,12 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.redlock.connect-timeout"),
                 row(
+                        "fair annotated method with a Redlock",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(FairJob.class).withPropertyValues(redlockNodes(3))),
+                        IllegalStateException.class,
+                        "@DistributedLock(fair = true) methods cannot run, because the Lock bean"),
+                row(
                         "replica acknowledgements with a Redlock",
                         () -> startWithRedlock(3, "distlock.replica-ack.replicas=1"),
                         IllegalStateException.class,
@@ -452,6 +458,14 @@ class BadInputTest {
         @DistributedLock(key = "'order:' + #order.id()")
         public String nested(Order order) {
             return order.id();
+        }
+    }
+
+    public static class FairJob {
+
+        @DistributedLock(key = "'job'", fair = true)
+        public String run() {
+            return "ran";
         }
     }
 

@@ -78,11 +78,11 @@ public record Environment(
                         + (cluster ? "with `useClusterServers()` and every node's address" : "(single server)")
                         + ", `tryLock(wait, lease, MILLISECONDS)` + `unlock()`");
         contenders.put(
-                "distlock fair",
-                "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
+                "distlock fair", "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
         contenders.put(
                 "Redisson fair",
-                "Redisson " + Versions.redisson() + " `getFairLock(...)` on the same client as Redisson's, the same calls");
+                "Redisson " + Versions.redisson()
+                        + " `getFairLock(...)` on the same client as Redisson's, the same calls");
         contenders.put(
                 "SI spin",
                 "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry`, default spin mode "

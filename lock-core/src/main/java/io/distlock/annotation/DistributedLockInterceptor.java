@@ -43,13 +43,14 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockedMethod locked = methods.get().get(invocation.getMethod(), AopUtils.getTargetClass(target));
         Object[] args = invocation.getArguments();
+        Lock taking = locked.fair() ? lock.get().fair() : lock.get();
         if (locked.severalKeys()) {
-            return invokeWithKeys(invocation, locked, target, args);
+            return invokeWithKeys(invocation, locked, taking, target, args);
         }
         String key = locked.key(target, args);
         Optional<LockHandle> handle;
         try {
-            handle = lock.get().tryAcquire(key, locked.lease(), locked.waitTime());
+            handle = taking.tryAcquire(key, locked.lease(), locked.waitTime());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockNotAcquiredException(key, locked.waitTime(), e);
@@ -61,11 +62,12 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
     }
 
     private @Nullable Object invokeWithKeys(
-            MethodInvocation invocation, LockedMethod locked, Object target, Object[] args) throws Throwable {
+            MethodInvocation invocation, LockedMethod locked, Lock taking, Object target, Object[] args)
+            throws Throwable {
         List<String> keys = locked.keys(target, args);
         Optional<MultiLockHandle> held;
         try {
-            held = lock.get().tryAcquireAll(keys, locked.lease(), locked.waitTime());
+            held = taking.tryAcquireAll(keys, locked.lease(), locked.waitTime());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new LockNotAcquiredException(keys, locked.waitTime(), e);

@@ -25,6 +25,7 @@ import org.springframework.util.ObjectUtils;
 final class LockedMethod {
 
     private final Method method;
+    private final boolean fair;
     private final boolean severalKeys;
     private final List<String> keyTexts;
     private final List<Expression> keys;
@@ -38,6 +39,7 @@ final class LockedMethod {
 
     LockedMethod(
             Method method,
+            boolean fair,
             boolean severalKeys,
             List<String> keyTexts,
             List<? extends Expression> keys,
@@ -49,6 +51,7 @@ final class LockedMethod {
             ParameterNameDiscoverer parameterNames,
             @Nullable BeanResolver beans) {
         this.method = method;
+        this.fair = fair;
         this.severalKeys = severalKeys;
         this.keyTexts = keyTexts;
         this.keys = List.copyOf(keys);
@@ -75,6 +78,11 @@ final class LockedMethod {
 
     OnLockLost onLost() {
         return onLost;
+    }
+
+    /** Whether the lock is taken through the lock's fair view. */
+    boolean fair() {
+        return fair;
     }
 
     /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */

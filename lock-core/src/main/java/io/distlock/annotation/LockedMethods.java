@@ -148,6 +148,7 @@ public final class LockedMethods {
         Method fallback = fallback(method, targetClass, annotation.fallback());
         return new LockedMethod(
                 method,
+                annotation.fair(),
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),

@@ -317,6 +317,12 @@ public final class FairLock implements Lock {
         }
     }
 
+    /** This lock itself: it is already fair. */
+    @Override
+    public FairLock fair() {
+        return this;
+    }
+
     /** The channel on which handovers to this instance's waiters are announced. */
     String handoverChannel() {
         return commands.handoverChannel();

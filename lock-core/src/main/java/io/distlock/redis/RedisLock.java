@@ -439,6 +439,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
      *
      * @return the fair lock
      */
+    @Override
     public FairLock fair() {
         if (fair == null) {
             throw new UnsupportedOperationException(name + " has no fair lock");
