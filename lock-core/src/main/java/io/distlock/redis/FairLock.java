@@ -205,7 +205,7 @@ public final class FairLock implements Lock {
                     return owner.heldFair(
                             key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis());
                 }
-                FairHandovers.Notice heard = awaitNotice(notice, deadline);
+                FairHandovers.Notice heard = awaitNotice(notice, deadline, answer.millis());
                 if (heard == FairHandovers.LOOK_AGAIN || heard != null && isStale(heard, answer)) {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
@@ -231,13 +231,17 @@ public final class FairLock implements Lock {
     }
 
     /**
-     * Waits for the handover notice until the next heartbeat or the deadline.
+     * Waits for the handover notice until the next heartbeat, the deadline, or the end of the holder's lease, whichever
+     * comes first: a lease that runs out without a release hands nothing over, so the first waiter must look.
      *
+     * @param holderMillis the holder's remaining lease, or a negative number if unknown
      * @return the notice, or null if none came in time
      */
     private static FairHandovers.@Nullable Notice awaitNotice(
-            CompletableFuture<FairHandovers.Notice> notice, long deadline) throws InterruptedException {
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(HEARTBEAT_MILLIS);
+            CompletableFuture<FairHandovers.Notice> notice, long deadline, long holderMillis)
+            throws InterruptedException {
+        long waitMillis = holderMillis >= 0 ? Math.min(HEARTBEAT_MILLIS, holderMillis + 1) : HEARTBEAT_MILLIS;
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
         if (deadline != WaitingRoom.FOREVER) {
             waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
         }
