@@ -62,8 +62,8 @@ final class Acquirer {
         if (nested != null) {
             return Optional.of(nested);
         }
-        LockCommands.Attempt attempt =
-                commands.acquire(key, lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease), false);
+        LockCommands.Attempt attempt = commands.acquire(
+                key, lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease), false);
         long timeout = commands.answerTimeoutNanos();
         Attempted answer;
         try {
@@ -77,13 +77,14 @@ final class Acquirer {
         }
         checkEviction.run();
         return answer instanceof Granted granted
-                ? Optional.of(owner.held(
-                        key,
-                        lockKey,
-                        attempt.token(),
-                        granted.fencingToken(),
-                        lease,
-                        attempt.call().sentNanos()))
+                ? Optional.of(owner.holds()
+                        .held(
+                                key,
+                                lockKey,
+                                attempt.token(),
+                                granted.fencingToken(),
+                                lease,
+                                attempt.call().sentNanos()))
                 : Optional.empty();
     }
 
@@ -105,7 +106,8 @@ final class Acquirer {
         if (commands.isConnected()) {
             startBackgroundWork();
         }
-        WaitingRoom.Waiter waiter = waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.leaseMillis(lease));
+        WaitingRoom.Waiter waiter =
+                waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease));
         boolean handoverTaken = false;
         try {
             boolean attempt = waiter.tryFirst();
@@ -121,13 +123,14 @@ final class Acquirer {
                     redisAnswered = true;
                     startBackgroundWork();
                     if (answer instanceof Granted granted) {
-                        return owner.held(
-                                key,
-                                lockKey,
-                                sent.token(),
-                                granted.fencingToken(),
-                                lease,
-                                sent.call().sentNanos());
+                        return owner.holds()
+                                .held(
+                                        key,
+                                        lockKey,
+                                        sent.token(),
+                                        granted.fencingToken(),
+                                        lease,
+                                        sent.call().sentNanos());
                     }
                     long holderTtlMillis = ((Busy) answer).holderTtlMillis();
                     long now = System.nanoTime();
@@ -142,8 +145,8 @@ final class Acquirer {
                 WaitingRoom.Turn turn = waiter.await(deadline);
                 if (turn == WaitingRoom.Turn.HANDED_OVER) {
                     handoverTaken = true;
-                    return owner.held(
-                            key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
+                    return owner.holds()
+                            .held(key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
                 }
                 if (turn == WaitingRoom.Turn.TIMED_OUT) {
                     return null;
@@ -236,7 +239,7 @@ final class Acquirer {
             if (lost != null) {
                 throw lost;
             }
-            long leaseMillis = owner.leaseMillis(lease);
+            long leaseMillis = owner.holds().leaseMillis(lease);
             ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
             long timeout = answerWait(deadline);
             Ownership found;
@@ -250,7 +253,7 @@ final class Acquirer {
             }
             hold.leaseAtLeast(call.sentNanos(), leaseMillis);
             confirmed = true;
-            return owner.joined(hold, lease);
+            return owner.holds().joined(hold, lease);
         } finally {
             if (!confirmed) {
                 releaser.release(hold, lease);

@@ -83,7 +83,7 @@ public final class FairLock implements Lock {
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
         ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
-                key, lockKey, ticket, token, owner.leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
+                key, lockKey, ticket, token, owner.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         long timeout = commands.answerTimeoutNanos();
         FairCommands.Answer answer;
         try {
@@ -97,8 +97,8 @@ public final class FairLock implements Lock {
         }
         owner.startBackgroundWork();
         return answer.granted()
-                ? Optional.of(owner.heldFair(
-                        key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis()))
+                ? Optional.of(owner.holds()
+                        .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis()))
                 : Optional.empty();
     }
 
@@ -181,7 +181,7 @@ public final class FairLock implements Lock {
         String lockKey = owner.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        long leaseMillis = owner.leaseMillis(lease);
+        long leaseMillis = owner.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
         ScriptRunner.Call<FairCommands.Answer> call = null;
         boolean taken = false;
@@ -202,22 +202,30 @@ public final class FairLock implements Lock {
                 }
                 if (answer.granted()) {
                     taken = true;
-                    return owner.heldFair(
-                            key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis());
+                    return owner.holds()
+                            .heldFair(
+                                    key,
+                                    lockKey,
+                                    token,
+                                    answer.fencingToken(),
+                                    lease,
+                                    call.sentNanos(),
+                                    answer.millis());
                 }
                 FairHandovers.Notice heard = awaitNotice(notice, deadline, answer.millis());
                 if (heard == FairHandovers.LOOK_AGAIN || heard != null && isStale(heard, answer)) {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
                     taken = true;
-                    return owner.heldFair(
-                            key,
-                            lockKey,
-                            token,
-                            heard.fencingToken(),
-                            lease,
-                            handoverNanos(call.sentNanos(), answer.serverMillis(), heard.serverMillis()),
-                            heard.provisionalMillis());
+                    return owner.holds()
+                            .heldFair(
+                                    key,
+                                    lockKey,
+                                    token,
+                                    heard.fencingToken(),
+                                    lease,
+                                    handoverNanos(call.sentNanos(), answer.serverMillis(), heard.serverMillis()),
+                                    heard.provisionalMillis());
                 } else if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
                     return null;
                 }

@@ -10,14 +10,9 @@ import io.distlock.LockedCallable;
 import io.distlock.LockedExecution;
 import io.distlock.LockedRunnable;
 import io.distlock.OnLockLost;
-import io.distlock.redis.LockCommands.Ownership;
-import io.distlock.redis.LockCommands.Status;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +63,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     private final WaitingRoom waitingRoom;
     private final LeaseRenewer renewer;
     private final Releaser releaser;
+    private final Holds holds;
     private final Acquirer acquirer;
     private final List<ReleaseSubscription> subscriptions;
     private final boolean ownsSubscriptions;
@@ -97,6 +93,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
         this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair());
+        this.holds = new Holds(this, commands, live, renewer, releaser);
         this.acquirer = new Acquirer(
                 this,
                 commands,
@@ -316,123 +313,6 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         threadOwned.remove((RedisLockHandle) handle);
     }
 
-    /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
-    LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = new Hold(
-                key,
-                lockKey,
-                token,
-                fencingToken,
-                lease,
-                leaseMillis(lease),
-                sentNanos,
-                renewer.callbackExecutor(),
-                false);
-        live.add(hold);
-        return joined(hold, lease);
-    }
-
-    /**
-     * Starts a hold of the fair lock on a key Redis set to expire {@code grantedMillis} after {@code startNanos} at the
-     * earliest, and extends it in the background to the full lease if that is longer.
-     */
-    LockHandle heldFair(
-            String key,
-            String lockKey,
-            String token,
-            long fencingToken,
-            Lease lease,
-            long startNanos,
-            long grantedMillis) {
-        long leaseMillis = leaseMillis(lease);
-        Hold hold = new Hold(
-                key, lockKey, token, fencingToken, lease, leaseMillis, startNanos, renewer.callbackExecutor(), true);
-        hold.leaseSet(startNanos, grantedMillis);
-        live.add(hold);
-        LockHandle handle = joined(hold, lease);
-        if (grantedMillis < leaseMillis) {
-            // Most held sections end long before a third of the short lease: only those that do not pay the extension.
-            CompletableFuture.delayedExecutor(grantedMillis / 3, TimeUnit.MILLISECONDS, renewer.callbackExecutor())
-                    .execute(() -> extendHandedOver(hold, leaseMillis));
-        }
-        return handle;
-    }
-
-    private void extendHandedOver(Hold hold, long leaseMillis) {
-        if (hold.hasEnded()) {
-            return;
-        }
-        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
-        call.answer().thenAccept(found -> {
-            if (found == Ownership.OWNED) {
-                hold.leaseAtLeast(call.sentNanos(), leaseMillis);
-            } else {
-                hold.markLost(found.lossReason());
-            }
-        });
-    }
-
-    /** A new handle on a hold, for a new or a nested acquisition. */
-    LockHandle joined(Hold hold, Lease lease) {
-        if (lease.isRenewed()) {
-            renewer.track(hold);
-        }
-        return new RedisLockHandle(this, hold, lease);
-    }
-
-    void release(Hold hold, Lease handleLease) {
-        releaser.release(hold, handleLease);
-    }
-
-    void dropped(Hold hold, Lease handleLease) {
-        releaser.dropped(hold, handleLease);
-    }
-
-    boolean isHeld(Hold hold) {
-        return status(hold).ownership() == Ownership.OWNED;
-    }
-
-    Duration remainingLease(Hold hold) {
-        return Duration.ofMillis(status(hold).remainingMillis());
-    }
-
-    void extend(Hold hold, Duration lease) {
-        long leaseMillis = Lease.fixed(lease).duration().toMillis();
-        LockLostException lost = hold.lostOrNull();
-        if (lost != null) {
-            throw lost;
-        }
-        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
-        Ownership found = call.awaitAnswer();
-        if (found != Ownership.OWNED) {
-            throw Releaser.lost(hold, found);
-        }
-        hold.leaseSet(call.sentNanos(), leaseMillis);
-    }
-
-    void onLost(Hold hold, Consumer<LockLostException> callback) {
-        hold.onLost(callback);
-        if (!hold.isRenewed()) {
-            renewer.watchExpiry(hold);
-        }
-    }
-
-    /** Asks Redis whether the hold still owns its key; a hold found lost is marked so. */
-    private Status status(Hold hold) {
-        if (hold.hasEnded()) {
-            return new Status(Ownership.GONE, 0);
-        }
-        Status status = commands.status(hold).awaitAnswer();
-        if (status.ownership() != Ownership.OWNED) {
-            hold.markLost(status.ownership().lossReason());
-        }
-        return status;
-    }
-
-    long leaseMillis(Lease lease) {
-        return lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis();
-    }
-
     /**
      * The fair view of this lock: the same keys, leases, renewals, fencing tokens and re-entry, with waiters of every
      * instance served first come first served through a queue in Redis.
@@ -445,6 +325,11 @@ public final class RedisLock implements Lock, ClosingLifecycle {
             throw new UnsupportedOperationException(name + " has no fair lock");
         }
         return fair;
+    }
+
+    /** Starts holds and serves their handles. */
+    Holds holds() {
+        return holds;
     }
 
     /** A nested acquisition inside a scope of this thread that holds the key, or null if none holds it. */

@@ -26,18 +26,18 @@ final class RedisLockHandle implements LockHandle {
         return thread;
     });
 
-    private final RedisLock lock;
+    private final Holds holds;
     private final Hold hold;
     private final Lease lease;
     private final AtomicBoolean released;
     private final Cleaner.Cleanable whenDropped;
 
-    RedisLockHandle(RedisLock lock, Hold hold, Lease lease) {
-        this.lock = lock;
+    RedisLockHandle(Holds holds, Hold hold, Lease lease) {
+        this.holds = holds;
         this.hold = hold;
         this.lease = lease;
         this.released = new AtomicBoolean();
-        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped(lock, hold, lease, released));
+        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped(holds, hold, lease, released));
     }
 
     Hold hold() {
@@ -45,7 +45,7 @@ final class RedisLockHandle implements LockHandle {
     }
 
     boolean belongsTo(RedisLock owner) {
-        return lock == owner;
+        return holds.owner() == owner;
     }
 
     @Override
@@ -70,12 +70,12 @@ final class RedisLockHandle implements LockHandle {
 
     @Override
     public boolean isHeld() {
-        return !released.get() && lock.isHeld(hold);
+        return !released.get() && holds.isHeld(hold);
     }
 
     @Override
     public Duration remainingLease() {
-        return released.get() ? Duration.ZERO : lock.remainingLease(hold);
+        return released.get() ? Duration.ZERO : holds.remainingLease(hold);
     }
 
     @Override
@@ -83,7 +83,7 @@ final class RedisLockHandle implements LockHandle {
         if (released.get()) {
             throw new IllegalStateException("lock '" + hold.key() + "' was already released through this handle");
         }
-        lock.extend(hold, lease);
+        holds.extend(hold, lease);
     }
 
     @Override
@@ -96,7 +96,7 @@ final class RedisLockHandle implements LockHandle {
         if (callback == null) {
             throw new IllegalArgumentException("callback must not be null");
         }
-        lock.onLost(hold, callback);
+        holds.onLost(hold, callback);
     }
 
     @Override
@@ -105,14 +105,14 @@ final class RedisLockHandle implements LockHandle {
             throw new IllegalStateException("lock '" + hold.key() + "' was already released through this handle");
         }
         whenDropped.clean();
-        lock.release(hold, lease);
+        holds.release(hold, lease);
     }
 
     @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
             whenDropped.clean();
-            lock.release(hold, lease);
+            holds.release(hold, lease);
         }
     }
 
@@ -123,7 +123,7 @@ final class RedisLockHandle implements LockHandle {
     }
 
     /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
-    private record ForgetDropped(RedisLock lock, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
+    private record ForgetDropped(Holds holds, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
 
         @Override
         public void run() {
@@ -134,7 +134,7 @@ final class RedisLockHandle implements LockHandle {
                     "A handle of lock '{}' was dropped without being released: it is no longer renewed, and the key "
                             + "expires with its lease. Release every handle, for example with try-with-resources",
                     hold.key());
-            lock.dropped(hold, lease);
+            holds.dropped(hold, lease);
         }
     }
 }
