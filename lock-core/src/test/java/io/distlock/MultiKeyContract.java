@@ -246,10 +246,12 @@ public interface MultiKeyContract {
         Duration wait = Duration.ofMillis(500);
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try {
+            // Both hold their first key until both have given up on the second, as two deadlocked callers would.
             CyclicBarrier bothHoldTheirFirstKey = new CyclicBarrier(2);
+            CyclicBarrier bothGaveUp = new CyclicBarrier(2);
             List<Future<Boolean>> inOwnOrder = List.of(
-                    pool.submit(() -> takeOneByOne(newClient(), a, b, wait, bothHoldTheirFirstKey)),
-                    pool.submit(() -> takeOneByOne(newClient(), b, a, wait, bothHoldTheirFirstKey)));
+                    pool.submit(() -> takeOneByOne(newClient(), a, b, wait, bothHoldTheirFirstKey, bothGaveUp)),
+                    pool.submit(() -> takeOneByOne(newClient(), b, a, wait, bothHoldTheirFirstKey, bothGaveUp)));
             for (Future<Boolean> caller : inOwnOrder) {
                 assertThat(caller.get(10, TimeUnit.SECONDS))
                         .as("each waited for the other's key")
@@ -267,12 +269,14 @@ public interface MultiKeyContract {
         }
     }
 
-    private static boolean takeOneByOne(Lock lock, String first, String second, Duration wait, CyclicBarrier barrier)
+    private static boolean takeOneByOne(
+            Lock lock, String first, String second, Duration wait, CyclicBarrier holding, CyclicBarrier done)
             throws Exception {
         try (LockHandle held = lock.tryAcquire(first, LONG).orElseThrow()) {
-            barrier.await(10, TimeUnit.SECONDS);
+            holding.await(10, TimeUnit.SECONDS);
             Optional<LockHandle> next = lock.tryAcquire(second, LONG, wait);
             next.ifPresent(LockHandle::release);
+            done.await(10, TimeUnit.SECONDS);
             return next.isPresent();
         }
     }

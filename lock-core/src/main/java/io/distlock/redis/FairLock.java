@@ -307,8 +307,9 @@ public final class FairLock implements Lock {
     }
 
     /**
-     * Withdraws a ticket, and passes on a lock handed to it meanwhile, after the last call of the waiter (Redis runs a
-     * connection's commands in order) and again once that call answered, in case it granted the lock.
+     * Withdraws a ticket, and passes on a lock handed to it meanwhile; and again once the waiter's last call answered,
+     * if it had not yet: Redis may run that call after the first withdrawal (a {@code NOSCRIPT} fallback does not keep
+     * the order), queueing the ticket again or granting it the lock.
      */
     private void leave(
             String key,
@@ -320,12 +321,8 @@ public final class FairLock implements Lock {
             log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
             return 0L;
         });
-        if (last != null) {
-            last.answer().thenAccept(answer -> {
-                if (answer.granted()) {
-                    commands.leave(key, lockKey, ticket, token);
-                }
-            });
+        if (last != null && !last.answer().isDone()) {
+            last.answer().whenComplete((answer, error) -> commands.leave(key, lockKey, ticket, token));
         }
     }
 

@@ -147,6 +147,7 @@ final class GrantVote {
             combined.complete(System.nanoTime(), new Busy(QuorumCommands.retryAfterSplitMillis()));
             return;
         }
+        group.lateGrants().expect(token, nodes, attempts);
         combined.complete(
                 won.earliestSentNanos() - TimeUnit.MILLISECONDS.toNanos(group.driftMillis(leaseMillis)),
                 new Granted(fencingToken));

@@ -44,6 +44,7 @@ final class QuorumCommands implements LockCommands {
     private final int quorum;
     private final double clockDriftFactor;
     private final Consumer<String> releasedHere;
+    private final LateGrants lateGrants = new LateGrants();
     /** The longest command timeout of the nodes: how long a combined call may take at most. */
     private final long commandTimeoutNanos;
 
@@ -69,6 +70,11 @@ final class QuorumCommands implements LockCommands {
 
     List<SingleNodeCommands> nodes() {
         return nodes;
+    }
+
+    /** The nodes that had not answered won acquisitions, which a release must cover again. */
+    LateGrants lateGrants() {
+        return lateGrants;
     }
 
     /** Tells this instance's waiters that a failed attempt released the key on some node. */
@@ -156,6 +162,7 @@ final class QuorumCommands implements LockCommands {
 
     @Override
     public ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
+        lateGrants.released(key, lockKey, token);
         String releaseId = newReleaseId();
         List<ScriptRunner.Call<Released>> calls =
                 send(node -> node.release(key, lockKey, token, othersFirst, releaseId));
@@ -176,6 +183,7 @@ final class QuorumCommands implements LockCommands {
      */
     @Override
     public ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
+        lateGrants.released(hold.key(), hold.lockKey(), hold.token());
         List<ScriptRunner.Call<HandedOver>> calls =
                 send(node -> node.handOver(hold, receiverToken, receiverLeaseMillis));
         QuorumVotes<HandedOver>[] counted = newVotesHolder();
@@ -260,6 +268,7 @@ final class QuorumCommands implements LockCommands {
 
     @Override
     public CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
+        lateGrants.released(key, lockKey, token);
         String releaseId = newReleaseId();
         return CompletableFuture.allOf(nodes.stream()
                 .map(node -> node.releaseQuietly(key, lockKey, token, releaseId))
