@@ -42,7 +42,10 @@ import reactor.util.retry.Retry;
  * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
  * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
  * the client's I/O thread. That thread sends them one at a time, in the order they were started, and a script started
- * while any wait there waits behind them: a release must never reach Redis before the acquisition it releases.
+ * while any wait there waits behind them: a release must not reach Redis before the acquisition it releases. Redis
+ * can still run two scripts out of order when one of them is sent again by {@code EVAL} after a {@code NOSCRIPT}
+ * (a restarted server); so whoever releases before an acquisition has answered releases again after a late grant
+ * ({@link LockCommands.Attempt#abandon}, {@link LateGrants}).
  */
 final class ScriptRunner {
 
