@@ -309,7 +309,9 @@ public final class FairLock implements Lock {
     /**
      * Withdraws a ticket, and passes on a lock handed to it meanwhile; and again once the waiter's last call answered,
      * if it had not yet: Redis may run that call after the first withdrawal (a {@code NOSCRIPT} fallback does not keep
-     * the order), queueing the ticket again or granting it the lock.
+     * the order), queueing the ticket again or granting it the lock. Waits up to {@link #MIN_ANSWER_WAIT_NANOS} for the
+     * withdrawal, so that a caller whose wait ended is normally out of the queue when it returns, and a release right
+     * after does not hand the key to a waiter that has left.
      */
     private void leave(
             String key,
@@ -317,10 +319,16 @@ public final class FairLock implements Lock {
             String ticket,
             String token,
             ScriptRunner.@Nullable Call<FairCommands.Answer> last) {
-        commands.leave(key, lockKey, ticket, token).answer().exceptionally(error -> {
+        ScriptRunner.Call<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
+        withdrawal.answer().exceptionally(error -> {
             log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
             return 0L;
         });
+        try {
+            withdrawal.awaitUninterruptibly(MIN_ANSWER_WAIT_NANOS);
+        } catch (TimeoutException | RuntimeException notYet) {
+            // It goes on in the background; the ticket expires with its heartbeat timeout if Redis never runs it.
+        }
         if (last != null && !last.answer().isDone()) {
             last.answer().whenComplete((answer, error) -> commands.leave(key, lockKey, ticket, token));
         }
