@@ -16,13 +16,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>A ticket starts with its lock instance's id and a dot. A waiter calls {@link #ACQUIRE} again well within its
  * deadline (its heartbeat); a waiter that dies, or is paused past its deadline, is skipped and dropped when its turn
  * comes. A waiter at the head of the queue is handed the lock for at most what is left of its deadline (the
- * <em>provisional</em> lease), so a waiter that died just before its turn keeps the line no longer than that; the
- * waiter extends it to its full lease as soon as it hears of the handover. A waiter of the instance that runs the script
- * is alive as that instance is: it gets its full lease at once, and hears of the handover from the script's answer. A
- * handover to another instance's waiter is announced on that instance's own channel (see {@link
+ * <em>provisional</em> lease), so a waiter that died just before its turn keeps the line no longer than that; a live
+ * waiter extends it to its full lease if it still holds the lock after a third of it. A waiter of the instance that
+ * runs the script is alive as that instance is: it gets its full lease at once, and hears of the handover from the
+ * script's answer. A handover to another instance's waiter is announced on that instance's own channel (see {@link
  * FairCommands#handoverChannel}) as {@code !<ticket> <fencing token> <server time ms> <lease ms>}; tickets, unlike
- * owner tokens, are not secret. Lease time is Redis's: every deadline is
- * compared with Redis's {@code TIME}.
+ * owner tokens, are not secret. Lease time is Redis's: every deadline is compared with Redis's {@code TIME}.
  */
 final class FairScripts {
 
@@ -80,11 +79,11 @@ final class FairScripts {
             """;
 
     /**
-     * ARGV: release channel, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the queue
-     * (else 0). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting, queues the
-     * ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token is extended to
-     * the full lease. A free lock with other waiters ahead is handed to the first of them. Returns {@code {fencing
-     * token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
+     * ARGV: handover channel prefix, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the
+     * queue (else 0). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
+     * queues the ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token
+     * is extended to the full lease. A free lock with other waiters ahead is handed to the first of them. Returns
+     * {@code {fencing token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
      */
     static final RedisScript<List<Long>> ACQUIRE = listScript(PRELUDE + """
             local ticket, token, lease, timeout = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
@@ -121,9 +120,9 @@ final class FairScripts {
             """);
 
     /**
-     * ARGV: release channel, instance id, owner token. Releases the lock if the token owns it, handing it to the first
-     * live waiter if there is one. Returns 1 if released, 0 if the key was gone, -1 if another owner holds it, followed
-     * by what {@code handToHead()} returned.
+     * ARGV: handover channel prefix, instance id, owner token. Releases the lock if the token owns it, handing it to
+     * the first live waiter if there is one. Returns 1 if released, 0 if the key was gone, -1 if another owner holds
+     * it, followed by what {@code handToHead()} returned.
      */
     static final RedisScript<List<Object>> RELEASE = mixedListScript(PRELUDE + """
             local holder = redis.call('get', lock)
@@ -142,9 +141,9 @@ final class FairScripts {
             """);
 
     /**
-     * ARGV: release channel, instance id, ticket, owner token. Takes the ticket out of the queue; if the lock was handed
-     * to the token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and was
-     * released, else 0, followed by what {@code handToHead()} returned.
+     * ARGV: handover channel prefix, instance id, ticket, owner token. Takes the ticket out of the queue; if the lock
+     * was handed to the token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and
+     * was released, else 0, followed by what {@code handToHead()} returned.
      */
     static final RedisScript<List<Object>> LEAVE = mixedListScript(PRELUDE + """
             drop(ARGV[3])
