@@ -107,6 +107,16 @@ public @interface DistributedLock {
     boolean fair() default false;
 
     /**
+     * Whether to take the key's read lock: methods that read the key run together, and exclude and are excluded by
+     * writers, which are the acquisitions of the key without {@code read} ({@link Lock#reading()}). A waiting writer
+     * keeps new readers out. It needs a {@link Lock} bean with a read side; with one that has none (a Redlock),
+     * start-up fails. It cannot be combined with {@link #fair()}.
+     *
+     * @return true to take the key for reading
+     */
+    boolean read() default false;
+
+    /**
      * What to do when the method finished but its lock had been lost meanwhile (the lease ran out or another owner
      * took the key). {@link OnLockLost#DEFAULT} uses {@code distlock.on-lost}.
      *

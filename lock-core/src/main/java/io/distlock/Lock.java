@@ -220,6 +220,18 @@ public interface Lock {
     }
 
     /**
+     * The read side of this lock's keys, if it has one: readers share a key, and exclude and are excluded by this
+     * lock's own acquisitions, which are the writers ({@link io.distlock.redis.ReadLock}).
+     *
+     * @return the read lock
+     * @throws UnsupportedOperationException if this implementation has no read lock (a {@link
+     *     io.distlock.redis.Redlock}, for one)
+     */
+    default Lock reading() {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no read lock");
+    }
+
+    /**
      * Takes several keys all or none, waiting up to {@code wait} in all; see "Several keys at once" above.
      *
      * @param keys the locks' names; duplicates are taken once

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentSkipListSet;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +41,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     private final boolean enabled;
     private final Set<String> created = new ConcurrentSkipListSet<>();
     private final Set<String> fair = new ConcurrentSkipListSet<>();
+    private final Set<String> read = new ConcurrentSkipListSet<>();
 
     LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, boolean enabled) {
         this.beanFactory = beanFactory;
@@ -51,7 +53,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         // Also sees what the bean definitions do not tell: prototypes and the objects that factory beans make.
         List<Method> methods = LockedMethods.annotatedMethods(AopUtils.getTargetClass(bean));
         describeAll(methods, created);
-        describeFair(methods);
+        describeViews(methods);
         return bean;
     }
 
@@ -77,11 +79,17 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
                     + ". Methods: " + String.join(", ", annotated)
                     + ". To run them without a lock deliberately, set distlock.enabled=false.");
         }
-        String fairProblem = fair.isEmpty() ? null : fairProblem();
+        String fairProblem = fair.isEmpty() ? null : viewProblem("fair", Lock::fair);
         if (fairProblem != null) {
             throw new IllegalStateException("@DistributedLock(fair = true) methods cannot run, because " + fairProblem
                     + ". Methods: " + String.join(", ", fair) + ". Remove fair = true from them, or give them a Lock"
                     + " with a fair view, such as a RedisLock (a Redlock has none).");
+        }
+        String readProblem = read.isEmpty() ? null : viewProblem("read", Lock::reading);
+        if (readProblem != null) {
+            throw new IllegalStateException("@DistributedLock(read = true) methods cannot run, because " + readProblem
+                    + ". Methods: " + String.join(", ", read) + ". Remove read = true from them, or give them a Lock"
+                    + " with a read side, such as a RedisLock (a Redlock has none).");
         }
         if (!unproxied.isEmpty()) {
             throw new IllegalStateException("@DistributedLock methods would run without their lock, because these "
@@ -97,7 +105,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         if (singleton != null && !(singleton instanceof FactoryBean<?>)) {
             List<Method> methods = LockedMethods.annotatedMethods(AopUtils.getTargetClass(singleton));
             describeAll(methods, annotated);
-            describeFair(methods);
+            describeViews(methods);
             if (enabled && !methods.isEmpty() && !proxiedByDistlock(singleton)) {
                 Set<String> described = new TreeSet<>();
                 describeAll(methods, described);
@@ -109,7 +117,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         if (type != null) {
             List<Method> methods = LockedMethods.annotatedMethods(ClassUtils.getUserClass(type));
             describeAll(methods, annotated);
-            describeFair(methods);
+            describeViews(methods);
         }
     }
 
@@ -132,26 +140,29 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         methods.forEach(method -> into.add(DistributedLockDefinitionException.describe(method)));
     }
 
-    private void describeFair(List<Method> methods) {
+    private void describeViews(List<Method> methods) {
         for (Method method : methods) {
             DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
             if (annotation != null && annotation.fair()) {
                 fair.add(DistributedLockDefinitionException.describe(method));
             }
+            if (annotation != null && annotation.read()) {
+                read.add(DistributedLockDefinitionException.describe(method));
+            }
         }
     }
 
-    /** Why the single Lock has no fair view for the methods that ask for one, or null if it has. */
-    private @Nullable String fairProblem() {
+    /** Why the single Lock has no view of the kind some methods ask for, or null if it has. */
+    private @Nullable String viewProblem(String kind, Function<Lock, Lock> view) {
         Lock lock = beanFactory.getBeanProvider(Lock.class).getIfUnique();
         if (lock == null) {
             return null;
         }
         try {
-            lock.fair();
+            view.apply(lock);
             return null;
         } catch (UnsupportedOperationException e) {
-            return "the Lock bean " + lock + " has no fair view (" + e.getMessage() + ")";
+            return "the Lock bean " + lock + " has no " + kind + " view (" + e.getMessage() + ")";
         }
     }
 

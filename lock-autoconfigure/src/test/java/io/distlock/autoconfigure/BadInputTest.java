@@ -322,6 +322,17 @@ class BadInputTest {
                         IllegalStateException.class,
                         "@DistributedLock(fair = true) methods cannot run, because the Lock bean"),
                 row(
+                        "read annotated method with a Redlock",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(ReadJob.class).withPropertyValues(redlockNodes(3))),
+                        IllegalStateException.class,
+                        "@DistributedLock(read = true) methods cannot run, because the Lock bean"),
+                row(
+                        "annotation both read and fair",
+                        () -> startWith(ReadAndFairJob.class),
+                        IllegalStateException.class,
+                        "read and fair cannot be combined"),
+                row(
                         "replica acknowledgements with a Redlock",
                         () -> startWithRedlock(3, "distlock.replica-ack.replicas=1"),
                         IllegalStateException.class,
@@ -464,6 +475,22 @@ class BadInputTest {
     public static class FairJob {
 
         @DistributedLock(key = "'job'", fair = true)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class ReadJob {
+
+        @DistributedLock(key = "'report'", read = true)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class ReadAndFairJob {
+
+        @DistributedLock(key = "'report'", read = true, fair = true)
         public String run() {
             return "ran";
         }

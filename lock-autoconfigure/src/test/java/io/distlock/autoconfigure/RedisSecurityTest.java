@@ -26,7 +26,8 @@ class RedisSecurityTest {
 
     /** The minimal ACL documented in the README. */
     static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "
-            + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish +info";
+            + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish +info"
+            + " +type +time +hget +hset +hdel +hgetall +zadd +zrange +zrem +zscore";
 
     private final ApplicationContextRunner runner =
             DistlockContexts.runner().withPropertyValues("distlock.watchdog.lease=2s");
@@ -93,6 +94,39 @@ class RedisSecurityTest {
         assertThat(waiter.get(10, TimeUnit.SECONDS)).isPresent();
         assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
         waiter.get().orElseThrow().release();
+
+        // Readers, renewed and released, then a writer waiting for them; and the fair lock's queue and handover.
+        LockHandle reading = lock.reading().tryAcquire(key).orElseThrow();
+        LockHandle alsoReading = otherClient
+                .reading()
+                .tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)))
+                .orElseThrow();
+        CompletableFuture<Optional<LockHandle>> writer = CompletableFuture.supplyAsync(() -> {
+            try {
+                return lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+        Thread.sleep(300);
+        assertThat(reading.isHeld()).isTrue();
+        reading.release();
+        alsoReading.release();
+        writer.get(10, TimeUnit.SECONDS).orElseThrow().release();
+        LockHandle fairHolder =
+                lock.fair().tryAcquire(key, Lease.fixed(Duration.ofSeconds(5))).orElseThrow();
+        CompletableFuture<Optional<LockHandle>> fairWaiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return otherClient.fair().tryAcquire(key, Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+        Thread.sleep(300);
+        fairHolder.release();
+        fairWaiter.get(10, TimeUnit.SECONDS).orElseThrow().release();
         otherClient.close();
     }
 }

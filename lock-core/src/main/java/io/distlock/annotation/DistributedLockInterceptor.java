@@ -43,7 +43,9 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockedMethod locked = methods.get().get(invocation.getMethod(), AopUtils.getTargetClass(target));
         Object[] args = invocation.getArguments();
-        Lock taking = locked.fair() ? lock.get().fair() : lock.get();
+        Lock taking = locked.read()
+                ? lock.get().reading()
+                : locked.fair() ? lock.get().fair() : lock.get();
         if (locked.severalKeys()) {
             return invokeWithKeys(invocation, locked, taking, target, args);
         }

@@ -26,6 +26,7 @@ final class LockedMethod {
 
     private final Method method;
     private final boolean fair;
+    private final boolean read;
     private final boolean severalKeys;
     private final List<String> keyTexts;
     private final List<Expression> keys;
@@ -40,6 +41,7 @@ final class LockedMethod {
     LockedMethod(
             Method method,
             boolean fair,
+            boolean read,
             boolean severalKeys,
             List<String> keyTexts,
             List<? extends Expression> keys,
@@ -52,6 +54,7 @@ final class LockedMethod {
             @Nullable BeanResolver beans) {
         this.method = method;
         this.fair = fair;
+        this.read = read;
         this.severalKeys = severalKeys;
         this.keyTexts = keyTexts;
         this.keys = List.copyOf(keys);
@@ -83,6 +86,11 @@ final class LockedMethod {
     /** Whether the lock is taken through the lock's fair view. */
     boolean fair() {
         return fair;
+    }
+
+    /** Whether the lock is taken for reading. */
+    boolean read() {
+        return read;
     }
 
     /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */

@@ -146,9 +146,14 @@ public final class LockedMethods {
             checkSingleKey(method, keyTexts.get(0), keys.get(0));
         }
         Method fallback = fallback(method, targetClass, annotation.fallback());
+        if (annotation.read() && annotation.fair()) {
+            throw new DistributedLockDefinitionException(
+                    method, "read and fair cannot be combined: readers never queue; set one of them");
+        }
         return new LockedMethod(
                 method,
                 annotation.fair(),
+                annotation.read(),
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),

@@ -220,8 +220,12 @@ final class Acquirer {
      * {@link JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread that
      * acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other code.
      *
+     * <p>A scope that holds the key for reading cannot take it for writing: the two readers that tried would each wait
+     * for the other forever, so that fails at once.
+     *
      * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
      * @return the nested handle, or null if no scope of this thread holds the key
+     * @throws IllegalStateException if the scope holds the key for reading
      */
     @Nullable
     LockHandle reenter(String key, Lease lease, long deadline) {
@@ -229,6 +233,17 @@ final class Acquirer {
         if (outer == null) {
             return null;
         }
+        if (outer.hold().isRead()) {
+            throw new IllegalStateException("lock '" + key + "' is held for reading in this scope and cannot be taken"
+                    + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
+                    + " from the start");
+        }
+        return join(outer, lease, deadline);
+    }
+
+    /** A nested handle on the hold of {@code outer}, confirmed in Redis; null if that hold just ended. */
+    @Nullable
+    LockHandle join(RedisLockHandle outer, Lease lease, long deadline) {
         Hold hold = outer.hold();
         if (!hold.join(lease)) {
             return null;
@@ -270,7 +285,9 @@ final class Acquirer {
         }
     }
 
-    private @Nullable RedisLockHandle heldByThisThread(String key) {
+    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
+    @Nullable
+    RedisLockHandle heldByThisThread(String key) {
         Optional<LockHandle> scoped = LockContext.current(key);
         if (scoped.isPresent() && scoped.get() instanceof RedisLockHandle handle && handle.belongsTo(owner)) {
             return handle;

@@ -11,7 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>KEYS of every script, all under the lock key's hash tag: the lock, its fencing counter, the queue (a sorted set of
  * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms> <deadline>}, the
  * deadline being the server time, in ms, at which the ticket leaves the queue unless its waiter calls again), and the
- * arrival counter.
+ * arrival counter. While {@linkplain ReadLock readers} hold the lock key (a hash then, see {@link LockScripts}), it
+ * counts as held, and a waiting fair writer marks it so that new readers yield.
  *
  * <p>A ticket starts with its lock instance's id and a dot. A waiter calls {@link #ACQUIRE} again well within its
  * deadline (its heartbeat); a waiter that dies, or is paused past its deadline, is skipped and dropped when its turn
@@ -37,6 +38,15 @@ final class FairScripts {
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local function holderOf()
+              local kind = redis.call('type', lock).ok
+              if kind == 'string' then
+                return redis.call('get', lock)
+              elseif kind == 'hash' then
+                return '#'
+              end
+              return nil
+            end
             local function drop(ticket)
               redis.call('zrem', queue, ticket)
               redis.call('hdel', waiters, ticket)
@@ -87,7 +97,7 @@ final class FairScripts {
      */
     static final RedisScript<List<Long>> ACQUIRE = listScript(PRELUDE + """
             local ticket, token, lease, timeout = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
-            local holder = redis.call('get', lock)
+            local holder = holderOf()
             if holder and string.sub(holder, 1, #token) == token then
               drop(ticket)
               if redis.call('pttl', lock) < lease then
@@ -107,6 +117,9 @@ final class FairScripts {
                 return {handover[2], handover[4], now}
               end
             end
+            if holder == '#' and ARGV[7] == '1' then
+              redis.call('hset', lock, '~w', now + math.max(0, redis.call('pttl', lock)))
+            end
             if ARGV[7] == '1' then
               if not redis.call('zscore', queue, ticket) then
                 redis.call('zadd', queue, redis.call('incr', arrivals), ticket)
@@ -125,7 +138,7 @@ final class FairScripts {
      * it, followed by what {@code handToHead()} returned.
      */
     static final RedisScript<List<Object>> RELEASE = mixedListScript(PRELUDE + """
-            local holder = redis.call('get', lock)
+            local holder = holderOf()
             if not holder then
               local handover = handToHead(false)
               table.insert(handover, 1, 0)
@@ -147,7 +160,7 @@ final class FairScripts {
      */
     static final RedisScript<List<Object>> LEAVE = mixedListScript(PRELUDE + """
             drop(ARGV[3])
-            local holder = redis.call('get', lock)
+            local holder = holderOf()
             local released = 0
             if holder and string.sub(holder, 1, #ARGV[4]) == ARGV[4] then
               redis.call('del', lock)

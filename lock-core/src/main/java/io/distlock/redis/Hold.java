@@ -34,7 +34,7 @@ final class Hold {
     private final long leaseMillis;
     private final long acquiredNanos;
     private final Executor callbackExecutor;
-    private final boolean fair;
+    private final Kind kind;
 
     /** Guarded by this. */
     private int openHandles = 1;
@@ -55,7 +55,7 @@ final class Hold {
             long leaseMillis,
             long sentNanos,
             Executor callbackExecutor,
-            boolean fair) {
+            Kind kind) {
         this.key = key;
         this.lockKey = lockKey;
         this.token = token;
@@ -66,12 +66,27 @@ final class Hold {
         this.acquiredNanos = sentNanos;
         this.expiresByNanos = sentNanos + Duration.ofMillis(leaseMillis).toNanos();
         this.callbackExecutor = callbackExecutor;
-        this.fair = fair;
+        this.kind = kind;
     }
 
     /** Whether the hold was taken through the {@linkplain FairLock fair lock}, whose release serves its queue. */
     boolean isFair() {
-        return fair;
+        return kind == Kind.FAIR;
+    }
+
+    /** Whether the hold is a reader's ({@link ReadLock}): its token is a field of the lock key, then a hash. */
+    boolean isRead() {
+        return kind == Kind.READ;
+    }
+
+    /** How the hold was taken. */
+    enum Kind {
+        /** The exclusive lock, which is also the write lock. */
+        EXCLUSIVE,
+        /** The exclusive lock, through the fair queue. */
+        FAIR,
+        /** A reader's share of the key. */
+        READ
     }
 
     String key() {

@@ -46,7 +46,23 @@ final class Holds {
                 leaseMillis(lease),
                 sentNanos,
                 renewer.callbackExecutor(),
-                false);
+                Hold.Kind.EXCLUSIVE);
+        live.add(hold);
+        return joined(hold, lease);
+    }
+
+    /** Starts a reader's hold: {@code token} is a field of the lock key, a hash while readers hold it. */
+    LockHandle heldRead(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
+        Hold hold = new Hold(
+                key,
+                lockKey,
+                token,
+                fencingToken,
+                lease,
+                leaseMillis(lease),
+                sentNanos,
+                renewer.callbackExecutor(),
+                Hold.Kind.READ);
         live.add(hold);
         return joined(hold, lease);
     }
@@ -65,7 +81,15 @@ final class Holds {
             long grantedMillis) {
         long leaseMillis = leaseMillis(lease);
         Hold hold = new Hold(
-                key, lockKey, token, fencingToken, lease, leaseMillis, startNanos, renewer.callbackExecutor(), true);
+                key,
+                lockKey,
+                token,
+                fencingToken,
+                lease,
+                leaseMillis,
+                startNanos,
+                renewer.callbackExecutor(),
+                Hold.Kind.FAIR);
         hold.leaseSet(startNanos, grantedMillis);
         live.add(hold);
         LockHandle handle = joined(hold, lease);

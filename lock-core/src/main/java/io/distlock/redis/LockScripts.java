@@ -15,6 +15,13 @@ import org.springframework.data.redis.core.script.RedisScript;
  * another process waits: {@code +<instance id>} while waiters of one lock instance are known, {@code *} once waiters of
  * several are. An instance tells its own waiters directly and so never publishes for its own mark.
  *
+ * <p>While readers hold a key ({@link ReadLock}), the lock key is a hash instead: each reader's owner token mapped to the
+ * end of its lease in Redis's time (ms), and the key expires when the last lease would end, so an exclusive
+ * acquisition's {@code SET NX} refuses for exactly as long as readers hold it, and no other key is involved. A waiting
+ * writer sets the field {@code ~w} to when the readers' leases would end; readers that yield to writers stay out until
+ * then. Every token-comparing script checks the key's type first: to an exclusive holder a hash means another owner,
+ * and to a reader a string does.
+ *
  * <p>A key whose value starts with {@code ~} holds no lock: a release reserved it for the waiters of other instances
  * than the one named after the {@code ~}, for a few milliseconds. Tokens never contain {@code ~}, so no token-comparing
  * script mistakes it for a holder's.
@@ -25,11 +32,21 @@ final class LockScripts {
      * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
      * caller's instance id. Takes the key if it is free, or reserved by another instance for its waiters' turn ({@code
      * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
-     * holder's PTTL (so a holder without expiry gives 0).
+     * holder's PTTL (so a holder without expiry gives 0). Readers holding the key count as the holder, and a caller
+     * that will wait marks them so that new readers yield.
      */
     static final RedisScript<Long> ACQUIRE = script("""
             if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
               return redis.call('incr', KEYS[2])
+            end
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              local ttl = redis.call('pttl', KEYS[1])
+              if ARGV[3] ~= '' and ttl > 0 then
+                local clock = redis.call('time')
+              local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+                redis.call('hset', KEYS[1], '~w', now + ttl)
+              end
+              return -1 - ttl
             end
             local holder = redis.call('get', KEYS[1])
             if holder and string.sub(holder, 1, 1) == '~' then
@@ -62,6 +79,32 @@ final class LockScripts {
      * releasing one may not. Returns 1 if deleted, 2 if reserved, 0 if the key was gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> RELEASE = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              local clock = redis.call('time')
+              local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+              local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+              if ends == 0 then
+                return -1
+              end
+              redis.call('hdel', KEYS[1], ARGV[1])
+              local fields = redis.call('hgetall', KEYS[1])
+              local live = false
+              for i = 1, #fields, 2 do
+                if tonumber(fields[i + 1]) <= now then
+                  redis.call('hdel', KEYS[1], fields[i])
+                elseif fields[i] ~= '~w' then
+                  live = true
+                end
+              end
+              if not live then
+                redis.call('del', KEYS[1])
+                redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+              end
+              if ends <= now then
+                return 0
+              end
+              return 1
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return 0
@@ -96,6 +139,9 @@ final class LockScripts {
      * two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> HAND_OVER = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              return -1
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return 0
@@ -117,6 +163,19 @@ final class LockScripts {
      * if another owner holds it.
      */
     static final RedisScript<Long> EXTEND = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              local clock = redis.call('time')
+              local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+              local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+              if ends <= now then
+                return ends == 0 and -1 or 0
+              end
+              redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+              if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
+                redis.call('pexpire', KEYS[1], ARGV[2])
+              end
+              return 1
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return 0
@@ -133,6 +192,21 @@ final class LockScripts {
      * remaining lease at least the given one. Returns 1, 0 if gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> CONFIRM = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              local clock = redis.call('time')
+              local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+              local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+              if ends <= now then
+                return ends == 0 and -1 or 0
+              end
+              if ends < now + tonumber(ARGV[2]) then
+                redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+              end
+              if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
+                redis.call('pexpire', KEYS[1], ARGV[2])
+              end
+              return 1
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return 0
@@ -151,6 +225,18 @@ final class LockScripts {
      * -2 if the key is gone.
      */
     static final RedisScript<Long> STATUS = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              local clock = redis.call('time')
+              local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+              local ends = tonumber(redis.call('hget', KEYS[1], ARGV[1]) or '0')
+              if ends == 0 then
+                return -1
+              end
+              if ends <= now then
+                return -2
+              end
+              return ends - now
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return -2
@@ -171,6 +257,9 @@ final class LockScripts {
      * past it. Returns 1, 0 if gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> RAISE_FENCE = script("""
+            if redis.call('type', KEYS[1]).ok == 'hash' then
+              return -1
+            end
             local holder = redis.call('get', KEYS[1])
             if not holder then
               return 0
@@ -193,9 +282,27 @@ final class LockScripts {
     static final RedisScript<List<Long>> RENEW = listScript("""
             local result = {}
             local lease = tonumber(ARGV[1])
+            local now = nil
             for i, key in ipairs(KEYS) do
               local token = ARGV[i + 1]
-              local holder = redis.call('get', key)
+              local holder = nil
+              if redis.call('type', key).ok == 'hash' then
+                if not now then
+                  local clock = redis.call('time')
+                  now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+                end
+                local ends = tonumber(redis.call('hget', key, token) or '0')
+                if ends == 0 then
+                  holder = ''
+                elseif ends > now then
+                  if ends < now + lease then
+                    redis.call('hset', key, token, now + lease)
+                  end
+                  holder = token
+                end
+              else
+                holder = redis.call('get', key)
+              end
               if not holder then
                 result[i] = 0
               elseif string.sub(holder, 1, #token) == token then
@@ -208,6 +315,47 @@ final class LockScripts {
               end
             end
             return result
+            """);
+
+    /**
+     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code 1}
+     * if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it
+     * (a string value; a waiting reader marks it as {@link #ACQUIRE} does, so that the writer's release is announced)
+     * or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on success;
+     * otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
+     */
+    static final RedisScript<Long> READ_ACQUIRE = script("""
+            local kind = redis.call('type', KEYS[1]).ok
+            if kind == 'string' then
+              local holder = redis.call('get', KEYS[1])
+              if ARGV[3] ~= '' and string.sub(holder, 1, 1) ~= '~' then
+                local owner = string.sub(holder, 1, #ARGV[1])
+                local mark = string.sub(holder, #ARGV[1] + 1)
+                local wanted = mark
+                if mark == '' then
+                  wanted = '+' .. ARGV[3]
+                elseif mark ~= '+' .. ARGV[3] then
+                  wanted = '*'
+                end
+                if wanted ~= mark then
+                  redis.call('set', KEYS[1], owner .. wanted, 'xx', 'keepttl')
+                end
+              end
+              return -1 - redis.call('pttl', KEYS[1])
+            end
+            local clock = redis.call('time')
+            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            if kind == 'hash' and ARGV[4] == '1' then
+              local writer = tonumber(redis.call('hget', KEYS[1], '~w') or '0')
+              if writer > now then
+                return -1 - (writer - now)
+              end
+            end
+            redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+            if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
+              redis.call('pexpire', KEYS[1], ARGV[2])
+            end
+            return redis.call('incr', KEYS[2])
             """);
 
     private LockScripts() {}

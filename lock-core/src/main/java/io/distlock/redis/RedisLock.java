@@ -70,6 +70,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     private final ReleaseSubscription.Listener releases;
     private final FairHandovers handovers;
     private final @Nullable FairLock fair;
+    private final @Nullable ReadLock reading;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
@@ -108,6 +109,9 @@ public final class RedisLock implements Lock, ClosingLifecycle {
                     }
                 }));
         this.fair = servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers);
+        this.reading = commands instanceof SingleNodeCommands single
+                ? new ReadLock(this, single, waitingRoom.readers(), true)
+                : null;
     }
 
     /**
@@ -325,6 +329,32 @@ public final class RedisLock implements Lock, ClosingLifecycle {
             throw new UnsupportedOperationException(name + " has no fair lock");
         }
         return fair;
+    }
+
+    /**
+     * The read side of this lock's keys: readers share a key, and exclude and are excluded by this lock's exclusive
+     * acquisitions, which are the writers; a waiting writer keeps new readers out.
+     *
+     * @return the read lock
+     */
+    @Override
+    public ReadLock reading() {
+        if (reading == null) {
+            throw new UnsupportedOperationException(name + " has no read lock");
+        }
+        return reading;
+    }
+
+    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
+    @Nullable
+    RedisLockHandle heldInScope(String key) {
+        return acquirer.heldByThisThread(key);
+    }
+
+    /** A nested handle on the hold of a scope's handle, confirmed in Redis; null if that hold just ended. */
+    @Nullable
+    LockHandle joinScope(RedisLockHandle outer, Lease lease, long deadline) {
+        return acquirer.join(outer, lease, deadline);
     }
 
     /** Starts holds and serves their handles. */

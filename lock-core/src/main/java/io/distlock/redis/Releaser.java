@@ -62,7 +62,8 @@ final class Releaser {
         }
         boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
-        if (hold.lostOrNull() == null) {
+        // A reader's release never hands the key over: other readers may still hold it.
+        if (hold.lostOrNull() == null && !hold.isRead()) {
             WaitingRoom.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 handOver(hold, next);

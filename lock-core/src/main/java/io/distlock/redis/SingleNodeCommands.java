@@ -92,6 +92,30 @@ final class SingleNodeCommands implements LockCommands {
         return new Attempt(this, call, key, lockKey, token);
     }
 
+    /**
+     * Adds a reader of the lock ({@link LockScripts#READ_ACQUIRE}).
+     *
+     * @param yieldToWriters whether a waiting writer keeps this reader out
+     */
+    Attempt acquireRead(
+            String key, String lockKey, String token, long leaseMillis, boolean willWait, boolean yieldToWriters) {
+        ScriptRunner.Call<Attempted> call = runner.run(
+                key,
+                "acquire",
+                LockScripts.READ_ACQUIRE,
+                List.of(lockKey, RedisKeys.fenceKey(lockKey)),
+                List.of(
+                        token,
+                        Long.toString(leaseMillis),
+                        willWait ? instanceId : NOT_WAITING,
+                        yieldToWriters ? "1" : "0"),
+                value -> {
+                    long answer = number(value);
+                    return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
+                });
+        return new Attempt(this, call, key, lockKey, token);
+    }
+
     @Override
     public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
         return runner.run(

@@ -62,6 +62,7 @@ final class WaitingRoom {
     static final long FOREVER = Long.MAX_VALUE;
 
     private final ConcurrentHashMap<String, Queue> queues = new ConcurrentHashMap<>();
+    private final ReleaseSignals readers = new ReleaseSignals();
     private volatile boolean closed;
 
     /**
@@ -80,8 +81,14 @@ final class WaitingRoom {
         return joined[0];
     }
 
+    /** Where the readers of this process wait for releases; they never queue here. */
+    ReleaseSignals readers() {
+        return readers;
+    }
+
     /** A lock on the key was released without a handover, by this process or (over pub/sub) by another. */
     void released(String lockKey) {
+        readers.released(lockKey);
         Queue queue = queues.get(lockKey);
         if (queue != null) {
             queue.grant();
@@ -102,11 +109,13 @@ final class WaitingRoom {
     /** Wakes every waiter to fail: the lock is closing. Waiters that enter later fail at once. */
     void close() {
         closed = true;
+        readers.releasedAll();
         queues.values().forEach(Queue::close);
     }
 
     /** Wakes one waiter of every key, after notifications may have been missed (a resubscription). */
     void releasedAll() {
+        readers.releasedAll();
         queues.values().forEach(Queue::grant);
     }
 

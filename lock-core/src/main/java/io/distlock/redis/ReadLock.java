@@ -1,0 +1,277 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockBackendException;
+import io.distlock.LockHandle;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.LockedCallable;
+import io.distlock.LockedExecution;
+import io.distlock.LockedRunnable;
+import io.distlock.OnLockLost;
+import io.distlock.redis.LockCommands.Attempted;
+import io.distlock.redis.LockCommands.Busy;
+import io.distlock.redis.LockCommands.Granted;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The read side of a {@link RedisLock}'s keys: any number of readers hold a key together, while the writer is the
+ * {@link RedisLock} itself (its exclusive acquisitions, plain or {@linkplain RedisLock#fair() fair}). Get it from
+ * {@link RedisLock#reading()}.
+ *
+ * <ul>
+ *   <li><b>Readers exclude writers and are excluded by them.</b> A reader is refused while a writer holds the key; a
+ *       writer is refused while any reader's lease runs.
+ *   <li><b>Writer preference.</b> A writer that waits for readers keeps new readers out until the current readers'
+ *       leases would end, so writers never starve. {@link #aheadOfWaitingWriters()} gives readers that do not yield.
+ *   <li><b>Each reader has its own lease</b>, counted by Redis: renewal, {@link LockHandle#isLost()}, {@link
+ *       LockHandle#onLost} and {@link io.distlock.LockLostException} on release work as for the exclusive lock. A reader
+ *       that dies frees its share when its lease ends, without help. Every reader gets its own fencing token.
+ *   <li><b>Re-entering.</b> Inside a scope that holds the key for reading, a read acquisition re-enters. Inside a scope
+ *       that holds it for writing, a read acquisition re-enters the write hold (a downgrade): the key stays exclusive
+ *       until the last handle of that hold is released. Taking the key for writing inside a scope that holds it for
+ *       reading fails at once with {@link IllegalStateException} (an upgrade could deadlock).
+ * </ul>
+ *
+ * <p>Waiting readers are woken by the writer's release, here or in another process; they never queue with the
+ * writers, and try again at the latest when the lease that kept them out ends. Waiting forms end when their wait ends,
+ * when interrupted (with {@link InterruptedException}, holding nothing), or with {@link LockBackendException} when Redis
+ * does not answer. Not available on a {@link Redlock}.
+ */
+public final class ReadLock implements Lock {
+
+    /** A reader kept out by a writer without expiry looks again this often. */
+    private static final long NO_EXPIRY_RECHECK_MILLIS = 1000;
+
+    /** A waiter whose wait is nearly over still gives Redis this long to answer. */
+    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+    private final RedisLock owner;
+    private final SingleNodeCommands commands;
+    private final ReleaseSignals releases;
+    private final boolean yieldToWriters;
+
+    ReadLock(RedisLock owner, SingleNodeCommands commands, ReleaseSignals releases, boolean yieldToWriters) {
+        this.owner = owner;
+        this.commands = commands;
+        this.releases = releases;
+        this.yieldToWriters = yieldToWriters;
+    }
+
+    /**
+     * Readers that do not yield to waiting writers: they are refused only while a writer holds the key. Writers may
+     * then wait as long as readers keep coming.
+     *
+     * @return the read lock without writer preference
+     */
+    public ReadLock aheadOfWaitingWriters() {
+        return yieldToWriters ? new ReadLock(owner, commands, releases, false) : this;
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key) {
+        return tryAcquire(key, Lease.renewed());
+    }
+
+    /** Takes a reader's share of the key if no writer holds it (or, with writer preference, waits for it). */
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease) {
+        owner.validate(key, lease);
+        try {
+            return Optional.ofNullable(take(key, lease, 0));
+        } catch (InterruptedException e) {
+            // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
+        return tryAcquire(key, Lease.renewed(), wait);
+    }
+
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
+        owner.validate(key, lease);
+        if (wait == null || wait.isNegative()) {
+            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
+                    + "; use acquire(...) to wait without limit");
+        }
+        if (wait.isZero()) {
+            return tryAcquire(key, lease);
+        }
+        return Optional.ofNullable(take(key, lease, Acquirer.saturatedNanos(wait)));
+    }
+
+    @Override
+    public LockHandle acquire(String key) throws InterruptedException {
+        return acquire(key, Lease.renewed());
+    }
+
+    @Override
+    public LockHandle acquire(String key, Lease lease) throws InterruptedException {
+        owner.validate(key, lease);
+        LockHandle handle = take(key, lease, WaitingRoom.FOREVER);
+        if (handle == null) {
+            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+        }
+        return handle;
+    }
+
+    @Override
+    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
+        return LockedExecution.call(handle, OnLockLost.THROW, work);
+    }
+
+    @Override
+    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        callWithLock(key, lease, wait, () -> {
+            work.run();
+            return null;
+        });
+    }
+
+    @Override
+    public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
+        owner.validate(key, lease);
+        return new JavaLockView(owner, this, key, lease);
+    }
+
+    /** This lock itself: it already reads. */
+    @Override
+    public ReadLock reading() {
+        return this;
+    }
+
+    /**
+     * Takes a reader's share: re-enters a read hold of this thread's scope, or tries until {@code waitNanos} have passed
+     * (0: once; {@link WaitingRoom#FOREVER}: no limit).
+     *
+     * @return the handle, or null if a writer kept the key for the whole wait
+     */
+    private @Nullable LockHandle take(String key, Lease lease, long waitNanos) throws InterruptedException {
+        if (waitNanos != 0 && Thread.interrupted()) {
+            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+        }
+        long deadline = waitNanos == WaitingRoom.FOREVER || waitNanos == 0
+                ? WaitingRoom.FOREVER
+                : System.nanoTime() + waitNanos;
+        RedisLockHandle scope = owner.heldInScope(key);
+        if (scope != null) {
+            // Inside a read scope this re-enters; inside a write scope the write hold, exclusive, covers reading too.
+            LockHandle nested = owner.joinScope(scope, lease, deadline);
+            if (nested != null) {
+                return nested;
+            }
+        }
+        String lockKey = owner.lockKey(key);
+        String token = OwnerTokens.newToken();
+        long leaseMillis = owner.holds().leaseMillis(lease);
+        boolean answeredBefore = false;
+        while (true) {
+            if (owner.isClosed()) {
+                throw owner.closed(key);
+            }
+            CompletableFuture<Void> released = releases.next(lockKey);
+            try {
+                LockCommands.Attempt attempt =
+                        commands.acquireRead(key, lockKey, token, leaseMillis, waitNanos != 0, yieldToWriters);
+                Attempted answer = awaitAttempt(attempt, deadline, answeredBefore, waitNanos == 0);
+                if (answer == null) {
+                    return null;
+                }
+                if (!answeredBefore) {
+                    answeredBefore = true;
+                    owner.startBackgroundWork();
+                }
+                if (answer instanceof Granted granted) {
+                    return owner.holds()
+                            .heldRead(
+                                    key,
+                                    lockKey,
+                                    token,
+                                    granted.fencingToken(),
+                                    lease,
+                                    attempt.call().sentNanos());
+                }
+                if (waitNanos == 0) {
+                    return null;
+                }
+                awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
+                if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                    return null;
+                }
+            } finally {
+                releases.forget(lockKey, released);
+            }
+        }
+    }
+
+    /** Waits for a release of the key, at most until the lease that kept this reader out ends, or the deadline. */
+    private static void awaitRelease(CompletableFuture<Void> released, long holderTtlMillis, long deadline)
+            throws InterruptedException {
+        long waitNanos = TimeUnit.MILLISECONDS.toNanos(
+                holderTtlMillis < 0 ? NO_EXPIRY_RECHECK_MILLIS : Math.min(holderTtlMillis + 1, Integer.MAX_VALUE));
+        if (deadline != WaitingRoom.FOREVER) {
+            waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
+        }
+        try {
+            released.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The lease that kept this reader out has ended, or the wait has: look again.
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a release signal cannot fail", e);
+        }
+    }
+
+    /**
+     * Waits for an attempt's answer until the caller's wait ends (or a little longer, so a short remainder does not fail
+     * a healthy Redis). An attempt given up for any reason is abandoned, so a late grant is released again.
+     *
+     * @return the answer, or null if the wait ended first although Redis had answered this caller before
+     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
+     */
+    private @Nullable Attempted awaitAttempt(
+            LockCommands.Attempt attempt, long deadline, boolean answeredBefore, boolean once)
+            throws InterruptedException {
+        long timeout = commands.answerTimeoutNanos();
+        if (deadline != WaitingRoom.FOREVER) {
+            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
+        }
+        try {
+            return once
+                    ? attempt.call().awaitUninterruptibly(timeout)
+                    : attempt.call().await(timeout);
+        } catch (TimeoutException e) {
+            attempt.abandon(() -> {});
+            if (answeredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                return null;
+            }
+            throw attempt.call().timedOut(timeout);
+        } catch (InterruptedException | RuntimeException e) {
+            attempt.abandon(() -> {});
+            throw e;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ReadLock[" + owner + (yieldToWriters ? "" : ", ahead of waiting writers") + "]";
+    }
+}

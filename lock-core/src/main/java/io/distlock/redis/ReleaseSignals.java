@@ -1,0 +1,41 @@
+package io.distlock.redis;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Tells the waiters that do not queue in the {@link WaitingRoom} (readers, who must never be handed the lock key) that a
+ * lock key was released, here or in another process: each waits for the next release of its key and then tries again.
+ */
+final class ReleaseSignals {
+
+    private final Map<String, Set<CompletableFuture<Void>>> waiting = new ConcurrentHashMap<>();
+
+    /** A future that completes at the next release of {@code lockKey}; {@link #forget} it when done waiting. */
+    CompletableFuture<Void> next(String lockKey) {
+        CompletableFuture<Void> signal = new CompletableFuture<>();
+        waiting.computeIfAbsent(lockKey, key -> ConcurrentHashMap.newKeySet()).add(signal);
+        return signal;
+    }
+
+    void forget(String lockKey, CompletableFuture<Void> signal) {
+        waiting.computeIfPresent(lockKey, (key, signals) -> {
+            signals.remove(signal);
+            return signals.isEmpty() ? null : signals;
+        });
+    }
+
+    void released(String lockKey) {
+        Set<CompletableFuture<Void>> signals = waiting.get(lockKey);
+        if (signals != null) {
+            signals.forEach(signal -> signal.complete(null));
+        }
+    }
+
+    /** Wakes every waiter: releases may have been missed, or the lock is closing. */
+    void releasedAll() {
+        waiting.values().forEach(signals -> signals.forEach(signal -> signal.complete(null)));
+    }
+}
