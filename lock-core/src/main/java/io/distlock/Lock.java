@@ -75,7 +75,9 @@ public interface Lock {
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed
      */
-    Optional<LockHandle> tryAcquire(String key);
+    default Optional<LockHandle> tryAcquire(String key) {
+        return tryAcquire(key, Lease.renewed());
+    }
 
     /**
      * Takes the lock if it is free; returns at once.
@@ -102,7 +104,9 @@ public interface Lock {
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
-    Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException;
+    default Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
+        return tryAcquire(key, Lease.renewed(), wait);
+    }
 
     /**
      * Takes the lock, waiting up to {@code wait} for the holder to release it.
@@ -130,7 +134,9 @@ public interface Lock {
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
-    LockHandle acquire(String key) throws InterruptedException;
+    default LockHandle acquire(String key) throws InterruptedException {
+        return acquire(key, Lease.renewed());
+    }
 
     /**
      * Takes the lock, waiting as long as it takes.
@@ -170,8 +176,14 @@ public interface Lock {
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
      * @throws LockBackendException if Redis could not be asked
      */
-    <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
-            throws X, InterruptedException;
+    default <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
+        return LockedExecution.call(handle, OnLockLost.THROW, work);
+    }
 
     /**
      * Runs {@code work} while holding the lock, like {@link #callWithLock(String, Lease, Duration, LockedCallable)}.
@@ -188,8 +200,16 @@ public interface Lock {
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
      * @throws LockBackendException if Redis could not be asked
      */
-    <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
-            throws X, InterruptedException;
+    default <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
+            throws X, InterruptedException {
+        if (work == null) {
+            throw new IllegalArgumentException("work must not be null");
+        }
+        callWithLock(key, lease, wait, () -> {
+            work.run();
+            return null;
+        });
+    }
 
     /**
      * A {@link java.util.concurrent.locks.Lock} view of one key, for code written against the JDK interface. It is

@@ -4,11 +4,6 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
-import io.distlock.LockNotAcquiredException;
-import io.distlock.LockedCallable;
-import io.distlock.LockedExecution;
-import io.distlock.LockedRunnable;
-import io.distlock.OnLockLost;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -66,11 +61,6 @@ public final class FairLock implements Lock {
         this.handovers = handovers;
     }
 
-    @Override
-    public Optional<LockHandle> tryAcquire(String key) {
-        return tryAcquire(key, Lease.renewed());
-    }
-
     /** Takes the lock if it is free and nobody waits for it; returns at once. */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
@@ -103,11 +93,6 @@ public final class FairLock implements Lock {
     }
 
     @Override
-    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
-        return tryAcquire(key, Lease.renewed(), wait);
-    }
-
-    @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         owner.validate(key, lease);
         if (wait == null || wait.isNegative()) {
@@ -121,11 +106,6 @@ public final class FairLock implements Lock {
     }
 
     @Override
-    public LockHandle acquire(String key) throws InterruptedException {
-        return acquire(key, Lease.renewed());
-    }
-
-    @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         owner.validate(key, lease);
         LockHandle handle = queue(key, lease, WaitingRoom.FOREVER);
@@ -133,28 +113,6 @@ public final class FairLock implements Lock {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
         return handle;
-    }
-
-    @Override
-    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
-        return LockedExecution.call(handle, OnLockLost.THROW, work);
-    }
-
-    @Override
-    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        callWithLock(key, lease, wait, () -> {
-            work.run();
-            return null;
-        });
     }
 
     @Override

@@ -4,11 +4,6 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
-import io.distlock.LockNotAcquiredException;
-import io.distlock.LockedCallable;
-import io.distlock.LockedExecution;
-import io.distlock.LockedRunnable;
-import io.distlock.OnLockLost;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
@@ -74,11 +69,6 @@ public final class ReadLock implements Lock {
         return yieldToWriters ? new ReadLock(owner, commands, releases, false) : this;
     }
 
-    @Override
-    public Optional<LockHandle> tryAcquire(String key) {
-        return tryAcquire(key, Lease.renewed());
-    }
-
     /** Takes a reader's share of the key if no writer holds it (or, with writer preference, waits for it). */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
@@ -90,11 +80,6 @@ public final class ReadLock implements Lock {
             Thread.currentThread().interrupt();
             return Optional.empty();
         }
-    }
-
-    @Override
-    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
-        return tryAcquire(key, Lease.renewed(), wait);
     }
 
     @Override
@@ -111,11 +96,6 @@ public final class ReadLock implements Lock {
     }
 
     @Override
-    public LockHandle acquire(String key) throws InterruptedException {
-        return acquire(key, Lease.renewed());
-    }
-
-    @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         owner.validate(key, lease);
         LockHandle handle = take(key, lease, WaitingRoom.FOREVER);
@@ -123,28 +103,6 @@ public final class ReadLock implements Lock {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
         return handle;
-    }
-
-    @Override
-    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
-        return LockedExecution.call(handle, OnLockLost.THROW, work);
-    }
-
-    @Override
-    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        callWithLock(key, lease, wait, () -> {
-            work.run();
-            return null;
-        });
     }
 
     @Override

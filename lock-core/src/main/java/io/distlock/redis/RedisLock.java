@@ -5,11 +5,6 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
-import io.distlock.LockNotAcquiredException;
-import io.distlock.LockedCallable;
-import io.distlock.LockedExecution;
-import io.distlock.LockedRunnable;
-import io.distlock.OnLockLost;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -143,19 +138,9 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     }
 
     @Override
-    public Optional<LockHandle> tryAcquire(String key) {
-        return tryAcquire(key, Lease.renewed());
-    }
-
-    @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         validate(key, lease);
         return acquirer.tryOnce(key, keys.lockKey(key), lease);
-    }
-
-    @Override
-    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
-        return tryAcquire(key, Lease.renewed(), wait);
     }
 
     @Override
@@ -172,11 +157,6 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     }
 
     @Override
-    public LockHandle acquire(String key) throws InterruptedException {
-        return acquire(key, Lease.renewed());
-    }
-
-    @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         validate(key, lease);
         LockHandle handle = acquirer.acquire(key, keys.lockKey(key), lease, WaitingRoom.FOREVER);
@@ -184,28 +164,6 @@ public final class RedisLock implements Lock, ClosingLifecycle {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
         return handle;
-    }
-
-    @Override
-    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
-        return LockedExecution.call(handle, OnLockLost.THROW, work);
-    }
-
-    @Override
-    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
-            throws X, InterruptedException {
-        if (work == null) {
-            throw new IllegalArgumentException("work must not be null");
-        }
-        callWithLock(key, lease, wait, () -> {
-            work.run();
-            return null;
-        });
     }
 
     @Override

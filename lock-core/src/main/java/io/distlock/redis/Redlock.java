@@ -3,8 +3,6 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.LockedCallable;
-import io.distlock.LockedRunnable;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -74,18 +72,8 @@ public final class Redlock implements Lock, ClosingLifecycle {
     }
 
     @Override
-    public Optional<LockHandle> tryAcquire(String key) {
-        return lock.tryAcquire(key);
-    }
-
-    @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         return lock.tryAcquire(key, lease);
-    }
-
-    @Override
-    public Optional<LockHandle> tryAcquire(String key, Duration wait) throws InterruptedException {
-        return lock.tryAcquire(key, wait);
     }
 
     @Override
@@ -94,25 +82,8 @@ public final class Redlock implements Lock, ClosingLifecycle {
     }
 
     @Override
-    public LockHandle acquire(String key) throws InterruptedException {
-        return lock.acquire(key);
-    }
-
-    @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         return lock.acquire(key, lease);
-    }
-
-    @Override
-    public <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
-            throws X, InterruptedException {
-        return lock.callWithLock(key, lease, wait, work);
-    }
-
-    @Override
-    public <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
-            throws X, InterruptedException {
-        lock.runWithLock(key, lease, wait, work);
     }
 
     @Override
