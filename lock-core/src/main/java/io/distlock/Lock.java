@@ -55,10 +55,12 @@ import java.util.Optional;
  *
  * <h2>Several keys at once</h2>
  * {@link #tryAcquireAll}, {@link #acquireAll} and {@link #callWithLocks} take several keys all or none, for work that
- * touches several resources, such as both SKUs of a stock transfer. They take the keys one by one in one global order
- * (the keys' natural order) and give back what they took when a key cannot be had, so two callers with overlapping
- * sets never deadlock. Each key is an ordinary acquisition, with its own lease, renewal, loss reporting and fencing
- * token, and re-enters like any other. A key's lease counts from its own acquisition.
+ * touches several resources, such as both SKUs of a stock transfer. Where the store can, they first try to take every
+ * key in one atomic step (one script on one Redis server, or on one cluster slot; see {@link
+ * io.distlock.spi.KeysAtOnce}). Otherwise, or when a key was held and the caller waits, they take the keys one by one
+ * in one global order (the keys' natural order) and give back what they took when a key cannot be had, so two callers
+ * with overlapping sets never deadlock. Each key is an ordinary acquisition, with its own lease, renewal, loss
+ * reporting and fencing token, and re-enters like any other. A key's lease counts from its own acquisition.
  */
 public interface Lock {
 

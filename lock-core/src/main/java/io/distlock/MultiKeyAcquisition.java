@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,9 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes several keys all or none, through any {@link Lock}: one key at a time, in one global order (the keys' natural
- * order), releasing what it took when a key cannot be had. Since every caller takes overlapping keys in the same order,
- * no two callers can each hold a key the other waits for, so waiting without limit cannot deadlock.
+ * Takes several keys all or none, through any {@link Lock}. A lock that can take them in one atomic step ({@link
+ * KeysAtOnce}) is asked first. Otherwise, and when that step found a key held and the caller waits, the keys are taken
+ * one at a time, in one global order (the keys' natural order), releasing what was taken when a key cannot be had.
+ * Since every caller takes overlapping keys in the same order, and the one step never holds a key while waiting, no
+ * two callers can each hold a key the other waits for, so waiting without limit cannot deadlock.
  */
 final class MultiKeyAcquisition {
 
@@ -61,6 +64,13 @@ final class MultiKeyAcquisition {
             throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait);
         }
         long startNanos = System.nanoTime();
+        KeysAtOnce.Taken atOnce = tryAtOnce(lock, ordered, lease);
+        if (atOnce != null && atOnce.handles() != null) {
+            return new Outcome(new OrderedHandles(ordered, atOnce.handles()), null);
+        }
+        if (atOnce != null && wait.isZero()) {
+            return new Outcome(null, atOnce.busyKey());
+        }
         List<LockHandle> held = new ArrayList<>(ordered.size());
         try {
             for (String key : ordered) {
@@ -85,6 +95,10 @@ final class MultiKeyAcquisition {
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null");
         }
+        KeysAtOnce.Taken atOnce = tryAtOnce(lock, ordered, lease);
+        if (atOnce != null && atOnce.handles() != null) {
+            return new OrderedHandles(ordered, atOnce.handles());
+        }
         List<LockHandle> held = new ArrayList<>(ordered.size());
         try {
             for (String key : ordered) {
@@ -95,6 +109,18 @@ final class MultiKeyAcquisition {
             throw failure;
         }
         return new OrderedHandles(ordered, held);
+    }
+
+    /**
+     * One attempt on every key in one step of the store, where the lock offers it and there is more than one key.
+     *
+     * @return the handles or the first key held; null if the keys are to be taken one by one
+     */
+    private static KeysAtOnce.@Nullable Taken tryAtOnce(Lock lock, List<String> ordered, Lease lease) {
+        if (ordered.size() < 2 || !(lock instanceof KeysAtOnce atOnce)) {
+            return null;
+        }
+        return atOnce.tryAcquireAtOnce(ordered, lease);
     }
 
     /**

@@ -318,6 +318,34 @@ final class LockScripts {
             """);
 
     /**
+     * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
+     * instance id, then one token per key. Takes every key or none: only if each is free or reserved by another instance
+     * for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0, fencing token of each key...}} when
+     * taken, else {@code {n}}, the position (from 1) of the first key held. Marks nothing: the caller does not wait here.
+     */
+    static final RedisScript<List<Long>> ACQUIRE_ALL = listScript("""
+            local locks = #KEYS / 2
+            for n = 1, locks do
+              local lock = KEYS[2 * n - 1]
+              local kind = redis.call('type', lock).ok
+              if kind == 'string' then
+                local holder = redis.call('get', lock)
+                if string.sub(holder, 1, 1) ~= '~' or string.sub(holder, 2) == ARGV[2] then
+                  return {n}
+                end
+              elseif kind ~= 'none' then
+                return {n}
+              end
+            end
+            local answer = {0}
+            for n = 1, locks do
+              redis.call('set', KEYS[2 * n - 1], ARGV[2 + n], 'px', ARGV[1])
+              answer[n + 1] = redis.call('incr', KEYS[2 * n])
+            end
+            return answer
+            """);
+
+    /**
      * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code 1}
      * if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it
      * (a string value; a waiting reader marks it as {@link #ACQUIRE} does, so that the writer's release is announced)

@@ -5,6 +5,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -35,7 +36,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock implements Lock, ClosingLifecycle {
+public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
 
     /**
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
@@ -66,6 +67,7 @@ public final class RedisLock implements Lock, ClosingLifecycle {
     private final FairHandovers handovers;
     private final @Nullable FairLock fair;
     private final @Nullable ReadLock reading;
+    private final @Nullable KeysTogether together;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
@@ -106,6 +108,9 @@ public final class RedisLock implements Lock, ClosingLifecycle {
         this.fair = servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers);
         this.reading = commands instanceof SingleNodeCommands single
                 ? new ReadLock(this, single, waitingRoom.readers(), true)
+                : null;
+        this.together = commands instanceof SingleNodeCommands single && single.handsOver()
+                ? new KeysTogether(this, single, servers.clustered(), servers.checkEviction(), waitingRoom::released)
                 : null;
     }
 
@@ -164,6 +169,18 @@ public final class RedisLock implements Lock, ClosingLifecycle {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
         return handle;
+    }
+
+    /**
+     * Takes every key in one script when they are on one server: on a standalone or Sentinel-managed Redis any keys, on
+     * a cluster keys whose Redis keys share a slot (keys with the same text up to their first <code>}</code>, such as
+     * {@code order:{7}:payment} and {@code order:{7}:shipping}). Not with replica acknowledgements, and not for keys a
+     * scope of this thread holds.
+     */
+    @Override
+    public KeysAtOnce.@Nullable Taken tryAcquireAtOnce(List<String> keys, Lease lease) {
+        keys.forEach(key -> validate(key, lease));
+        return together == null ? null : together.tryAll(keys, lease);
     }
 
     @Override

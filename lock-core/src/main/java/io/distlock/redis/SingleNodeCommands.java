@@ -93,6 +93,48 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     /**
+     * What an attempt on several keys found.
+     *
+     * @param fencingTokens the fencing token of each key, in order, when every key was taken
+     * @param busyIndex the index of the first key held, or -1 when every key was taken
+     */
+    record TakenTogether(List<Long> fencingTokens, int busyIndex) {}
+
+    /**
+     * Tries once to take every key or none, in one script ({@link LockScripts#ACQUIRE_ALL}); the lock keys must share a
+     * cluster slot.
+     */
+    ScriptRunner.Call<TakenTogether> acquireAll(
+            List<String> keys, List<String> lockKeys, List<String> tokens, long leaseMillis) {
+        List<String> scriptKeys = new ArrayList<>(lockKeys.size() * 2);
+        for (String lockKey : lockKeys) {
+            scriptKeys.add(lockKey);
+            scriptKeys.add(RedisKeys.fenceKey(lockKey));
+        }
+        List<String> args = new ArrayList<>(tokens.size() + 2);
+        args.add(Long.toString(leaseMillis));
+        args.add(instanceId);
+        args.addAll(tokens);
+        return runner.run(String.join(", ", keys), "acquire", LockScripts.ACQUIRE_ALL, scriptKeys, args, answer -> {
+            if (!(answer instanceof List<?> values) || values.isEmpty()) {
+                throw new IllegalStateException("acquiring " + keys.size() + " keys at once answered " + answer);
+            }
+            long first = number(values.get(0));
+            if (first > 0) {
+                return new TakenTogether(List.of(), (int) first - 1);
+            }
+            if (values.size() != keys.size() + 1) {
+                throw new IllegalStateException("acquiring " + keys.size() + " keys at once answered " + answer);
+            }
+            return new TakenTogether(
+                    values.subList(1, values.size()).stream()
+                            .map(SingleNodeCommands::number)
+                            .toList(),
+                    -1);
+        });
+    }
+
+    /**
      * Adds a reader of the lock ({@link LockScripts#READ_ACQUIRE}).
      *
      * @param yieldToWriters whether a waiting writer keeps this reader out

@@ -9,8 +9,10 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.MultiLockHandle;
 import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedisCluster;
+import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -109,6 +111,40 @@ class RedisLockClusterTest {
             assertThat(woken.fencingToken()).isGreaterThan(handedOver.fencingToken());
             woken.release();
         }
+    }
+
+    @Test
+    void keysSharingASlotAreTakenInOneScriptAndKeysOfSeveralSlotsOneByOne() throws Exception {
+        RedisLock lock = clients.lock();
+        RedisLock other = clients.lock();
+        String first = base + "{transfer}:a";
+        String second = base + "{transfer}:b";
+        assertThat(SlotHash.getSlot(redisKey(first))).isEqualTo(SlotHash.getSlot(redisKey(second)));
+        LockHandle held = other.tryAcquire(second, Lease.fixed(LONG_LEASE)).orElseThrow();
+
+        assertThat(lock.tryAcquireAll(List.of(first, second), Lease.fixed(LONG_LEASE), Duration.ZERO))
+                .isEmpty();
+        assertThat(cluster.masterOf(redisKey(first)).command("EXISTS", RedisKeys.fenceKey(redisKey(first))))
+                .as("one script saw the held key before taking any: the first key's counter never counted")
+                .isEqualTo("0");
+        held.release();
+        MultiLockHandle both = lock.tryAcquireAll(List.of(first, second), Lease.fixed(LONG_LEASE), Duration.ZERO)
+                .orElseThrow();
+        assertThat(both.fencingToken(second)).isGreaterThan(held.fencingToken());
+        both.release();
+
+        List<String> apart =
+                keysOnEveryMaster(1).subList(0, 2).stream().sorted().toList();
+        LockHandle heldApart =
+                other.tryAcquire(apart.get(1), Lease.fixed(LONG_LEASE)).orElseThrow();
+        assertThat(lock.tryAcquireAll(apart, Lease.fixed(LONG_LEASE), Duration.ZERO))
+                .isEmpty();
+        TestRedis firstMaster = cluster.masterOf(redisKey(apart.get(0)));
+        assertThat(firstMaster.command("EXISTS", RedisKeys.fenceKey(redisKey(apart.get(0)))))
+                .as("keys of two slots are taken one by one: the first was taken and given back")
+                .isEqualTo("1");
+        assertThat(firstMaster.command("EXISTS", redisKey(apart.get(0)))).isEqualTo("0");
+        heldApart.release();
     }
 
     @Test

@@ -1,0 +1,122 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.LockHandle;
+import io.distlock.spi.KeysAtOnce.Taken;
+import io.lettuce.core.cluster.SlotHash;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Takes several keys of one Redis in one script for {@link RedisLock}: on a single server (standalone or Sentinel) any
+ * set of keys, on a cluster the keys whose lock keys share a slot. One round trip instead of one per key, and nothing
+ * is taken and given back when a key is held, since the script looks at every key before it takes one.
+ *
+ * <p>Not with replica acknowledgements (a grant of several keys would need a {@code WAIT} of its own), and not for
+ * keys a scope of this thread holds, which re-enter one by one.
+ */
+final class KeysTogether {
+
+    private static final Logger log = LoggerFactory.getLogger(KeysTogether.class);
+
+    private final RedisLock owner;
+    private final SingleNodeCommands commands;
+    private final boolean clustered;
+    private final Runnable checkEviction;
+    private final Consumer<String> released;
+
+    /**
+     * @param clustered whether keys are spread over cluster slots
+     * @param checkEviction starts the eviction policy check in the background, once
+     * @param released tells this instance's waiters that a lock key was released
+     */
+    KeysTogether(
+            RedisLock owner,
+            SingleNodeCommands commands,
+            boolean clustered,
+            Runnable checkEviction,
+            Consumer<String> released) {
+        this.owner = owner;
+        this.commands = commands;
+        this.clustered = clustered;
+        this.checkEviction = checkEviction;
+        this.released = released;
+    }
+
+    /**
+     * One attempt on every key, waiting for Redis's answer no longer than the client would.
+     *
+     * @return the handles or the first key held; null if these keys cannot be taken in one script
+     */
+    @Nullable
+    Taken tryAll(List<String> keys, Lease lease) {
+        List<String> lockKeys = keys.stream().map(owner::lockKey).toList();
+        if (clustered
+                && lockKeys.stream().mapToInt(SlotHash::getSlot).distinct().count() > 1) {
+            return null;
+        }
+        if (keys.stream().anyMatch(key -> owner.heldInScope(key) != null)) {
+            return null;
+        }
+        List<String> tokens = keys.stream().map(key -> OwnerTokens.newToken()).toList();
+        ScriptRunner.Call<SingleNodeCommands.TakenTogether> call =
+                commands.acquireAll(keys, lockKeys, tokens, owner.holds().leaseMillis(lease));
+        long timeout = commands.answerTimeoutNanos();
+        SingleNodeCommands.TakenTogether answer;
+        try {
+            answer = call.awaitUninterruptibly(timeout);
+        } catch (TimeoutException e) {
+            abandon(call, keys, lockKeys, tokens);
+            throw call.timedOut(timeout);
+        } catch (RuntimeException e) {
+            abandon(call, keys, lockKeys, tokens);
+            throw e;
+        }
+        checkEviction.run();
+        if (answer.busyIndex() >= 0) {
+            return Taken.busy(keys.get(answer.busyIndex()));
+        }
+        List<LockHandle> handles = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            handles.add(owner.holds()
+                    .held(
+                            keys.get(i),
+                            lockKeys.get(i),
+                            tokens.get(i),
+                            answer.fencingTokens().get(i),
+                            lease,
+                            call.sentNanos()));
+        }
+        return Taken.all(handles);
+    }
+
+    /**
+     * Gives up an attempt whose answer will not be used, as {@link LockCommands.Attempt#abandon} does for one key: every
+     * key is released with its token at once, and again should a late answer say they were taken.
+     */
+    private void abandon(
+            ScriptRunner.Call<SingleNodeCommands.TakenTogether> call,
+            List<String> keys,
+            List<String> lockKeys,
+            List<String> tokens) {
+        releaseAll(keys, lockKeys, tokens);
+        call.answer().thenAccept(answer -> {
+            if (answer.busyIndex() < 0) {
+                releaseAll(keys, lockKeys, tokens);
+            }
+        });
+        log.debug("Gave up an attempt on locks {}; releases follow it", keys);
+    }
+
+    private void releaseAll(List<String> keys, List<String> lockKeys, List<String> tokens) {
+        for (int i = 0; i < keys.size(); i++) {
+            String lockKey = lockKeys.get(i);
+            commands.releaseQuietly(keys.get(i), lockKey, tokens.get(i)).thenRun(() -> released.accept(lockKey));
+        }
+    }
+}
