@@ -1,7 +1,6 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
-import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
@@ -9,7 +8,6 @@ import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
 import io.distlock.redis.LockCommands.Ownership;
-import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,8 +22,6 @@ final class Acquirer {
 
     /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
     private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-    /** A waiter whose wait is nearly over still gives Redis this long to answer its attempt. */
-    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
     private final RedisLock owner;
     private final LockCommands commands;
@@ -98,7 +94,7 @@ final class Acquirer {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
-        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        long deadline = Waits.deadline(waitNanos);
         LockHandle nested = reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
@@ -139,7 +135,7 @@ final class Acquirer {
                                     ? now + NO_EXPIRY_RECHECK_NANOS
                                     : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
                 }
-                if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                if (Waits.isOver(deadline)) {
                     return null;
                 }
                 WaitingRoom.Turn turn = waiter.await(deadline);
@@ -165,29 +161,19 @@ final class Acquirer {
     }
 
     /**
-     * Waits for an acquisition attempt until the caller's wait ends (or a little longer, so a short remainder does not
-     * fail a healthy Redis). An attempt given up for any reason is abandoned.
-     *
-     * @return the answer, or null if the wait ended first although Redis had answered this caller before: then the
-     *     lock was simply not acquired in time
-     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
+     * Waits for an acquisition attempt within the caller's wait ({@link Waits#answer}); an attempt given up for any
+     * reason is abandoned.
      */
     private @Nullable Attempted awaitAttempt(
             LockCommands.Attempt attempt, String lockKey, long deadline, boolean redisAnsweredBefore)
             throws InterruptedException {
-        long timeout = answerWait(deadline);
-        try {
-            return attempt.call().await(timeout);
-        } catch (TimeoutException e) {
-            abandon(attempt, lockKey);
-            if (redisAnsweredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
-                return null;
-            }
-            throw attempt.call().timedOut(timeout);
-        } catch (InterruptedException | RuntimeException e) {
-            abandon(attempt, lockKey);
-            throw e;
-        }
+        return Waits.answer(
+                attempt.call(),
+                commands.answerTimeoutNanos(),
+                deadline,
+                redisAnsweredBefore,
+                true,
+                () -> abandon(attempt, lockKey));
     }
 
     /**
@@ -201,18 +187,6 @@ final class Acquirer {
 
     private void abandon(LockCommands.Attempt attempt, String lockKey) {
         attempt.abandon(() -> waitingRoom.released(lockKey));
-    }
-
-    /**
-     * How long to wait for Redis's answer: until the caller's deadline (at least a little, so a short remainder does
-     * not fail a healthy Redis), never longer than the client would.
-     */
-    private long answerWait(long deadline) {
-        long timeout = commands.answerTimeoutNanos();
-        if (deadline != WaitingRoom.FOREVER) {
-            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
-        }
-        return timeout;
     }
 
     /**
@@ -256,7 +230,7 @@ final class Acquirer {
             }
             long leaseMillis = owner.holds().leaseMillis(lease);
             ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
-            long timeout = answerWait(deadline);
+            long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
             Ownership found;
             try {
                 found = call.awaitUninterruptibly(timeout);
@@ -273,15 +247,6 @@ final class Acquirer {
             if (!confirmed) {
                 releaser.release(hold, lease);
             }
-        }
-    }
-
-    /** A wait in nanoseconds, where a wait too long to count is as good as forever. */
-    static long saturatedNanos(Duration wait) {
-        try {
-            return Math.min(wait.toNanos(), Long.MAX_VALUE - 1);
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE - 1;
         }
     }
 

@@ -45,9 +45,6 @@ public final class FairLock implements Lock {
     /** How often a waiter calls Redis again: well within the timeout, so a slow call does not cost its place. */
     static final long HEARTBEAT_MILLIS = HEARTBEAT_TIMEOUT_MILLIS / 4;
 
-    /** A waiter whose wait is nearly over still gives Redis this long to answer. */
-    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
     /** Redis's clock and this process's may run at slightly different rates: this much of an interval, plus 2 ms. */
     private static final double CLOCK_RATE_ALLOWANCE = 0.001;
 
@@ -95,14 +92,11 @@ public final class FairLock implements Lock {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         owner.validate(key, lease);
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
-                    + "; use acquire(...) to wait without limit");
-        }
-        if (wait.isZero()) {
+        long waitNanos = Waits.nanos(wait);
+        if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(queue(key, lease, Acquirer.saturatedNanos(wait)));
+        return Optional.ofNullable(queue(key, lease, waitNanos));
     }
 
     @Override
@@ -131,7 +125,7 @@ public final class FairLock implements Lock {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
-        long deadline = waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        long deadline = Waits.deadline(waitNanos);
         LockHandle nested = owner.reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
@@ -150,7 +144,8 @@ public final class FairLock implements Lock {
                     throw owner.closed(key);
                 }
                 call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
-                FairCommands.Answer answer = awaitAnswer(call, deadline, answeredBefore);
+                FairCommands.Answer answer =
+                        Waits.answer(call, commands.answerTimeoutNanos(), deadline, answeredBefore, true, () -> {});
                 if (answer == null) {
                     return null;
                 }
@@ -184,7 +179,7 @@ public final class FairLock implements Lock {
                                     lease,
                                     handoverNanos(call.sentNanos(), answer.serverMillis(), heard.serverMillis()),
                                     heard.provisionalMillis());
-                } else if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                } else if (Waits.isOver(deadline)) {
                     return null;
                 }
             }
@@ -241,33 +236,9 @@ public final class FairLock implements Lock {
     }
 
     /**
-     * Waits for an answer until the caller's wait ends (or a little longer, so a short remainder does not fail a
-     * healthy Redis).
-     *
-     * @return the answer, or null if the wait ended first although Redis had answered this caller before
-     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
-     */
-    private FairCommands.@Nullable Answer awaitAnswer(
-            ScriptRunner.Call<FairCommands.Answer> call, long deadline, boolean answeredBefore)
-            throws InterruptedException {
-        long timeout = commands.answerTimeoutNanos();
-        if (deadline != WaitingRoom.FOREVER) {
-            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
-        }
-        try {
-            return call.await(timeout);
-        } catch (TimeoutException e) {
-            if (answeredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
-                return null;
-            }
-            throw call.timedOut(timeout);
-        }
-    }
-
-    /**
      * Withdraws a ticket, and passes on a lock handed to it meanwhile; and again once the waiter's last call answered,
      * if it had not yet: Redis may run that call after the first withdrawal (a {@code NOSCRIPT} fallback does not keep
-     * the order), queueing the ticket again or granting it the lock. Waits up to {@link #MIN_ANSWER_WAIT_NANOS} for the
+     * the order), queueing the ticket again or granting it the lock. Waits up to {@link Waits#MIN_ANSWER_WAIT_NANOS} for the
      * withdrawal, so that a caller whose wait ended is normally out of the queue when it returns, and a release right
      * after does not hand the key to a waiter that has left.
      */
@@ -283,7 +254,7 @@ public final class FairLock implements Lock {
             return 0L;
         });
         try {
-            withdrawal.awaitUninterruptibly(MIN_ANSWER_WAIT_NANOS);
+            withdrawal.awaitUninterruptibly(Waits.MIN_ANSWER_WAIT_NANOS);
         } catch (TimeoutException | RuntimeException notYet) {
             // It goes on in the background; the ticket expires with its heartbeat timeout if Redis never runs it.
         }

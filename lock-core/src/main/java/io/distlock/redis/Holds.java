@@ -37,33 +37,13 @@ final class Holds {
 
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
     LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = new Hold(
-                key,
-                lockKey,
-                token,
-                fencingToken,
-                lease,
-                leaseMillis(lease),
-                sentNanos,
-                renewer.callbackExecutor(),
-                Hold.Kind.EXCLUSIVE);
-        live.add(hold);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), Hold.Kind.EXCLUSIVE);
         return joined(hold, lease);
     }
 
     /** Starts a reader's hold: {@code token} is a field of the lock key, a hash while readers hold it. */
     LockHandle heldRead(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = new Hold(
-                key,
-                lockKey,
-                token,
-                fencingToken,
-                lease,
-                leaseMillis(lease),
-                sentNanos,
-                renewer.callbackExecutor(),
-                Hold.Kind.READ);
-        live.add(hold);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), Hold.Kind.READ);
         return joined(hold, lease);
     }
 
@@ -80,18 +60,7 @@ final class Holds {
             long startNanos,
             long grantedMillis) {
         long leaseMillis = leaseMillis(lease);
-        Hold hold = new Hold(
-                key,
-                lockKey,
-                token,
-                fencingToken,
-                lease,
-                leaseMillis,
-                startNanos,
-                renewer.callbackExecutor(),
-                Hold.Kind.FAIR);
-        hold.leaseSet(startNanos, grantedMillis);
-        live.add(hold);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, startNanos, grantedMillis, Hold.Kind.FAIR);
         LockHandle handle = joined(hold, lease);
         if (grantedMillis < leaseMillis) {
             // Most held sections end long before a third of the short lease: only those that do not pay the extension.
@@ -99,6 +68,31 @@ final class Holds {
                     .execute(() -> extendHandedOver(hold, leaseMillis));
         }
         return handle;
+    }
+
+    /** A live hold whose key Redis set to expire {@code grantedMillis} after {@code startNanos} at the earliest. */
+    private Hold start(
+            String key,
+            String lockKey,
+            String token,
+            long fencingToken,
+            Lease lease,
+            long startNanos,
+            long grantedMillis,
+            Hold.Kind kind) {
+        Hold hold = new Hold(
+                key,
+                lockKey,
+                token,
+                fencingToken,
+                lease,
+                leaseMillis(lease),
+                startNanos,
+                renewer.callbackExecutor(),
+                kind);
+        hold.leaseSet(startNanos, grantedMillis);
+        live.add(hold);
+        return hold;
     }
 
     private void extendHandedOver(Hold hold, long leaseMillis) {

@@ -44,9 +44,6 @@ public final class ReadLock implements Lock {
     /** A reader kept out by a writer without expiry looks again this often. */
     private static final long NO_EXPIRY_RECHECK_MILLIS = 1000;
 
-    /** A waiter whose wait is nearly over still gives Redis this long to answer. */
-    private static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
-
     private final RedisLock owner;
     private final SingleNodeCommands commands;
     private final ReleaseSignals releases;
@@ -85,14 +82,11 @@ public final class ReadLock implements Lock {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         owner.validate(key, lease);
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
-                    + "; use acquire(...) to wait without limit");
-        }
-        if (wait.isZero()) {
+        long waitNanos = Waits.nanos(wait);
+        if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(take(key, lease, Acquirer.saturatedNanos(wait)));
+        return Optional.ofNullable(take(key, lease, waitNanos));
     }
 
     @Override
@@ -150,7 +144,13 @@ public final class ReadLock implements Lock {
             try {
                 LockCommands.Attempt attempt =
                         commands.acquireRead(key, lockKey, token, leaseMillis, waitNanos != 0, yieldToWriters);
-                Attempted answer = awaitAttempt(attempt, deadline, answeredBefore, waitNanos == 0);
+                Attempted answer = Waits.answer(
+                        attempt.call(),
+                        commands.answerTimeoutNanos(),
+                        deadline,
+                        answeredBefore,
+                        waitNanos != 0,
+                        () -> attempt.abandon(() -> {}));
                 if (answer == null) {
                     return null;
                 }
@@ -172,7 +172,7 @@ public final class ReadLock implements Lock {
                     return null;
                 }
                 awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
-                if (deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
+                if (Waits.isOver(deadline)) {
                     return null;
                 }
             } finally {
@@ -195,36 +195,6 @@ public final class ReadLock implements Lock {
             // The lease that kept this reader out has ended, or the wait has: look again.
         } catch (ExecutionException e) {
             throw new IllegalStateException("a release signal cannot fail", e);
-        }
-    }
-
-    /**
-     * Waits for an attempt's answer until the caller's wait ends (or a little longer, so a short remainder does not fail
-     * a healthy Redis). An attempt given up for any reason is abandoned, so a late grant is released again.
-     *
-     * @return the answer, or null if the wait ended first although Redis had answered this caller before
-     * @throws LockBackendException if Redis failed, or the wait ended and Redis had not answered this caller at all
-     */
-    private @Nullable Attempted awaitAttempt(
-            LockCommands.Attempt attempt, long deadline, boolean answeredBefore, boolean once)
-            throws InterruptedException {
-        long timeout = commands.answerTimeoutNanos();
-        if (deadline != WaitingRoom.FOREVER) {
-            timeout = Math.min(timeout, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
-        }
-        try {
-            return once
-                    ? attempt.call().awaitUninterruptibly(timeout)
-                    : attempt.call().await(timeout);
-        } catch (TimeoutException e) {
-            attempt.abandon(() -> {});
-            if (answeredBefore && deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0) {
-                return null;
-            }
-            throw attempt.call().timedOut(timeout);
-        } catch (InterruptedException | RuntimeException e) {
-            attempt.abandon(() -> {});
-            throw e;
         }
     }
 

@@ -151,14 +151,11 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         validate(key, lease);
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
-                    + "; use acquire(...) to wait without limit");
-        }
-        if (wait.isZero()) {
+        long waitNanos = Waits.nanos(wait);
+        if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(acquirer.acquire(key, keys.lockKey(key), lease, Acquirer.saturatedNanos(wait)));
+        return Optional.ofNullable(acquirer.acquire(key, keys.lockKey(key), lease, waitNanos));
     }
 
     @Override
