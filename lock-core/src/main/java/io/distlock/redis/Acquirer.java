@@ -102,7 +102,7 @@ final class Acquirer {
         if (commands.isConnected()) {
             startBackgroundWork();
         }
-        WaitingRoom.Waiter waiter =
+        KeyQueue.Waiter waiter =
                 waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease));
         boolean handoverTaken = false;
         try {

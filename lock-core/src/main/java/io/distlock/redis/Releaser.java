@@ -64,7 +64,7 @@ final class Releaser {
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         // A reader's release never hands the key over: other readers may still hold it.
         if (hold.lostOrNull() == null && !hold.isRead()) {
-            WaitingRoom.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
+            KeyQueue.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 handOver(hold, next);
                 return;
@@ -138,7 +138,7 @@ final class Releaser {
     }
 
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
-    private void handOver(Hold hold, WaitingRoom.Waiter next) {
+    private void handOver(Hold hold, KeyQueue.Waiter next) {
         String receiver = next.token();
         ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
         HandedOver handedOver;
