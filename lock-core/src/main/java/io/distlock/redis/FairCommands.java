@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.redis.LockCommands.Ownership;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * The commands of the {@linkplain FairLock fair lock} on one Redis: one script of {@link FairScripts} each. A release
@@ -16,12 +17,18 @@ final class FairCommands {
     private final String handoverChannels;
 
     private final String instanceId;
+    private final Consumer<String> freed;
     private final FairHandovers handovers = new FairHandovers();
 
-    FairCommands(ScriptRunner runner, String releaseChannel, String instanceId) {
+    /**
+     * @param freed told of each lock key a release or leave of this instance freed without handing it to a queued
+     *     waiter, so that this instance's waiters that do not queue (plain and read acquisitions) look again
+     */
+    FairCommands(ScriptRunner runner, String releaseChannel, String instanceId, Consumer<String> freed) {
         this.runner = runner;
         this.handoverChannels = releaseChannel + ":";
         this.instanceId = instanceId;
+        this.freed = freed;
     }
 
     /**
@@ -82,7 +89,7 @@ final class FairCommands {
                 FairScripts.RELEASE,
                 keys(lockKey),
                 List.of(handoverChannels, instanceId, token),
-                value -> Ownership.of(number(handedOver(value))));
+                value -> Ownership.of(number(handedOver(lockKey, value))));
     }
 
     /** Takes a ticket out of the queue, and releases the lock if it was handed to {@code token} meanwhile. */
@@ -93,22 +100,25 @@ final class FairCommands {
                 FairScripts.LEAVE,
                 keys(lockKey),
                 List.of(handoverChannels, instanceId, ticket, token),
-                value -> number(handedOver(value)));
+                value -> number(handedOver(lockKey, value)));
     }
 
     /**
      * Tells a waiter of this instance that a release or leave handed it the key: the script's answer is its own
-     * outcome followed by the handover, {@code ticket, fencing token, server time, lease ms}, or an empty ticket.
+     * outcome followed by the handover, {@code ticket, fencing token, server time, lease ms}, or an empty ticket; a
+     * key released (outcome 1) and handed to nobody is free for the waiters that do not queue.
      *
      * @return the script's own outcome
      */
-    private Object handedOver(Object value) {
+    private Object handedOver(String lockKey, Object value) {
         List<?> answer = (List<?>) value;
         String ticket = text(answer.get(1));
         if (!ticket.isEmpty()) {
             handovers.deliver(
                     ticket,
                     new FairHandovers.Notice(number(answer.get(2)), number(answer.get(3)), number(answer.get(4))));
+        } else if (number(answer.get(0)) == 1) {
+            freed.accept(lockKey);
         }
         return answer.get(0);
     }

@@ -32,7 +32,10 @@ final class FairScripts {
      * (Redis's time in ms), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
      * returns the first live one with its entry, and {@code handToHead(announceOwn)}, which gives the free lock to the
      * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
-     * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits.
+     * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits; and {@code
+     * announceFree(holder, token)}, which tells the waiters that do not queue (plain and read acquisitions, which mark
+     * the holder's value after its token as {@link LockScripts#ACQUIRE} describes) that the lock is free, on the release
+     * channel (ARGV[1] without its final colon) as a plain release does, when another instance's waiters marked it.
      */
     private static final String PRELUDE = """
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -86,6 +89,12 @@ final class FairScripts {
               end
               return {head, granted, now, given}
             end
+            local function announceFree(holder, token)
+              local mark = string.sub(holder, #token + 1)
+              if mark ~= '' and mark ~= '+' .. ARGV[2] then
+                redis.call('publish', string.sub(ARGV[1], 1, -2), ARGV[2] .. lock)
+              end
+            end
             """;
 
     /**
@@ -134,8 +143,8 @@ final class FairScripts {
 
     /**
      * ARGV: handover channel prefix, instance id, owner token. Releases the lock if the token owns it, handing it to
-     * the first live waiter if there is one. Returns 1 if released, 0 if the key was gone, -1 if another owner holds
-     * it, followed by what {@code handToHead()} returned.
+     * the first live waiter if there is one, or else announcing it to the waiters that do not queue. Returns 1 if
+     * released, 0 if the key was gone, -1 if another owner holds it, followed by what {@code handToHead()} returned.
      */
     static final RedisScript<List<Object>> RELEASE = mixedListScript(PRELUDE + """
             local holder = holderOf()
@@ -149,6 +158,9 @@ final class FairScripts {
             end
             redis.call('del', lock)
             local handover = handToHead(false)
+            if handover[1] == '' then
+              announceFree(holder, ARGV[3])
+            end
             table.insert(handover, 1, 1)
             return handover
             """);
@@ -164,12 +176,14 @@ final class FairScripts {
             local released = 0
             if holder and string.sub(holder, 1, #ARGV[4]) == ARGV[4] then
               redis.call('del', lock)
-              holder = nil
               released = 1
             end
             local handover = {''}
-            if not holder then
+            if not holder or released == 1 then
               handover = handToHead(false)
+            end
+            if released == 1 and handover[1] == '' then
+              announceFree(holder, ARGV[4])
             end
             table.insert(handover, 1, released)
             return handover

@@ -160,15 +160,16 @@ public final class RedisLockBuilder {
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =
                 ownsSubscription ? new ReleaseSubscription(connectionFactory) : releaseSubscription;
+        WaitingRoom waitingRoom = new WaitingRoom();
         return new LockServers(
                 "RedisLock",
                 commands,
-                new WaitingRoom(),
+                waitingRoom,
                 connectionFactory.isClusterAware(),
                 List.of(subscription),
                 ownsSubscription,
                 () -> evictionPolicy.runOnce(runner::inBackground),
-                new FairCommands(runner, releaseChannel, instanceId));
+                new FairCommands(runner, releaseChannel, instanceId, waitingRoom::released));
     }
 
     private void validateReplicaAcknowledgements() {

@@ -145,7 +145,8 @@ class FairLockTest {
     private void queueADeadWaiter() throws Exception {
         try (RedisClients dying = new RedisClients(TestRedis.shared())) {
             ScriptRunner runner = new ScriptRunner(dying.connectionFactory());
-            FairCommands commands = new FairCommands(runner, "distlock:released", OwnerTokens.newInstanceId());
+            FairCommands commands =
+                    new FairCommands(runner, "distlock:released", OwnerTokens.newInstanceId(), lockKey -> {});
             commands.acquire(
                             key,
                             "{distlock:" + key + "}",

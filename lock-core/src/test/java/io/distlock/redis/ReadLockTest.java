@@ -92,6 +92,41 @@ class ReadLockTest {
     }
 
     @Test
+    void readersWaitingForAFairWriterHereAndInAnotherInstanceAreWokenByItsRelease() throws Exception {
+        RedisLock writerInstance = clients.lock();
+        LockHandle written = writerInstance.fair().tryAcquire(key, LONG).orElseThrow();
+        Future<Optional<LockHandle>> here =
+                threads.submit(() -> writerInstance.reading().tryAcquire(key, LONG, Duration.ofSeconds(20)));
+        Future<Optional<LockHandle>> elsewhere =
+                threads.submit(() -> clients.lock().reading().tryAcquire(key, LONG, Duration.ofSeconds(20)));
+        // Once readers of both instances have tried, the key carries the mark of several instances' waiters. A new
+        // subscription wakes every waiter of its instance, so both must be in place, and that wake-up over, first.
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> TestRedis.shared()
+                        .command("GET", "{distlock:" + key + "}")
+                        .endsWith("*"));
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> Long.parseLong(TestRedis.shared()
+                                .command("PUBSUB", "NUMSUB", "distlock:released")
+                                .split("\n")[1])
+                        >= 2);
+        await().pollDelay(Duration.ofMillis(500)).until(() -> true);
+
+        long released = System.nanoTime();
+        written.release();
+
+        assertThat(here.get(10, TimeUnit.SECONDS))
+                .as("the reader of the writer's instance")
+                .isPresent();
+        assertThat(elsewhere.get(10, TimeUnit.SECONDS))
+                .as("the reader of another instance")
+                .isPresent();
+        assertThat(Duration.ofNanos(System.nanoTime() - released))
+                .as("far less than the writer's 30 s lease")
+                .isLessThan(Duration.ofSeconds(2));
+    }
+
+    @Test
     void aWaitingWriterKeepsNewReadersOutUnlessTheyGoAheadOfIt() throws Exception {
         LockHandle reading = clients.lock().reading().tryAcquire(key, LONG).orElseThrow();
         RedisLock writer = clients.lock();
