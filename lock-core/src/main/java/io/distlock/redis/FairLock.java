@@ -51,11 +51,17 @@ public final class FairLock implements Lock {
     private final RedisLock owner;
     private final FairCommands commands;
     private final FairHandovers handovers;
+    private final ReleaseSignals releases;
 
-    FairLock(RedisLock owner, FairCommands commands, FairHandovers handovers) {
+    /**
+     * @param releases signals every release of a key that hands it to nobody (the last reader leaving, a plain
+     *     holder), so that a queued waiter looks at once instead of at its next heartbeat
+     */
+    FairLock(RedisLock owner, FairCommands commands, FairHandovers handovers, ReleaseSignals releases) {
         this.owner = owner;
         this.commands = commands;
         this.handovers = handovers;
+        this.releases = releases;
     }
 
     /** Takes the lock if it is free and nobody waits for it; returns at once. */
@@ -136,6 +142,7 @@ public final class FairLock implements Lock {
         long leaseMillis = owner.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
         ScriptRunner.Call<FairCommands.Answer> call = null;
+        CompletableFuture<Void> released = null;
         boolean taken = false;
         try {
             boolean answeredBefore = false;
@@ -143,6 +150,7 @@ public final class FairLock implements Lock {
                 if (owner.isClosed()) {
                     throw owner.closed(key);
                 }
+                released = releases.next(lockKey);
                 call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
                 FairCommands.Answer answer =
                         Waits.answer(call, commands.answerTimeoutNanos(), deadline, answeredBefore, true, () -> {});
@@ -165,7 +173,8 @@ public final class FairLock implements Lock {
                                     call.sentNanos(),
                                     answer.millis());
                 }
-                FairHandovers.Notice heard = awaitNotice(notice, deadline, answer.millis());
+                FairHandovers.Notice heard = awaitNotice(notice, released, deadline, answer.millis());
+                releases.forget(lockKey, released);
                 if (heard == FairHandovers.LOOK_AGAIN || heard != null && isStale(heard, answer)) {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
@@ -184,6 +193,9 @@ public final class FairLock implements Lock {
                 }
             }
         } finally {
+            if (released != null) {
+                releases.forget(lockKey, released);
+            }
             handovers.forget(ticket);
             if (!taken) {
                 leave(key, lockKey, ticket, token, call);
@@ -192,14 +204,18 @@ public final class FairLock implements Lock {
     }
 
     /**
-     * Waits for the handover notice until the next heartbeat, the deadline, or the end of the holder's lease, whichever
-     * comes first: a lease that runs out without a release hands nothing over, so the first waiter must look.
+     * Waits for the handover notice until the next heartbeat, the deadline, the end of the holder's lease, or a release
+     * that handed the key to nobody, whichever comes first: a lease that runs out, or a release of readers or of a plain
+     * holder, hands nothing over, so the first waiter must look.
      *
      * @param holderMillis the holder's remaining lease, or a negative number if unknown
      * @return the notice, or null if none came in time
      */
     private static FairHandovers.@Nullable Notice awaitNotice(
-            CompletableFuture<FairHandovers.Notice> notice, long deadline, long holderMillis)
+            CompletableFuture<FairHandovers.Notice> notice,
+            CompletableFuture<Void> released,
+            long deadline,
+            long holderMillis)
             throws InterruptedException {
         long waitMillis = holderMillis >= 0 ? Math.min(HEARTBEAT_MILLIS, holderMillis + 1) : HEARTBEAT_MILLIS;
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
@@ -207,12 +223,13 @@ public final class FairLock implements Lock {
             waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
         }
         try {
-            return notice.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
+            CompletableFuture.anyOf(notice, released).get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             return null;
         } catch (ExecutionException e) {
-            throw new IllegalStateException("a handover notice cannot fail", e);
+            throw new IllegalStateException("a handover notice or release signal cannot fail", e);
         }
+        return notice.getNow(null);
     }
 
     /**

@@ -105,7 +105,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
                         subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
                     }
                 }));
-        this.fair = servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers);
+        this.fair =
+                servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers, waitingRoom.readers());
         this.reading = commands instanceof SingleNodeCommands single
                 ? new ReadLock(this, single, waitingRoom.readers(), true)
                 : null;

@@ -127,6 +127,40 @@ class ReadLockTest {
     }
 
     @Test
+    void aFairWriterWaitingForReadersGetsTheKeyAsSoonAsTheLastOneLeavesHereOrElsewhere() throws Exception {
+        RedisLock writerInstance = clients.lock();
+        RedisLock otherInstance = clients.lock();
+        long waitedNanos = 0;
+        int rounds = 7;
+        for (int round = 0; round < rounds; round++) {
+            LockHandle here = writerInstance.reading().tryAcquire(key, LONG).orElseThrow();
+            LockHandle elsewhere = otherInstance.reading().tryAcquire(key, LONG).orElseThrow();
+            Future<Optional<LockHandle>> writer =
+                    threads.submit(() -> writerInstance.fair().tryAcquire(key, LONG, Duration.ofSeconds(20)));
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> TestRedis.shared()
+                            .command("HEXISTS", "{distlock:" + key + "}", "~w")
+                            .equals("1"));
+
+            boolean lastHere = round % 2 == 1;
+            (lastHere ? elsewhere : here).release();
+            long released = System.nanoTime();
+            (lastHere ? here : elsewhere).release();
+            LockHandle written = writer.get(10, TimeUnit.SECONDS).orElseThrow();
+            waitedNanos += System.nanoTime() - released;
+            written.release();
+        }
+
+        System.out.printf(
+                "A fair writer got the key %d ms after the last reader left, over %d rounds%n",
+                TimeUnit.NANOSECONDS.toMillis(waitedNanos), rounds);
+        // A waiter that looked only at its heartbeats, every 500 ms, would wait 250 ms a round on average.
+        assertThat(Duration.ofNanos(waitedNanos))
+                .as("the writer's waits after the last reader left, over %d rounds", rounds)
+                .isLessThan(Duration.ofSeconds(1));
+    }
+
+    @Test
     void aWaitingWriterKeepsNewReadersOutUnlessTheyGoAheadOfIt() throws Exception {
         LockHandle reading = clients.lock().reading().tryAcquire(key, LONG).orElseThrow();
         RedisLock writer = clients.lock();
