@@ -99,7 +99,9 @@ final class Holds {
         if (hold.hasEnded()) {
             return;
         }
-        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
+        // At least, never exactly: a nested acquisition may have lengthened the lease meanwhile, and its handle counts
+        // on that.
+        ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
         call.answer().thenAccept(found -> {
             if (found == Ownership.OWNED) {
                 hold.leaseAtLeast(call.sentNanos(), leaseMillis);

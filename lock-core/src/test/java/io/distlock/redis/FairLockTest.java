@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
@@ -36,6 +37,36 @@ class FairLockTest {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         clients.close();
+    }
+
+    @Test
+    void extendingAHandedOverLeaseNeverShortensTheLongerLeaseOfANestedAcquisition() throws Exception {
+        long channelsBefore = handoverChannels();
+        LockHandle first = clients.lock().fair().tryAcquire(key, LONG).orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(() -> handoverChannels() == channelsBefore + 1);
+        Lock waiter = clients.lock().fair();
+        Future<Optional<LockHandle>> waiting = threads.submit(
+                () -> waiter.tryAcquire(key, Lease.fixed(Duration.ofSeconds(3)), Duration.ofSeconds(20)));
+        await().atMost(Duration.ofSeconds(5)).until(() -> queueLength() == 1);
+        // A new subscription makes the waiter look again at once, which would extend its lease itself: let it pass.
+        await().atMost(Duration.ofSeconds(5)).until(() -> handoverChannels() == channelsBefore + 2);
+        await().pollDelay(Duration.ofMillis(300)).until(() -> true);
+        first.release();
+        // Handed to another instance's waiter: a provisional lease of at most its 2 s heartbeat timeout, extended to
+        // its 3 s after a third of it.
+        LockHandle handedOver = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
+        assertThat(handedOver.remainingLease()).as("the provisional lease").isLessThan(Duration.ofMillis(2001));
+        LockHandle nested;
+        try (LockContext.Scope scope = LockContext.enter(handedOver)) {
+            nested = waiter.tryAcquire(key, LONG).orElseThrow();
+        }
+
+        await().during(Duration.ofMillis(1500))
+                .atMost(Duration.ofSeconds(3))
+                .until(() -> Long.parseLong(TestRedis.shared().command("PTTL", "{distlock:" + key + "}")) > 25_000);
+        assertThat(nested.remainingLease()).isGreaterThan(Duration.ofSeconds(25));
+        nested.release();
+        handedOver.release();
     }
 
     @Test
@@ -159,6 +190,12 @@ class FairLockTest {
                     .get(5, TimeUnit.SECONDS);
         }
         await().atMost(Duration.ofSeconds(5)).until(() -> queueLength() == 1);
+    }
+
+    /** How many instances listen for handovers to their fair waiters. */
+    private static long handoverChannels() {
+        String channels = TestRedis.shared().command("PUBSUB", "CHANNELS", "distlock:released:*");
+        return channels == null || channels.isEmpty() ? 0 : channels.split("\n").length;
     }
 
     private long queueLength() {
