@@ -6,6 +6,11 @@ enum LockKind {
     DISTLOCK("distlock RedisLock"),
     /** {@link io.distlock.redis.FairLock}, the fair view of a {@link io.distlock.redis.RedisLock}. */
     FAIR("distlock FairLock"),
+    /**
+     * Readers through {@link io.distlock.redis.ReadLock} ({@link io.distlock.redis.RedisLock#reading()}) and writers
+     * through the {@link io.distlock.redis.RedisLock} itself, on the same keys.
+     */
+    READ_WRITE("distlock ReadLock + RedisLock (readers and writers)"),
     /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
     REDLOCK("distlock Redlock"),
     /**
@@ -29,5 +34,10 @@ enum LockKind {
 
     String label() {
         return label;
+    }
+
+    /** True if some of the run's sections read, through a read lock, while the others write. */
+    boolean readWrite() {
+        return this == READ_WRITE;
     }
 }

@@ -14,13 +14,19 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class LockUnderTest implements AutoCloseable {
 
     private final Lock lock;
+    private final Lock reader;
     private final String prefix;
     private final Runnable closer;
 
-    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
+    private LockUnderTest(Lock lock, Lock reader, String prefix, Runnable closer) {
         this.lock = lock;
+        this.reader = reader;
         this.prefix = prefix;
         this.closer = closer;
+    }
+
+    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
+        this(lock, null, prefix, closer);
     }
 
     /**
@@ -38,16 +44,24 @@ final class LockUnderTest implements AutoCloseable {
         }
         LettuceConnectionFactory factory = factories.get(0);
         if (kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.ONE_NODE_OF_REDLOCK) {
-            RedisLock redisLock = RedisLock.builder(factory)
-                    .keyPrefix(prefix)
-                    .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                    .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
-                    .build();
+            RedisLock redisLock = redisLock(factory, prefix, options);
             return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
+        }
+        if (kind == LockKind.READ_WRITE) {
+            RedisLock writer = redisLock(factory, prefix, options);
+            return new LockUnderTest(writer, writer.reading(), prefix, writer::close);
         }
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         redis.afterPropertiesSet();
         return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix, () -> {});
+    }
+
+    private static RedisLock redisLock(LettuceConnectionFactory factory, String prefix, LockOptions options) {
+        return RedisLock.builder(factory)
+                .keyPrefix(prefix)
+                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
+                .build();
     }
 
     /**
@@ -60,6 +74,17 @@ final class LockUnderTest implements AutoCloseable {
 
     Lock lock() {
         return lock;
+    }
+
+    /** The lock of a reader if {@code reading}, of a writer (or exclusive holder) otherwise. */
+    Lock lock(boolean reading) {
+        if (!reading) {
+            return lock;
+        }
+        if (reader == null) {
+            throw new IllegalStateException(lock + " has no readers in this run");
+        }
+        return reader;
     }
 
     String redisKey(String key) {

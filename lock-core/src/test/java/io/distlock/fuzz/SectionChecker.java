@@ -32,7 +32,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <em>lost</em>: no violation by itself, but its holder must learn of it, which the worker checks. The lock key is read
  * only to learn the remaining lease and whether it still names the holder's owner token (a prefix match, since
  * RedisLock may append a mark for waiters); every judgement is the checker's. Auto-renewed sections refresh their claim
- * from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key. The Lua is in
+ * from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key.
+ *
+ * <p>With a read-write lock, sections are writers or readers ({@link Section#reader()}). Readers may be inside
+ * together, each claiming the key until its own lease ends; a writer overlaps any claim, a reader only a writer's. A
+ * writer's fencing token must rise above every earlier one, a reader's above the last writer's. The Lua is in
  * {@link CheckerScripts}.
  */
 final class SectionChecker {
@@ -96,15 +100,19 @@ final class SectionChecker {
                 section,
                 List.of(
                         keys.claim(section.key()),
+                        keys.readerClaims(section.key()),
                         keys.lastFence(section.key()),
+                        keys.lastWriterFence(section.key()),
                         keys.fences(section.key()),
+                        keys.readersBesideReaders(),
                         keys.violations(),
                         keys.violationsOf(section.key()),
                         keys.details()),
                 List.of(
                         section.handle().ownerToken(),
                         section.id(),
-                        Long.toString(section.handle().fencingToken())));
+                        Long.toString(section.handle().fencingToken()),
+                        role(section)));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, "entry");
@@ -147,7 +155,10 @@ final class SectionChecker {
 
     private void leave(Section section) {
         try {
-            redis.execute(CheckerScripts.LEAVE, List.of(keys.claim(section.key())), section.id());
+            redis.execute(
+                    CheckerScripts.LEAVE,
+                    List.of(keys.claim(section.key()), keys.readerClaims(section.key())),
+                    section.id());
         } catch (DataAccessException e) {
             throw new CheckerFailure(e);
         }
@@ -159,11 +170,12 @@ final class SectionChecker {
                 section,
                 List.of(
                         keys.claim(section.key()),
+                        keys.readerClaims(section.key()),
                         keys.violations(),
                         keys.violationsOf(section.key()),
                         keys.details(),
                         keys.lapses()),
-                List.of(section.handle().ownerToken(), section.id(), mode));
+                List.of(section.handle().ownerToken(), section.id(), mode, role(section)));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, mode);
@@ -230,6 +242,10 @@ final class SectionChecker {
         } catch (DataAccessException e) {
             throw new CheckerFailure(e);
         }
+    }
+
+    private static String role(Section section) {
+        return section.reader() ? "r" : "w";
     }
 
     private static int code(Long verdict) {
