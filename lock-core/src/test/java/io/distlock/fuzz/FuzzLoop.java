@@ -370,6 +370,6 @@ final class FuzzLoop implements Runnable {
 
     private Section newSection(String key, LockHandle handle, long calledNanos) {
         sections++;
-        return new Section(key, target.redisKey(key), handle, name, sections, calledNanos, reading);
+        return new Section(key, target.redisKey(key, reading), handle, name, sections, calledNanos, reading);
     }
 }

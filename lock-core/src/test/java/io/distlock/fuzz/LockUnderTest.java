@@ -16,17 +16,19 @@ final class LockUnderTest implements AutoCloseable {
     private final Lock lock;
     private final Lock reader;
     private final String prefix;
+    private final String readerPrefix;
     private final Runnable closer;
 
-    private LockUnderTest(Lock lock, Lock reader, String prefix, Runnable closer) {
+    private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
         this.lock = lock;
         this.reader = reader;
         this.prefix = prefix;
+        this.readerPrefix = readerPrefix;
         this.closer = closer;
     }
 
     private LockUnderTest(Lock lock, String prefix, Runnable closer) {
-        this(lock, null, prefix, closer);
+        this(lock, null, prefix, prefix, closer);
     }
 
     /**
@@ -49,7 +51,16 @@ final class LockUnderTest implements AutoCloseable {
         }
         if (kind == LockKind.READ_WRITE) {
             RedisLock writer = redisLock(factory, prefix, options);
-            return new LockUnderTest(writer, writer.reading(), prefix, writer::close);
+            return new LockUnderTest(writer, writer.reading(), prefix, prefix, writer::close);
+        }
+        if (kind == LockKind.READERS_APART_FROM_WRITERS) {
+            String apart = prefix + "readers-apart:";
+            RedisLock writer = redisLock(factory, prefix, options);
+            RedisLock readers = redisLock(factory, apart, options);
+            return new LockUnderTest(writer, readers.reading(), prefix, apart, () -> {
+                readers.close();
+                writer.close();
+            });
         }
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         redis.afterPropertiesSet();
@@ -89,6 +100,11 @@ final class LockUnderTest implements AutoCloseable {
 
     String redisKey(String key) {
         return redisKey(prefix, key);
+    }
+
+    /** Where a reader's lock of {@code key} is kept if {@code reading}, a writer's otherwise. */
+    String redisKey(String key, boolean reading) {
+        return redisKey(reading ? readerPrefix : prefix, key);
     }
 
     @Override

@@ -33,7 +33,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * writer's fencing token must rise above every earlier one, a reader's above the last writer's. The run must show
  * readers inside together, or it would pass with readers taking turns.
  *
- * <p>The same workers drive deliberately broken locks ({@link NaiveLock}) to show the checker catches them.
+ * <p>The same workers drive deliberately broken locks ({@link NaiveLock}, and readers that never look at the writers)
+ * to show the checker catches them.
  *
  * <p>The default run is sized for the build. A soak run (see {@link FuzzSettings} for the settings):
  *
@@ -121,7 +122,7 @@ class MutualExclusionFuzzTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE"})
+    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS"})
     void theCheckerCatchesABrokenLock(LockKind kind) {
         FuzzSettings settings = FuzzSettings.control();
 
