@@ -3,9 +3,17 @@ package io.distlock.fuzz;
 /** The checker's own Redis keys for one run, apart from the locks' keys: every run has its namespace. */
 record CheckerKeys(String namespace) {
 
-    /** The section inside the critical section of a lock key right now, expiring no later than its lease. */
+    /** The writer (or exclusive holder) inside the critical section of a lock key right now, expiring with its lease. */
     String claim(String key) {
         return namespace + "claim:" + key;
+    }
+
+    /**
+     * The readers inside the critical section of a lock key right now: a sorted set of section ids, each scored by
+     * when its claim ends in Redis's time (ms), no later than its own lease.
+     */
+    String readerClaims(String key) {
+        return namespace + "reader-claims:" + key;
     }
 
     /** The highest fencing token that has entered a critical section of a lock key. */
@@ -13,9 +21,22 @@ record CheckerKeys(String namespace) {
         return namespace + "last-fence:" + key;
     }
 
-    /** Every fencing token that entered a critical section of a lock key, in the order they entered. */
+    /** The fencing token of the writer (or exclusive holder) that last entered a critical section of a lock key. */
+    String lastWriterFence(String key) {
+        return namespace + "last-writer-fence:" + key;
+    }
+
+    /**
+     * Every fencing token that entered a critical section of a lock key, in the order they entered; a reader's with
+     * {@code r} before it.
+     */
     String fences(String key) {
         return namespace + "fences:" + key;
+    }
+
+    /** How many readers entered a critical section while another reader's claim on it was alive. */
+    String readersBesideReaders() {
+        return namespace + "readers-beside-readers";
     }
 
     /** A hash of violation counts by kind, written by the checker's scripts. */

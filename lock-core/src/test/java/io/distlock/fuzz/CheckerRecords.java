@@ -8,12 +8,15 @@ import java.util.Map;
 
 /**
  * What the checker left in Redis after a run, read back by the parent: the violation counts and descriptions written
- * by its scripts, and an offline check that each key's fencing tokens rose strictly in the order sections entered.
+ * by its scripts, and an offline check that each key's fencing tokens rose strictly in the order sections entered:
+ * a writer's (or exclusive holder's) above every token before it, a reader's above the last writer's before it.
  *
  * @param violations counts by kind: overlap, taken-early, fencing
  * @param details the first violations, described
  * @param sectionsChecked critical sections that entered holding their lock, over all keys
- * @param fenceInversions entries of a key's fencing token list not above the entry before them
+ * @param readerSections those of them that held a read lock
+ * @param readersBesideReaders readers that entered while another reader was inside
+ * @param fenceInversions entries of a key's fencing token list not above the tokens they must rise above
  * @param claimLapses times a claim had expired while its holder still held the lock
  * @param byKey the same, for each lock key
  */
@@ -21,6 +24,8 @@ record CheckerRecords(
         Map<String, Long> violations,
         List<String> details,
         long sectionsChecked,
+        long readerSections,
+        long readersBesideReaders,
         long fenceInversions,
         long claimLapses,
         Map<String, KeyRecords> byKey) {
@@ -30,9 +35,10 @@ record CheckerRecords(
      *
      * @param violations counts by kind
      * @param sectionsChecked critical sections that entered holding the key's lock
-     * @param fenceInversions entries of the key's fencing token list not above the entry before them
+     * @param readerSections those of them that held a read lock
+     * @param fenceInversions entries of the key's fencing token list not above the tokens they must rise above
      */
-    record KeyRecords(Map<String, Long> violations, long sectionsChecked, long fenceInversions) {
+    record KeyRecords(Map<String, Long> violations, long sectionsChecked, long readerSections, long fenceInversions) {
 
         long totalViolations() {
             return sum(violations) + fenceInversions;
@@ -43,21 +49,33 @@ record CheckerRecords(
         Map<String, KeyRecords> byKey = new LinkedHashMap<>();
         for (String key : keyNames) {
             List<String> fences = lines(redis.command("LRANGE", keys.fences(key), "0", "-1"));
+            long highest = 0;
+            long lastWriter = 0;
+            long readers = 0;
             long inversions = 0;
-            for (int i = 1; i < fences.size(); i++) {
-                if (Long.parseLong(fences.get(i)) <= Long.parseLong(fences.get(i - 1))) {
+            for (String fence : fences) {
+                boolean reader = fence.startsWith("r");
+                long token = Long.parseLong(reader ? fence.substring(1) : fence);
+                if (token <= (reader ? lastWriter : highest)) {
                     inversions++;
                 }
+                if (reader) {
+                    readers++;
+                } else {
+                    lastWriter = Math.max(lastWriter, token);
+                }
+                highest = Math.max(highest, token);
             }
-            byKey.put(key, new KeyRecords(counts(redis, keys.violationsOf(key)), fences.size(), inversions));
+            byKey.put(key, new KeyRecords(counts(redis, keys.violationsOf(key)), fences.size(), readers, inversions));
         }
-        String lapses = redis.command("GET", keys.lapses());
         return new CheckerRecords(
                 counts(redis, keys.violations()),
                 lines(redis.command("LRANGE", keys.details(), "0", "-1")),
                 byKey.values().stream().mapToLong(KeyRecords::sectionsChecked).sum(),
+                byKey.values().stream().mapToLong(KeyRecords::readerSections).sum(),
+                counter(redis, keys.readersBesideReaders()),
                 byKey.values().stream().mapToLong(KeyRecords::fenceInversions).sum(),
-                lapses == null ? 0 : Long.parseLong(lapses),
+                counter(redis, keys.lapses()),
                 byKey);
     }
 
@@ -67,6 +85,11 @@ record CheckerRecords(
 
     long totalViolations() {
         return sum(violations) + fenceInversions;
+    }
+
+    private static long counter(TestRedis redis, String key) {
+        String count = redis.command("GET", key);
+        return count == null ? 0 : Long.parseLong(count);
     }
 
     /** A hash of counts, as the checker's scripts keep them. */

@@ -22,8 +22,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One fuzz worker thread: until the run ends, draws an operation, a lease and a key, runs one critical section under
- * the lock with the checker watching, and judges what the holder learned about a lost lock.
+ * One fuzz worker thread: until the run ends, draws an operation, a lease, a key and, with a read-write lock, whether
+ * to read or write, runs one critical section under the lock with the checker watching, and judges what the holder
+ * learned about a lost lock.
  */
 final class FuzzLoop implements Runnable {
 
@@ -33,7 +34,6 @@ final class FuzzLoop implements Runnable {
     private static final long HANDOFF_TIMEOUT_SECONDS = 30;
 
     private final LockUnderTest target;
-    private final Lock lock;
     private final SectionChecker checker;
     private final Workload workload;
     private final Tally tally;
@@ -43,6 +43,10 @@ final class FuzzLoop implements Runnable {
     private final long endNanos;
     private boolean opensWithRenewedHold;
     private long sections;
+    /** Whether the current section reads, which only a read-write lock's sections ever do. */
+    private boolean reading;
+    /** The current section's lock: the reader's if {@link #reading}, the writer's (or the only one) otherwise. */
+    private Lock lock;
 
     FuzzLoop(
             LockUnderTest target,
@@ -54,7 +58,6 @@ final class FuzzLoop implements Runnable {
             String name,
             long endNanos) {
         this.target = target;
-        this.lock = target.lock();
         this.checker = checker;
         this.workload = workload;
         this.tally = tally;
@@ -78,6 +81,8 @@ final class FuzzLoop implements Runnable {
             LeaseProfile.Plan plan =
                     (renewedHold ? LeaseProfile.RENEWED_HELD : workload.profile(operation, random)).plan(random);
             String key = workload.key(random);
+            reading = workload.reads(random);
+            lock = target.lock(reading);
             try {
                 if (operation == Operation.CALL || operation == Operation.RUN) {
                     withCallback(operation, plan, key);
@@ -113,7 +118,7 @@ final class FuzzLoop implements Runnable {
             tally.add(Count.NOT_ACQUIRED);
             return;
         }
-        tally.acquired(operation, plan.profile());
+        tally.acquired(operation, plan.profile(), reading);
         Section section = newSection(key, acquired.get(), calledNanos);
         LockHandle last = section.handle();
         boolean exited = false;
@@ -148,7 +153,7 @@ final class FuzzLoop implements Runnable {
         MultiLockHandle held = acquired.get();
         List<Section> sections = new ArrayList<>();
         for (LockHandle handle : held.handles()) {
-            tally.acquired(Operation.SEVERAL_KEYS, plan.profile());
+            tally.acquired(Operation.SEVERAL_KEYS, plan.profile(), reading);
             sections.add(newSection(handle.key(), handle, calledNanos));
         }
         boolean exited = false;
@@ -206,7 +211,7 @@ final class FuzzLoop implements Runnable {
             throws InterruptedException {
         LockHandle handle = LockContext.current(key)
                 .orElseThrow(() -> new IllegalStateException("no handle in LockContext inside " + operation.label()));
-        tally.acquired(operation, plan.profile());
+        tally.acquired(operation, plan.profile(), reading);
         Section section = newSection(key, handle, calledNanos);
         inside.set(section);
         checker.enter(section);
@@ -365,6 +370,6 @@ final class FuzzLoop implements Runnable {
 
     private Section newSection(String key, LockHandle handle, long calledNanos) {
         sections++;
-        return new Section(key, target.redisKey(key), handle, name, sections, calledNanos);
+        return new Section(key, target.redisKey(key, reading), handle, name, sections, calledNanos, reading);
     }
 }

@@ -70,12 +70,27 @@ record FuzzReport(
                 "**acquisitions**",
                 "**" + number(acquisitions) + "** (" + number(acquisitions / settings.seconds()) + "/s)");
         for (Operation operation : Operation.values()) {
-            row(rows, "&nbsp;&nbsp;" + operation.label(), number(totals.get(operation)));
+            row(
+                    rows,
+                    "&nbsp;&nbsp;" + operation.label(),
+                    number(totals.get(operation))
+                            + (kind.readWrite() ? " (" + number(totals.reads(operation)) + " by readers)" : ""));
         }
         for (LeaseProfile profile : LeaseProfile.values()) {
             row(rows, "&nbsp;&nbsp;lease " + profile.label(), number(totals.get(profile)));
         }
         row(rows, "critical sections checked (entered holding the lock)", number(records.sectionsChecked()));
+        if (kind.readWrite()) {
+            row(
+                    rows,
+                    "&nbsp;&nbsp;readers (a reader overlaps only a writer; its fencing token must pass the last"
+                            + " writer's)",
+                    number(records.readerSections()));
+            row(
+                    rows,
+                    "&nbsp;&nbsp;readers that entered while another reader was inside",
+                    number(records.readersBesideReaders()));
+        }
         row(rows, "not acquired (busy for the whole wait)", number(totals.get(Count.NOT_ACQUIRED)));
         row(rows, "lost and detected (lease ran out in the section; holder told)", lost());
         row(

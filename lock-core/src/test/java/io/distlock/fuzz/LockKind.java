@@ -6,6 +6,11 @@ enum LockKind {
     DISTLOCK("distlock RedisLock"),
     /** {@link io.distlock.redis.FairLock}, the fair view of a {@link io.distlock.redis.RedisLock}. */
     FAIR("distlock FairLock"),
+    /**
+     * Readers through {@link io.distlock.redis.ReadLock} ({@link io.distlock.redis.RedisLock#reading()}) and writers
+     * through the {@link io.distlock.redis.RedisLock} itself, on the same keys.
+     */
+    READ_WRITE("distlock ReadLock + RedisLock (readers and writers)"),
     /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
     REDLOCK("distlock Redlock"),
     /**
@@ -19,7 +24,12 @@ enum LockKind {
      * {@code SET NX PX} to take, {@code GET}, compare, then {@code DEL} as separate commands to release, the seeds'
      * release: a lease that runs out between them lets the DEL remove the next holder's lock.
      */
-    NON_ATOMIC_RELEASE("broken: release is GET, compare, DEL in separate commands");
+    NON_ATOMIC_RELEASE("broken: release is GET, compare, DEL in separate commands"),
+    /**
+     * Writers as in {@link #READ_WRITE}, but readers take a {@link io.distlock.redis.ReadLock} of another key prefix:
+     * they share their key among themselves and never see a writer, nor a writer them.
+     */
+    READERS_APART_FROM_WRITERS("broken: readers take a key of their own, never looking at the writer");
 
     private final String label;
 
@@ -29,5 +39,10 @@ enum LockKind {
 
     String label() {
         return label;
+    }
+
+    /** True if some of the run's sections read, through a read lock, while the others write. */
+    boolean readWrite() {
+        return this == READ_WRITE || this == READERS_APART_FROM_WRITERS;
     }
 }

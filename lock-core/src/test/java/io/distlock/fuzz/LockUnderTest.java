@@ -14,13 +14,21 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class LockUnderTest implements AutoCloseable {
 
     private final Lock lock;
+    private final Lock reader;
     private final String prefix;
+    private final String readerPrefix;
     private final Runnable closer;
 
-    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
+    private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
         this.lock = lock;
+        this.reader = reader;
         this.prefix = prefix;
+        this.readerPrefix = readerPrefix;
         this.closer = closer;
+    }
+
+    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
+        this(lock, null, prefix, prefix, closer);
     }
 
     /**
@@ -38,16 +46,33 @@ final class LockUnderTest implements AutoCloseable {
         }
         LettuceConnectionFactory factory = factories.get(0);
         if (kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.ONE_NODE_OF_REDLOCK) {
-            RedisLock redisLock = RedisLock.builder(factory)
-                    .keyPrefix(prefix)
-                    .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                    .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
-                    .build();
+            RedisLock redisLock = redisLock(factory, prefix, options);
             return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
+        }
+        if (kind == LockKind.READ_WRITE) {
+            RedisLock writer = redisLock(factory, prefix, options);
+            return new LockUnderTest(writer, writer.reading(), prefix, prefix, writer::close);
+        }
+        if (kind == LockKind.READERS_APART_FROM_WRITERS) {
+            String apart = prefix + "readers-apart:";
+            RedisLock writer = redisLock(factory, prefix, options);
+            RedisLock readers = redisLock(factory, apart, options);
+            return new LockUnderTest(writer, readers.reading(), prefix, apart, () -> {
+                readers.close();
+                writer.close();
+            });
         }
         StringRedisTemplate redis = new StringRedisTemplate(factory);
         redis.afterPropertiesSet();
         return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix, () -> {});
+    }
+
+    private static RedisLock redisLock(LettuceConnectionFactory factory, String prefix, LockOptions options) {
+        return RedisLock.builder(factory)
+                .keyPrefix(prefix)
+                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
+                .build();
     }
 
     /**
@@ -62,8 +87,24 @@ final class LockUnderTest implements AutoCloseable {
         return lock;
     }
 
+    /** The lock of a reader if {@code reading}, of a writer (or exclusive holder) otherwise. */
+    Lock lock(boolean reading) {
+        if (!reading) {
+            return lock;
+        }
+        if (reader == null) {
+            throw new IllegalStateException(lock + " has no readers in this run");
+        }
+        return reader;
+    }
+
     String redisKey(String key) {
         return redisKey(prefix, key);
+    }
+
+    /** Where a reader's lock of {@code key} is kept if {@code reading}, a writer's otherwise. */
+    String redisKey(String key, boolean reading) {
+        return redisKey(reading ? readerPrefix : prefix, key);
     }
 
     @Override

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.distlock.test.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,7 +27,14 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the parent adds them up with the checker's records and prints a table (in the test's output file under
  * {@code target/surefire-reports}).
  *
- * <p>The same workers drive deliberately broken locks ({@link NaiveLock}) to show the checker catches them.
+ * <p>In the read-write mode most sections are readers ({@code RedisLock.reading()}), the rest writers (the
+ * {@code RedisLock} itself), on the same keys. Readers may be inside together, each claiming the key until its own
+ * lease ends (read from its field of the key's hash of readers); a writer must overlap no one, a reader no writer; a
+ * writer's fencing token must rise above every earlier one, a reader's above the last writer's. The run must show
+ * readers inside together, or it would pass with readers taking turns.
+ *
+ * <p>The same workers drive deliberately broken locks ({@link NaiveLock}, and readers that never look at the writers)
+ * to show the checker catches them.
  *
  * <p>The default run is sized for the build. A soak run (see {@link FuzzSettings} for the settings):
  *
@@ -54,6 +62,32 @@ class MutualExclusionFuzzTest {
     @ParameterizedTest
     @EnumSource(names = {"DISTLOCK", "FAIR"})
     void distlockNeverLetsTwoHoldersIntoTheSameCriticalSection(LockKind kind) {
+        runWithoutViolations(kind);
+    }
+
+    @Test
+    void distlockLetsReadersShareACriticalSectionButNeverWithAWriter() {
+        FuzzReport report = runWithoutViolations(LockKind.READ_WRITE);
+
+        Totals totals = report.totals();
+        for (Operation operation : Operation.values()) {
+            assertThat(totals.reads(operation))
+                    .as("acquisitions by readers through %s", operation.label())
+                    .isPositive();
+            assertThat(totals.get(operation) - totals.reads(operation))
+                    .as("acquisitions by writers through %s", operation.label())
+                    .isPositive();
+        }
+        assertThat(report.records().readersBesideReaders())
+                .as("readers that entered while another reader was inside")
+                .isPositive();
+    }
+
+    /**
+     * Runs the fuzz on {@code kind} and asserts that the checker saw every acquisition and no violation, and that the
+     * run exercised every operation, lost leases and long renewed holds.
+     */
+    private static FuzzReport runWithoutViolations(LockKind kind) {
         FuzzSettings settings = FuzzSettings.fromEnvironment();
 
         FuzzReport report = assertTimeoutPreemptively(
@@ -84,10 +118,11 @@ class MutualExclusionFuzzTest {
         assertThat(totals.get(LeaseProfile.RENEWED_HELD))
                 .as("auto-renewed sections held across renewals")
                 .isPositive();
+        return report;
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE"})
+    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS"})
     void theCheckerCatchesABrokenLock(LockKind kind) {
         FuzzSettings settings = FuzzSettings.control();
 

@@ -2,15 +2,33 @@ package io.distlock.fuzz;
 
 import java.util.List;
 
-/** The locks live on the checker's own Redis: its scripts read the lock key in the same atomic step as they judge. */
+/**
+ * The locks live on the checker's own Redis: its scripts read the lock key in the same atomic step as they judge,
+ * whether an exclusive holder's string or readers' hash (see {@link io.distlock.redis.ReadLock}).
+ */
 final class SameRedisLockView implements LockView {
 
     @Override
     public String prelude() {
         return """
-                -- The lock key comes last among the keys.
-                local holder = redis.call('get', KEYS[#KEYS])
-                local ttl = redis.call('pttl', KEYS[#KEYS])
+                -- The lock key comes last among the keys. While readers hold it, it is a hash of when each reader's
+                -- lease ends in Redis's time: a reader is the holder while its own lease runs, and its ttl is what is
+                -- left of that lease, not the key's PTTL, which is the last reader's. To anyone else the hash is
+                -- another owner's ('').
+                local holder, ttl
+                if redis.call('type', KEYS[#KEYS]).ok == 'hash' then
+                  local clock = redis.call('time')
+                  local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+                  local ends = tonumber(redis.call('hget', KEYS[#KEYS], ARGV[1]) or '0')
+                  if ends > now then
+                    holder, ttl = ARGV[1], ends - now
+                  else
+                    holder, ttl = ends == 0 and '', -2
+                  end
+                else
+                  holder = redis.call('get', KEYS[#KEYS])
+                  ttl = redis.call('pttl', KEYS[#KEYS])
+                end
                 """;
     }
 

@@ -10,6 +10,7 @@ final class Section {
     private final String lockKey;
     private final LockHandle handle;
     private final String id;
+    private final boolean reader;
     private final long leaseFloorNanos;
     private SectionChecker.Entry entry = SectionChecker.Entry.CLAIMED;
     private SectionChecker.State state = SectionChecker.State.HELD;
@@ -21,12 +22,21 @@ final class Section {
      * Starts the record of a section.
      *
      * @param calledNanos when the acquisition was called, by {@link System#nanoTime()}: before Redis set the lease
+     * @param reader whether the section holds a read lock, which other readers may hold at once
      */
-    Section(String key, String lockKey, LockHandle handle, String worker, long number, long calledNanos) {
+    Section(
+            String key,
+            String lockKey,
+            LockHandle handle,
+            String worker,
+            long number,
+            long calledNanos,
+            boolean reader) {
         this.key = key;
         this.lockKey = lockKey;
         this.handle = handle;
-        this.id = worker + "#" + number + "/fence " + handle.fencingToken();
+        this.reader = reader;
+        this.id = worker + "#" + number + "/fence " + handle.fencingToken() + (reader ? "/reader" : "");
         long leaseNanos = LeaseProfile.initialLease(handle.lease()).toNanos();
         // Redis's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding, and
         // the
@@ -46,7 +56,12 @@ final class Section {
         return handle;
     }
 
-    /** Names the section in the checker's records: worker, section number and fencing token. */
+    /** True if the section holds a read lock; otherwise it holds the key alone, as a writer or exclusive holder. */
+    boolean reader() {
+        return reader;
+    }
+
+    /** Names the section in the checker's records: worker, section number, fencing token, and whether it reads. */
     String id() {
         return id;
     }

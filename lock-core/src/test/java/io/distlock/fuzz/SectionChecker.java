@@ -8,7 +8,6 @@ import java.util.List;
 import org.awaitility.core.ConditionTimeoutException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -34,6 +33,11 @@ import org.springframework.data.redis.core.script.RedisScript;
  * only to learn the remaining lease and whether it still names the holder's owner token (a prefix match, since
  * RedisLock may append a mark for waiters); every judgement is the checker's. Auto-renewed sections refresh their claim
  * from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key.
+ *
+ * <p>With a read-write lock, sections are writers or readers ({@link Section#reader()}). Readers may be inside
+ * together, each claiming the key until its own lease ends; a writer overlaps any claim, a reader only a writer's. A
+ * writer's fencing token must rise above every earlier one, a reader's above the last writer's. The Lua is in
+ * {@link CheckerScripts}.
  */
 final class SectionChecker {
 
@@ -56,84 +60,6 @@ final class SectionChecker {
         /** The lock key is not the holder's although its lease is certainly still alive. */
         VIOLATION
     }
-
-    /**
-     * Lua shared by the scripts: counts a violation of {@code kind}, overall and for the key, and describes it, in the
-     * three keys from {@code violations_at} on.
-     */
-    private static final String VIOLATION = """
-            local function violation(kind, description)
-              redis.call('hincrby', KEYS[violations_at], kind, 1)
-              redis.call('hincrby', KEYS[violations_at + 1], kind, 1)
-              redis.call('rpush', KEYS[violations_at + 2], description)
-              redis.call('ltrim', KEYS[violations_at + 2], 0, 199)
-            end
-            """;
-
-    private static final String ENTER = """
-            -- KEYS: claim, last fencing token, fencing tokens, violations, violations of the key, details; the view's
-            -- ARGV: owner token, section id, fencing token; the view's. holder and ttl come from the view's prelude.
-            if not holder or string.sub(holder, 1, #ARGV[1]) ~= ARGV[1] then
-              return 0
-            end
-            if ttl >= 0 and ttl <= 2 then
-              return 0
-            end
-            local verdict = 1
-            local occupant = redis.call('get', KEYS[1])
-            if occupant and occupant ~= ARGV[2] then
-              violation('overlap', 'overlap: ' .. ARGV[2] .. ' entered while ' .. occupant
-                .. ' was inside with lease left')
-              verdict = -1
-            end
-            local last = tonumber(redis.call('get', KEYS[2]) or '0')
-            if tonumber(ARGV[3]) <= last then
-              violation('fencing', 'fencing: ' .. ARGV[2] .. ' entered after fencing token ' .. last)
-              verdict = -1
-            else
-              redis.call('set', KEYS[2], ARGV[3])
-            end
-            redis.call('rpush', KEYS[3], ARGV[3])
-            if ttl > 0 then
-              redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
-            else
-              redis.call('set', KEYS[1], ARGV[2])
-            end
-            return verdict
-            """;
-
-    private static final String CHECKPOINT = """
-            -- KEYS: claim, violations, violations of the key, details, lapses; the view's
-            -- ARGV: owner token, section id, 'check' | 'refresh' | 'exit'; the view's. holder and ttl: the prelude's.
-            local mine = holder and string.sub(holder, 1, #ARGV[1]) == ARGV[1]
-            local occupant = redis.call('get', KEYS[1])
-            if occupant == ARGV[2] then
-              if ARGV[3] == 'exit' then
-                redis.call('del', KEYS[1])
-              end
-              if not mine then
-                violation('taken-early', 'taken early: the lock of ' .. ARGV[2] .. ' was '
-                  .. (holder and 'taken over' or 'deleted') .. ' before its lease ended')
-                return -1
-              end
-            elseif not mine then
-              return 0
-            elseif not occupant and ttl > 2 then
-              redis.call('incr', KEYS[5])
-            end
-            if ARGV[3] == 'refresh' and (occupant == ARGV[2] or not occupant) and ttl > 2 then
-              redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
-            end
-            return 1
-            """;
-
-    /** KEYS: claim. ARGV: section id. Removes the section's claim, if it still has one, without judging anything. */
-    private static final RedisScript<Long> LEAVE = new DefaultRedisScript<>("""
-            if redis.call('get', KEYS[1]) == ARGV[1] then
-              return redis.call('del', KEYS[1])
-            end
-            return 0
-            """, Long.class);
 
     /** What a script answers when the lock view's read is too old to judge by: the lease as read has run out. */
     static final long STALE = -2;
@@ -163,8 +89,8 @@ final class SectionChecker {
         this.redis = redis;
         this.keys = keys;
         this.lockView = lockView;
-        this.enter = script(lockView, ENTER, 4);
-        this.checkpoint = script(lockView, CHECKPOINT, 2);
+        this.enter = CheckerScripts.enter(lockView);
+        this.checkpoint = CheckerScripts.checkpoint(lockView);
     }
 
     /** Records that the section entered, right after its lock was acquired. */
@@ -174,15 +100,19 @@ final class SectionChecker {
                 section,
                 List.of(
                         keys.claim(section.key()),
+                        keys.readerClaims(section.key()),
                         keys.lastFence(section.key()),
+                        keys.lastWriterFence(section.key()),
                         keys.fences(section.key()),
+                        keys.readersBesideReaders(),
                         keys.violations(),
                         keys.violationsOf(section.key()),
                         keys.details()),
                 List.of(
                         section.handle().ownerToken(),
                         section.id(),
-                        Long.toString(section.handle().fencingToken())));
+                        Long.toString(section.handle().fencingToken()),
+                        role(section)));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, "entry");
@@ -225,7 +155,10 @@ final class SectionChecker {
 
     private void leave(Section section) {
         try {
-            redis.execute(LEAVE, List.of(keys.claim(section.key())), section.id());
+            redis.execute(
+                    CheckerScripts.LEAVE,
+                    List.of(keys.claim(section.key()), keys.readerClaims(section.key())),
+                    section.id());
         } catch (DataAccessException e) {
             throw new CheckerFailure(e);
         }
@@ -237,11 +170,12 @@ final class SectionChecker {
                 section,
                 List.of(
                         keys.claim(section.key()),
+                        keys.readerClaims(section.key()),
                         keys.violations(),
                         keys.violationsOf(section.key()),
                         keys.details(),
                         keys.lapses()),
-                List.of(section.handle().ownerToken(), section.id(), mode));
+                List.of(section.handle().ownerToken(), section.id(), mode, role(section)));
         int code = code(verdict);
         if (code == 0 && section.leaseCertainlyAlive()) {
             takenEarly(section, mode);
@@ -310,9 +244,8 @@ final class SectionChecker {
         }
     }
 
-    private static RedisScript<Long> script(LockView lockView, String body, int violationsAt) {
-        return new DefaultRedisScript<>(
-                lockView.prelude() + "local violations_at = " + violationsAt + "\n" + VIOLATION + body, Long.class);
+    private static String role(Section section) {
+        return section.reader() ? "r" : "w";
     }
 
     private static int code(Long verdict) {

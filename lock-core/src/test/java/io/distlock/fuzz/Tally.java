@@ -24,13 +24,17 @@ final class Tally {
     private static final int MAX_PRINTED = 20;
 
     private final Map<Operation, LongAdder> byOperation = each(Operation.class, LongAdder::new);
+    private final Map<Operation, LongAdder> readsByOperation = each(Operation.class, LongAdder::new);
     private final Map<LeaseProfile, LongAdder> byProfile = each(LeaseProfile.class, LongAdder::new);
     private final Map<Count, LongAdder> counts = each(Count.class, LongAdder::new);
     private final Map<Count, AtomicInteger> printed = each(Count.class, AtomicInteger::new);
 
-    void acquired(Operation operation, LeaseProfile profile) {
+    void acquired(Operation operation, LeaseProfile profile, boolean reading) {
         byOperation.get(operation).increment();
         byProfile.get(profile).increment();
+        if (reading) {
+            readsByOperation.get(operation).increment();
+        }
     }
 
     void add(Count count) {
@@ -58,12 +62,18 @@ final class Tally {
         print(count, ERROR + " " + count + " in " + worker + ": " + error);
     }
 
-    /** The summary line: {@code FUZZ-SUMMARY NAME=count ...} for every operation, lease profile and count. */
+    /**
+     * The summary line: {@code FUZZ-SUMMARY NAME=count ...} for every operation, lease profile and count, then
+     * {@code READ_NAME=count} for the operations' acquisitions by readers.
+     */
     String summaryLine() {
-        return Stream.of(byOperation, byProfile, counts)
+        Stream<String> all = Stream.of(byOperation, byProfile, counts)
                 .flatMap(map -> map.entrySet().stream())
-                .map(entry -> entry.getKey().name() + "=" + entry.getValue().sum())
-                .collect(Collectors.joining(" ", SUMMARY + " ", ""));
+                .map(entry -> entry.getKey().name() + "=" + entry.getValue().sum());
+        Stream<String> reads = readsByOperation.entrySet().stream()
+                .map(entry -> Totals.READ + entry.getKey().name() + "="
+                        + entry.getValue().sum());
+        return Stream.concat(all, reads).collect(Collectors.joining(" ", SUMMARY + " ", ""));
     }
 
     private void print(Count count, String line) {

@@ -8,6 +8,9 @@ import java.util.Map;
 /** The counts of a whole run: the worker processes' summary lines, parsed and added up. */
 final class Totals {
 
+    /** Before an operation's name, its acquisitions by readers. */
+    static final String READ = "READ_";
+
     private final Map<String, Long> counts;
 
     private Totals(Map<String, Long> counts) {
@@ -39,6 +42,11 @@ final class Totals {
     /** The count of an {@link Operation}, a {@link LeaseProfile} or a {@link Count}. */
     long get(Enum<?> name) {
         return counts.getOrDefault(name.name(), 0L);
+    }
+
+    /** The acquisitions by readers through an {@link Operation}. */
+    long reads(Operation operation) {
+        return counts.getOrDefault(READ + operation.name(), 0L);
     }
 
     long acquisitions() {

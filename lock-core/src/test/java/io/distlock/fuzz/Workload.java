@@ -11,14 +11,22 @@ import java.util.SplittableRandom;
  */
 final class Workload {
 
+    /**
+     * The share of a read-write run's sections that read, in percent: most, as read-write locks are used, and enough
+     * that readers often share a key.
+     */
+    private static final int READ_PERCENT = 70;
+
     private final int[] operationWeights;
     private final int[] profileWeights;
     private final List<String> keys;
+    private final int readPercent;
 
-    private Workload(int[] operationWeights, int[] profileWeights, List<String> keys) {
+    private Workload(int[] operationWeights, int[] profileWeights, List<String> keys, int readPercent) {
         this.operationWeights = operationWeights;
         this.profileWeights = profileWeights;
         this.keys = List.copyOf(keys);
+        this.readPercent = readPercent;
     }
 
     /**
@@ -29,9 +37,18 @@ final class Workload {
         // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
         // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
         // RENEWED_HELD.
-        return kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.REDLOCK
-                ? new Workload(new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys)
-                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys);
+        // Readers take every operation writers do: ReadLock re-enters a read inside a read scope, releases from any
+        // thread, renews, and takes several keys through Lock's all-or-none default.
+        int readPercent = kind.readWrite() ? READ_PERCENT : 0;
+        return kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.REDLOCK || kind.readWrite()
+                ? new Workload(
+                        new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys, readPercent)
+                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys, 0);
+    }
+
+    /** Whether the next section reads: never unless the lock kind has readers. */
+    boolean reads(SplittableRandom random) {
+        return random.nextInt(100) < readPercent;
     }
 
     Operation operation(SplittableRandom random) {
