@@ -17,7 +17,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  *
  * <p>While readers hold a key ({@link ReadLock}), the lock key is a hash instead: each reader's owner token mapped to the
  * end of its lease in Redis's time (ms), and the key expires when the last lease would end, so an exclusive
- * acquisition's {@code SET NX} refuses for exactly as long as readers hold it, and no other key is involved. A waiting
+ * acquisition's {@code SET NX} refuses for exactly as long as readers hold it, and no other key is involved. A reader's
+ * end is the ms of {@code TIME}, rounded down, plus the lease plus 1, and the lease is over once {@code TIME} reaches
+ * it: like Redis's own expiry, which deletes a key only once its ms time is past the end, this never ends a lease
+ * before the caller's own count, which starts when it sent the script. A waiting
  * writer sets the field {@code ~w} to when the readers' leases would end; readers that yield to writers stay out until
  * then. Every token-comparing script checks the key's type first: to an exclusive holder a hash means another owner,
  * and to a reader a string does.
@@ -170,7 +173,7 @@ final class LockScripts {
               if ends <= now then
                 return ends == 0 and -1 or 0
               end
-              redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+              redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]) + 1)
               if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
                 redis.call('pexpire', KEYS[1], ARGV[2])
               end
@@ -199,8 +202,8 @@ final class LockScripts {
               if ends <= now then
                 return ends == 0 and -1 or 0
               end
-              if ends < now + tonumber(ARGV[2]) then
-                redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+              if ends < now + tonumber(ARGV[2]) + 1 then
+                redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]) + 1)
               end
               if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
                 redis.call('pexpire', KEYS[1], ARGV[2])
@@ -295,8 +298,8 @@ final class LockScripts {
                 if ends == 0 then
                   holder = ''
                 elseif ends > now then
-                  if ends < now + lease then
-                    redis.call('hset', key, token, now + lease)
+                  if ends < now + lease + 1 then
+                    redis.call('hset', key, token, now + lease + 1)
                   end
                   holder = token
                 end
@@ -379,7 +382,7 @@ final class LockScripts {
                 return -1 - (writer - now)
               end
             end
-            redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]))
+            redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]) + 1)
             if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
               redis.call('pexpire', KEYS[1], ARGV[2])
             end

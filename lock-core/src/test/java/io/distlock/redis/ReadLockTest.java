@@ -160,6 +160,31 @@ class ReadLockTest {
                 .isLessThan(Duration.ofSeconds(1));
     }
 
+    /**
+     * The reader counts its lease from when it sent the script, so Redis must not end it sooner. Redis's {@code TIME}
+     * read just before the acquisition bounds that send time from below; in ms rounded down, as the scripts read it,
+     * the lease would end up to 1 ms early most of the time.
+     */
+    @Test
+    void aReadersLeaseInRedisLastsAtLeastTheLeaseFromBeforeItWasAsked() {
+        ReadLock reader = clients.lock().reading();
+        long leaseMillis = 5_000;
+        for (int i = 0; i < 50; i++) {
+            String readKey = key + ":" + i;
+            String[] clock = TestRedis.shared().command("TIME").split("\n");
+            long askedMicros = Long.parseLong(clock[0]) * 1_000_000 + Long.parseLong(clock[1]);
+            LockHandle read = reader.tryAcquire(readKey, Lease.fixed(Duration.ofMillis(leaseMillis)))
+                    .orElseThrow();
+            long endMillis =
+                    Long.parseLong(TestRedis.shared().command("HGET", "{distlock:" + readKey + "}", read.ownerToken()));
+
+            assertThat(endMillis * 1000)
+                    .as("lease end, in µs")
+                    .isGreaterThanOrEqualTo(askedMicros + leaseMillis * 1000);
+            read.release();
+        }
+    }
+
     @Test
     void aWaitingWriterKeepsNewReadersOutUnlessTheyGoAheadOfIt() throws Exception {
         LockHandle reading = clients.lock().reading().tryAcquire(key, LONG).orElseThrow();
