@@ -81,7 +81,7 @@ final class CheckerScripts {
             end
             if reader then
               redis.call('rpush', KEYS[5], 'r' .. ARGV[3])
-              redis.call('zadd', KEYS[2], ttl > 0 and now + ttl - 2 or '+inf', ARGV[2])
+              redis.call('zadd', KEYS[2], ttl > 0 and string.format('%.0f', ttl_at + ttl - 2) or '+inf', ARGV[2])
               return verdict
             end
             if fence > floor then
@@ -89,7 +89,7 @@ final class CheckerScripts {
             end
             redis.call('rpush', KEYS[5], ARGV[3])
             if ttl > 0 then
-              redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
+              redis.call('set', KEYS[1], ARGV[2], 'pxat', string.format('%.0f', ttl_at + ttl - 2))
             else
               redis.call('set', KEYS[1], ARGV[2])
             end
@@ -129,9 +129,9 @@ final class CheckerScripts {
             end
             if ARGV[3] == 'refresh' and (claimed or not occupant) and ttl > 2 then
               if reader then
-                redis.call('zadd', KEYS[2], now + ttl - 2, ARGV[2])
+                redis.call('zadd', KEYS[2], string.format('%.0f', ttl_at + ttl - 2), ARGV[2])
               else
-                redis.call('set', KEYS[1], ARGV[2], 'px', ttl - 2)
+                redis.call('set', KEYS[1], ARGV[2], 'pxat', string.format('%.0f', ttl_at + ttl - 2))
               end
             end
             return 1

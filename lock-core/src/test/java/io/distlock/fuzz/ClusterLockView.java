@@ -66,13 +66,14 @@ final class ClusterLockView implements LockView {
     public String prelude() {
         return """
                 -- The last two arguments: the lock key's value ('' if gone) and its lease's end, read just before.
+                local clock = redis.call('time')
+                local ttl_at = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
                 local holder, ttl = false, -2
                 local read_holder, lease_end = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
                 if read_holder ~= '' then
                   holder, ttl = read_holder, -1
                   if lease_end >= 0 then
-                    local now = redis.call('time')
-                    ttl = lease_end - (tonumber(now[1]) * 1000 + math.floor(tonumber(now[2]) / 1000))
+                    ttl = lease_end - ttl_at
                     -- Only the section's own lease matters; another holder's is never judged by its length.
                     if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
                       return -2

@@ -65,6 +65,7 @@ final class RedlockLockView implements LockView {
                 local quorum = math.floor(nodes / 2) + 1
                 local clock = redis.call('time')
                 local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+                local ttl_at = now
                 -- A value naming the section's owner token is its own, whatever mark follows the token.
                 local leases, values, own_read, silent = {}, {}, 0, 0
                 for i = 0, nodes - 1 do
