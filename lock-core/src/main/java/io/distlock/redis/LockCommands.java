@@ -74,8 +74,10 @@ interface LockCommands {
      * The answer to a release.
      *
      * @param reservedForOthers whether the key was reserved for other instances' waiters instead of deleted
+     * @param readersRemain whether the release was a reader's and other readers still hold the key, so that no waiter
+     *     can get further than before
      */
-    record Released(Ownership ownership, boolean reservedForOthers) {}
+    record Released(Ownership ownership, boolean reservedForOthers, boolean readersRemain) {}
 
     /**
      * The answer to a handover.

@@ -77,9 +77,10 @@ final class LockScripts {
      * KEYS: lock. ARGV: token, release channel, releasing instance's id, reservation ms (0 for none), release id (empty
      * for none). Releases the key if the token owns it and, if another instance waits, publishes the instance id, the
      * release id followed by {@code |} if there is one, and the key on the channel: a Redlock releases on every node
-     * under one release id, so that its waiters wake once per release, not once per node. With a reservation, and another instance waiting, the key is not deleted but reserved for the other
-     * instances' waiters ({@code ~<releasing instance id>}) for that long: any other instance may take it, the
-     * releasing one may not. Returns 1 if deleted, 2 if reserved, 0 if the key was gone, -1 if another owner holds it.
+     * under one release id, so that its waiters wake once per release, not once per node. With a reservation, and
+     * another instance waiting, the key is not deleted but reserved for the other instances' waiters ({@code ~<releasing instance id>}) for that long: any other instance may take it, the
+     * releasing one may not. Returns 1 if deleted, 2 if reserved, 3 if a reader left and other readers still hold the
+     * key, 0 if the key was gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> RELEASE = script("""
             if redis.call('type', KEYS[1]).ok == 'hash' then
@@ -106,7 +107,7 @@ final class LockScripts {
               if ends <= now then
                 return 0
               end
-              return 1
+              return live and 3 or 1
             end
             local holder = redis.call('get', KEYS[1])
             if not holder then

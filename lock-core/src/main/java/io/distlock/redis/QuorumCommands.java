@@ -171,7 +171,7 @@ final class QuorumCommands implements LockCommands {
             if (found == null) {
                 return null;
             }
-            return new Released(found, votes.count(Released::reservedForOthers) >= quorum);
+            return new Released(found, votes.count(Released::reservedForOthers) >= quorum, false);
         });
     }
 

@@ -80,7 +80,9 @@ final class Releaser {
         } finally {
             if (released != null && released.reservedForOthers()) {
                 waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
-            } else {
+            } else if (released == null || !released.readersRemain()) {
+                // A reader leaving while others stay frees nothing: waking every waiter would only send them all to
+                // be refused again.
                 waitingRoom.released(hold.lockKey());
             }
         }

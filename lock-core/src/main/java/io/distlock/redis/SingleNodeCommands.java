@@ -210,9 +210,10 @@ final class SingleNodeCommands implements LockCommands {
                 List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION, releaseId),
                 value -> {
                     long answer = number(value);
-                    return answer == 2
-                            ? new Released(Ownership.OWNED, true)
-                            : new Released(Ownership.of(answer), false);
+                    if (answer == 2 || answer == 3) {
+                        return new Released(Ownership.OWNED, answer == 2, answer == 3);
+                    }
+                    return new Released(Ownership.of(answer), false, false);
                 });
     }
 
