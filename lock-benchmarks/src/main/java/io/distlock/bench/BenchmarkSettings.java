@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param probe how long the command-splitting probe of each contended scenario runs, under MONITOR
  * @param parallelThreads threads of scenario 2
  * @param contendedThreads threads of scenario 3
- * @param processes worker processes of scenario 4
- * @param threadsPerProcess threads in each process of scenario 4
+ * @param processes worker processes of scenarios 4 and 5
+ * @param threadsPerProcess threads in each process of scenarios 4 and 5
  * @param lease the fixed lease of every acquisition
  * @param maxWait how long a contended acquisition waits at most
  * @param scenarios which scenarios run

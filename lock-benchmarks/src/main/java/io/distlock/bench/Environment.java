@@ -84,6 +84,14 @@ public record Environment(
                 "Redisson " + Versions.redisson()
                         + " `getFairLock(...)` on the same client as Redisson's, the same calls");
         contenders.put(
+                "distlock read-write",
+                "distlock " + Versions.distlock() + " reads through `RedisLock.reading()`, writes through the"
+                        + " `RedisLock` itself, otherwise as distlock");
+        contenders.put(
+                "Redisson read-write",
+                "Redisson " + Versions.redisson() + " `getReadWriteLock(...)`, `readLock()` for reads and"
+                        + " `writeLock()` for writes, on the same client as Redisson's, the same calls");
+        contenders.put(
                 "SI spin",
                 "spring-integration-redis " + Versions.springIntegration() + " `RedisLockRegistry`, default spin mode "
                         + "(100 ms between tries), `tryLock(wait, lease)`, on its own " + factory);

@@ -48,6 +48,35 @@ public record Measurement(
     }
 
     /**
+     * A percentile of the read acquisitions' waits, in a read-write scenario.
+     *
+     * @param percentile 0 to 100
+     * @return milliseconds, over the trials
+     */
+    public Spread readAcquireMillis(double percentile) {
+        return Spread.of(trials, trial -> trial.result().readAcquireNanos().getValueAtPercentile(percentile) / 1e6);
+    }
+
+    /**
+     * A percentile of the write acquisitions' waits, in a read-write scenario.
+     *
+     * @param percentile 0 to 100
+     * @return milliseconds, over the trials
+     */
+    public Spread writeAcquireMillis(double percentile) {
+        return Spread.of(trials, trial -> trial.result().writeAcquireNanos().getValueAtPercentile(percentile) / 1e6);
+    }
+
+    /**
+     * The most readers inside at once, in a read-write scenario: above 1 only if readers really shared the lock.
+     *
+     * @return over the trials
+     */
+    public Spread mostReadersInside() {
+        return Spread.of(trials, trial -> trial.result().mostReadersInside());
+    }
+
+    /**
      * How evenly the threads got the lock, as Jain's fairness index (see {@link WorkloadResult#fairness()}).
      *
      * @return over the trials

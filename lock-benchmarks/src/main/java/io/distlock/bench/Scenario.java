@@ -6,12 +6,16 @@ import io.distlock.bench.worker.Workload.Check;
 import io.distlock.bench.worker.Workload.KeyMode;
 import java.time.Duration;
 
-/** The measured scenarios; the fifth, efficiency, is read from the commands of the contended two. */
+/**
+ * The measured scenarios; the sixth, efficiency, is read from the commands of the contended ones (3, 4 and 5) and is
+ * not run of its own.
+ */
 public enum Scenario {
     UNCONTENDED(1, "Uncontended latency"),
     PARALLEL(2, "Parallel throughput, distinct keys"),
     CONTENDED(3, "Contended, one JVM"),
-    CONTENDED_PROCESSES(4, "Contended, across processes");
+    CONTENDED_PROCESSES(4, "Contended, across processes"),
+    READ_HEAVY_PROCESSES(5, "Read-heavy, across processes");
 
     private final int number;
     private final String title;
@@ -24,7 +28,7 @@ public enum Scenario {
     /**
      * Finds a scenario by its number.
      *
-     * @param number 1 to 4
+     * @param number 1 to 5
      * @return the scenario
      * @throws IllegalArgumentException for another number
      */
@@ -34,13 +38,13 @@ public enum Scenario {
                 return scenario;
             }
         }
-        throw new IllegalArgumentException("scenarios are numbered 1 to 4 (5 is read from 3 and 4), not " + number);
+        throw new IllegalArgumentException("scenarios are numbered 1 to 5 (6 is read from 3, 4 and 5), not " + number);
     }
 
     /**
      * The scenario's number in the results.
      *
-     * @return 1 to 4
+     * @return 1 to 5
      */
     public int number() {
         return number;
@@ -58,22 +62,29 @@ public enum Scenario {
     /**
      * Whether threads wait for each other's locks in this scenario.
      *
-     * @return true for scenarios 3 and 4
+     * @return true for scenarios 3, 4 and 5
      */
     public boolean contended() {
-        return this == CONTENDED || this == CONTENDED_PROCESSES;
+        return this == CONTENDED || this == CONTENDED_PROCESSES || this == READ_HEAVY_PROCESSES;
     }
 
     /**
      * Whether a contender takes part: the baseline is not a lock and cannot be contended. A Redlock runs where its cost
      * over single-node distlock is the question: one lock+unlock alone (1), and one key contended by several
      * application processes (4), as Redlock's users run it; 2 and 3 would lengthen the run without asking anything
-     * new of it.
+     * new of it. The read-heavy scenario asks what sharing the reads buys, so it runs the read-write locks and, as the
+     * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
      */
     public boolean includes(ContenderKind kind) {
+        if (this == READ_HEAVY_PROCESSES) {
+            return kind.isReadWrite() || kind == ContenderKind.DISTLOCK;
+        }
+        if (kind.isReadWrite()) {
+            return false;
+        }
         if (kind.isRedlock()) {
             return this == UNCONTENDED || this == CONTENDED_PROCESSES;
         }
@@ -87,7 +98,7 @@ public enum Scenario {
      * @return the number of processes
      */
     public int processes(BenchmarkSettings settings) {
-        return this == CONTENDED_PROCESSES ? settings.processes() : 1;
+        return this == CONTENDED_PROCESSES || this == READ_HEAVY_PROCESSES ? settings.processes() : 1;
     }
 
     /**
@@ -132,6 +143,16 @@ public enum Scenario {
                         settings.maxWait(),
                         0,
                         duration);
+            case READ_HEAVY_PROCESSES ->
+                new Workload(
+                        settings.threadsPerProcess(),
+                        KeyMode.SHARED,
+                        key,
+                        Check.READ_WRITE,
+                        settings.lease(),
+                        settings.maxWait(),
+                        0,
+                        duration);
         };
     }
 
@@ -152,6 +173,10 @@ public enum Scenario {
                 settings.processes() + " JVMs x " + settings.threadsPerProcess()
                         + " threads on one key; the critical section checks it is alone in its JVM and, through an"
                         + " INCRBY/DECRBY counter that must go 0 -> 1 -> 0, across JVMs";
+            case READ_HEAVY_PROCESSES ->
+                settings.processes() + " JVMs x " + settings.threadsPerProcess() + " threads on one key; each"
+                        + " operation reads with probability " + Workload.Check.READ_SHARE + ", else writes; an"
+                        + " INCRBY/DECRBY counter across JVMs proves writers alone and readers never beside a writer";
         };
     }
 }

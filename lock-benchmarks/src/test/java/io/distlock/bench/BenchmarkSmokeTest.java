@@ -49,7 +49,13 @@ class BenchmarkSmokeTest {
                     assertThat(trial.result().perSecond()).isPositive();
                     assertThat(trial.commands().lockWorkTotal()).isPositive();
                 });
-                if (scenario.scenario() == Scenario.CONTENDED_PROCESSES) {
+                if (scenario.scenario() == Scenario.READ_HEAVY_PROCESSES
+                        && measurement.kind().isReadWrite()) {
+                    assertThat(measurement.mostReadersInside().max())
+                            .as(what + ": readers seen inside")
+                            .isPositive();
+                }
+                if (scenario.scenario().processes(settings) > 1) {
                     assertThat(measurement.perProcess())
                             .as(what + ": one entry per process")
                             .hasSize(settings.processes())
@@ -71,7 +77,14 @@ class BenchmarkSmokeTest {
             }
         }
         assertThat(markdown)
-                .contains("## Targets", "## 5. Efficiency", "| distlock |", "p99 max/min", "S4: no process's p99 wait");
+                .contains(
+                        "## Targets",
+                        "## 5. Read-heavy",
+                        "| distlock read-write |",
+                        "## 6. Efficiency",
+                        "| distlock |",
+                        "p99 max/min",
+                        "S4: no process's p99 wait");
         assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.MARKDOWN_FILE))).isPositive();
         assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.CHART_FILE))).isPositive();
     }

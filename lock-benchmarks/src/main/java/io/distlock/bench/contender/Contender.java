@@ -21,6 +21,21 @@ public interface Contender extends AutoCloseable {
     @Nullable
     Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException;
 
+    /**
+     * Takes the lock on {@code key} shared with other readers; a contender without a read lock takes it exclusively,
+     * which is what a read costs with a plain lock.
+     *
+     * @param key the lock's name, without the contender's own prefix
+     * @param lease how long Redis keeps the read lock if it is never released
+     * @param wait how long to wait at most
+     * @return how to release it, or null if a writer held it for the whole wait
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @Nullable
+    default Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
+        return tryAcquire(key, lease, wait);
+    }
+
     /** Closes the contender's clients. */
     @Override
     void close();

@@ -1,5 +1,6 @@
 package io.distlock.bench.contender;
 
+import io.distlock.bench.contender.RedissonContender.Kind;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Locale;
@@ -9,10 +10,12 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
+    DISTLOCK_RW("distlock-rw", "distlock read-write", true, 0),
     REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
     REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
     REDISSON("redisson", "Redisson", true, 0),
     REDISSON_FAIR("redisson-fair", "Redisson fair", true, 0),
+    REDISSON_RW("redisson-rw", "Redisson read-write", true, 0),
     SI_SPIN("si-spin", "SI spin", true, 0),
     SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
     SEEDS("seeds", "seeds' spin lock", true, 0),
@@ -87,6 +90,15 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender shares the lock between readers; such contenders run only in the read-heavy scenario.
+     *
+     * @return true for a read-write lock
+     */
+    public boolean isReadWrite() {
+        return this == DISTLOCK_RW || this == REDISSON_RW;
+    }
+
+    /**
      * How many independent Redis masters this contender locks on.
      *
      * @return the Redlock's node count, or 0 for a contender that runs on the target
@@ -104,11 +116,13 @@ public enum ContenderKind {
      */
     public Contender create(RedisNodes redis) {
         return switch (this) {
-            case DISTLOCK -> new DistlockContender(redis, false);
-            case DISTLOCK_FAIR -> new DistlockContender(redis, true);
+            case DISTLOCK -> new DistlockContender(redis, false, false);
+            case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
+            case DISTLOCK_RW -> new DistlockContender(redis, false, true);
             case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
-            case REDISSON -> new RedissonContender(redis, false);
-            case REDISSON_FAIR -> new RedissonContender(redis, true);
+            case REDISSON -> new RedissonContender(redis, Kind.PLAIN);
+            case REDISSON_FAIR -> new RedissonContender(redis, Kind.FAIR);
+            case REDISSON_RW -> new RedissonContender(redis, Kind.READ_WRITE);
             case SI_SPIN ->
                 new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
             case SI_PUBSUB ->

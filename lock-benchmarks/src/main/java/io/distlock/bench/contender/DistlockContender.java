@@ -11,22 +11,35 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * distlock's {@link RedisLock} (or its {@linkplain RedisLock#fair() fair lock}) with default settings and fixed leases,
- * the way the peers are given theirs.
+ * the way the peers are given theirs; as a read-write contender, reads go through {@link RedisLock#reading()} and
+ * writes through the exclusive lock, which is the writer.
  */
 final class DistlockContender implements Contender {
 
     private final LettuceConnectionFactory connectionFactory;
     private final RedisLock redisLock;
     private final Lock lock;
+    private final Lock readLock;
 
-    DistlockContender(RedisNodes redis, boolean fair) {
+    DistlockContender(RedisNodes redis, boolean fair, boolean readWrite) {
         this.connectionFactory = LettuceFactories.start(redis);
         this.redisLock = RedisLock.builder(connectionFactory).build();
         this.lock = fair ? redisLock.fair() : redisLock;
+        this.readLock = readWrite ? redisLock.reading() : lock;
     }
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
+        return acquire(lock, key, lease, wait);
+    }
+
+    @Override
+    public @Nullable Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
+        return acquire(readLock, key, lease, wait);
+    }
+
+    private static @Nullable Release acquire(Lock lock, String key, Duration lease, Duration wait)
+            throws InterruptedException {
         Optional<LockHandle> handle = lock.tryAcquire(key, Lease.fixed(lease), wait);
         return handle.isPresent() ? handle.get()::release : null;
     }

@@ -9,18 +9,26 @@ import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
 
 /**
- * Redisson's {@link RLock} (or its fair lock) with Redisson's default settings, waiting and leasing through {@code tryLock}. On a cluster
+ * Redisson's {@link RLock} (or its fair lock, or the read and write locks of its {@code RReadWriteLock}) with Redisson's
+ * default settings, waiting and leasing through {@code tryLock}. On a cluster
  * it connects with {@code useClusterServers()}, every node given as a seed, as Redisson's users configure it.
  */
 final class RedissonContender implements Contender {
 
     private static final String PREFIX = "bench-redisson:";
 
-    private final RedissonClient client;
-    private final boolean fair;
+    /** Which of Redisson's locks this contender takes. */
+    enum Kind {
+        PLAIN,
+        FAIR,
+        READ_WRITE
+    }
 
-    RedissonContender(RedisNodes redis, boolean fair) {
-        this.fair = fair;
+    private final RedissonClient client;
+    private final Kind kind;
+
+    RedissonContender(RedisNodes redis, Kind kind) {
+        this.kind = kind;
         Config config = new Config();
         if (redis.isCluster()) {
             config.useClusterServers()
@@ -37,7 +45,25 @@ final class RedissonContender implements Contender {
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
-        RLock lock = fair ? client.getFairLock(PREFIX + key) : client.getLock(PREFIX + key);
+        return acquire(
+                switch (kind) {
+                    case PLAIN -> client.getLock(PREFIX + key);
+                    case FAIR -> client.getFairLock(PREFIX + key);
+                    case READ_WRITE -> client.getReadWriteLock(PREFIX + key).writeLock();
+                },
+                lease,
+                wait);
+    }
+
+    @Override
+    public @Nullable Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
+        if (kind != Kind.READ_WRITE) {
+            return tryAcquire(key, lease, wait);
+        }
+        return acquire(client.getReadWriteLock(PREFIX + key).readLock(), lease, wait);
+    }
+
+    private static @Nullable Release acquire(RLock lock, Duration lease, Duration wait) throws InterruptedException {
         return lock.tryLock(wait.toMillis(), lease.toMillis(), TimeUnit.MILLISECONDS) ? lock::unlock : null;
     }
 

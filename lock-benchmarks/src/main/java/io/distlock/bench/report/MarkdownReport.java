@@ -26,6 +26,10 @@ public final class MarkdownReport {
     /** What the command adds to run on a Redis Cluster. */
     static final String CLUSTER_OPTION = " -Dbench.target=" + Topology.CLUSTER.id();
 
+    /** The scenarios whose threads wait for each other, and so whose Redis commands per acquisition tell something. */
+    private static final List<Scenario> CONTENDED_SCENARIOS =
+            List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES, Scenario.READ_HEAVY_PROCESSES);
+
     private final BenchmarkResults results;
     private final StringBuilder out = new StringBuilder();
     /** The columns of the table being written, for rows that fill only some of them. */
@@ -90,6 +94,7 @@ public final class MarkdownReport {
         results.of(Scenario.PARALLEL).ifPresent(this::parallel);
         results.of(Scenario.CONTENDED).ifPresent(this::contended);
         results.of(Scenario.CONTENDED_PROCESSES).ifPresent(this::contended);
+        results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(this::readHeavy);
         efficiency();
         correctness();
         return out.toString();
@@ -182,6 +187,37 @@ public final class MarkdownReport {
         }
     }
 
+    private void readHeavy(ScenarioResults s) {
+        heading(s);
+        table(List.of(
+                "Contender",
+                "operations/s",
+                "read p50 ms",
+                "read p99 ms",
+                "write p50 ms",
+                "write p99 ms",
+                "most readers inside",
+                "timeouts"));
+        for (Measurement m : s.measurements()) {
+            row(
+                    m.kind().label(),
+                    Numbers.spread(m.perSecond(), Numbers::count),
+                    Numbers.spread(m.readAcquireMillis(50), Numbers::millis),
+                    Numbers.spread(m.readAcquireMillis(99), Numbers::millis),
+                    Numbers.spread(m.writeAcquireMillis(50), Numbers::millis),
+                    Numbers.spread(m.writeAcquireMillis(99), Numbers::millis),
+                    Numbers.spread(m.mostReadersInside(), Numbers::count),
+                    Long.toString(m.timeouts()));
+        }
+        unavailableRows(s);
+        line("");
+        line("An operation is one acquisition, read or write, with its critical section and release. *Most readers"
+                + " inside* is the highest count of readers, across JVMs, that one reader saw on entering: above 1"
+                + " only where reads really share the lock; plain distlock takes every read exclusively and shows 1.");
+        line("");
+        processes(s);
+    }
+
     private void processes(ScenarioResults s) {
         line("Between processes: each worker JVM's share of the acquisitions and its own waits. *p99 max/min* is the"
                 + " highest process's p99 wait over the lowest one's, per trial: 1.00 when every process waited"
@@ -236,10 +272,10 @@ public final class MarkdownReport {
     }
 
     private void efficiency() {
-        line("## 5. Efficiency: Redis commands and CPU per successful acquisition");
+        line("## 6. Efficiency: Redis commands and CPU per successful acquisition");
         line("");
-        if (results.of(Scenario.CONTENDED).isPresent()
-                || results.of(Scenario.CONTENDED_PROCESSES).isPresent()) {
+        if (CONTENDED_SCENARIOS.stream()
+                .anyMatch(scenario -> results.of(scenario).isPresent())) {
             commands();
         }
         cpu();
@@ -253,7 +289,7 @@ public final class MarkdownReport {
                 + seconds(results.settings().probe()) + " probe run under `MONITOR`, which shows script calls as `[0"
                 + " lua]` (MONITOR slows Redis, so the probe is not a trial, and for spinning locks its ratio can"
                 + " differ a little from the trials'). Left out everywhere: the harness's own commands (`INFO`, `ECHO`,"
-                + " and the `INCRBY`/`DECRBY` of scenario 4's cross-process check) and connection setup and keep-alive"
+                + " and the `INCRBY`/`DECRBY` of the cross-process checks of scenarios 4 and 5) and connection setup and keep-alive"
                 + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`, and on a cluster the"
                 + " clients' topology refreshes, `CLUSTER ...`). *(Un)subscribes* counts `SUBSCRIBE`,"
                 + " `PSUBSCRIBE` and `SSUBSCRIBE` (and their `UNSUBSCRIBE` counterparts) per trial; subscriptions"
@@ -267,7 +303,7 @@ public final class MarkdownReport {
                 "In scripts / acq",
                 "(Un)subscribes / trial",
                 "Commands per acquisition (all calls)"));
-        for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
+        for (Scenario scenario : CONTENDED_SCENARIOS) {
             results.of(scenario).ifPresent(s -> {
                 for (Measurement m : s.measurements()) {
                     Probe probe = m.probe();
@@ -286,7 +322,7 @@ public final class MarkdownReport {
         line("");
         line("Top-level commands per acquisition in the probes, by command:");
         line("");
-        for (Scenario scenario : List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES)) {
+        for (Scenario scenario : CONTENDED_SCENARIOS) {
             results.of(scenario).ifPresent(s -> {
                 for (Measurement m : s.measurements()) {
                     Probe probe = m.probe();
@@ -324,7 +360,8 @@ public final class MarkdownReport {
         line("");
         line("Violations count evidence of two holders at once in any run (warm-up, trials, probe): another thread"
                 + " found inside the critical section, a lost update of a deliberately unguarded counter, and in"
-                + " scenario 4 a Redis counter that did not go exactly 0 -> 1 -> 0. Failures are exceptions from"
+                + " scenario 4 a Redis counter that did not go exactly 0 -> 1 -> 0, in scenario 5 a writer that was not"
+                + " alone or a reader beside a writer. Failures are exceptions from"
                 + " acquire, critical section or release.");
         line("");
         table(List.of("Scenario", "Contender", "Violations", "Failures", "First failure"));

@@ -71,11 +71,17 @@ public final class ResultsChart {
                     processes,
                     m -> m.acquireMillis(99).median()));
             panels.add(contended(
-                    chart("5. Redis calls per acquisition (incl. in scripts)", "calls", false, DECIMALS),
+                    chart("6. Redis calls per acquisition (incl. in scripts)", "calls", false, DECIMALS),
                     oneJvm,
                     processes,
                     m -> m.commandsPerAcquisition().median()));
         }
+        results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(s -> {
+            CategoryChart chart =
+                    chart("5. Read-heavy operations per second, across JVMs", "operations/s", false, WHOLE);
+            series(chart, "operations/s", s, m -> m.perSecond().median());
+            panels.add(chart);
+        });
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
             // XChart fills every cell of the grid, so an odd number of panels goes in one column.

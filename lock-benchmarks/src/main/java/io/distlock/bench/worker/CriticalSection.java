@@ -17,6 +17,20 @@ interface CriticalSection {
     /** Runs once per acquisition, while the lock is held. */
     void run();
 
+    /** Runs once per read acquisition, while the lock is held shared; a section that knows no readers checks as for a writer. */
+    default void runShared() {
+        run();
+    }
+
+    /**
+     * The most readers seen inside at once, across processes, after all threads stopped.
+     *
+     * @return the count, or 0 for a section that knows no readers
+     */
+    default long mostReadersInside() {
+        return 0;
+    }
+
     /**
      * Counts the evidence, after all threads stopped, that holders overlapped.
      *

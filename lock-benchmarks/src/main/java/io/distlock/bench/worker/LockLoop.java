@@ -4,6 +4,7 @@ import io.distlock.bench.contender.Contender;
 import io.distlock.bench.contender.Contender.Release;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.HdrHistogram.Histogram;
@@ -25,6 +26,7 @@ final class LockLoop implements Runnable {
     private final AtomicBoolean stop;
 
     private final Histogram acquireNanos = WorkloadResult.newHistogram();
+    private final Histogram readAcquireNanos = WorkloadResult.newHistogram();
     private final Histogram cycleNanos = WorkloadResult.newHistogram();
     private long acquisitions;
     private long timeouts;
@@ -63,10 +65,14 @@ final class LockLoop implements Runnable {
     }
 
     private void once(String key) throws InterruptedException {
+        boolean read = workload.check() == Workload.Check.READ_WRITE
+                && ThreadLocalRandom.current().nextDouble() < Workload.Check.READ_SHARE;
         long begin = System.nanoTime();
         Release release;
         try {
-            release = contender.tryAcquire(key, workload.lease(), workload.maxWait());
+            release = read
+                    ? contender.tryAcquireRead(key, workload.lease(), workload.maxWait())
+                    : contender.tryAcquire(key, workload.lease(), workload.maxWait());
         } catch (RuntimeException e) {
             failed(e);
             TimeUnit.MILLISECONDS.sleep(FAILURE_PAUSE_MILLIS);
@@ -78,9 +84,17 @@ final class LockLoop implements Runnable {
             return;
         }
         acquisitions++;
-        acquireNanos.recordValue(Math.min(acquired - begin, WorkloadResult.MAX_TRACKED_NANOS));
+        long waited = Math.min(acquired - begin, WorkloadResult.MAX_TRACKED_NANOS);
+        acquireNanos.recordValue(waited);
+        if (read) {
+            readAcquireNanos.recordValue(waited);
+        }
         try {
-            section.run();
+            if (read) {
+                section.runShared();
+            } else {
+                section.run();
+            }
         } catch (RuntimeException e) {
             failed(e);
         }
@@ -116,6 +130,8 @@ final class LockLoop implements Runnable {
                 firstFailure,
                 List.of(acquisitions),
                 0,
-                List.of());
+                List.of(),
+                readAcquireNanos,
+                0);
     }
 }

@@ -42,7 +42,15 @@ public record Workload(
         /** That no other thread of this process is inside, and that no update of an unguarded counter was lost. */
         IN_PROCESS,
         /** The in-process checks, and that a counter in Redis goes from 0 to 1 and back, which spans processes. */
-        IN_PROCESS_AND_REDIS
+        IN_PROCESS_AND_REDIS,
+        /**
+         * Each acquisition is a read with probability {@link #READ_SHARE}, else a write; writers are alone, readers meet
+         * no writer, across processes.
+         */
+        READ_WRITE;
+
+        /** The share of reads in a {@link #READ_WRITE} workload. */
+        public static final double READ_SHARE = 0.9;
     }
 
     /**

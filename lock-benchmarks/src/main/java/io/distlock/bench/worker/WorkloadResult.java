@@ -26,6 +26,8 @@ import org.HdrHistogram.Histogram;
  * @param perThread each thread's successful acquisitions, thread by thread and process by process
  * @param cpuNanos CPU time the worker processes used during the run, all their threads together
  * @param processes each worker process's share, process by process; empty for a single thread's result
+ * @param readAcquireNanos of {@code acquireNanos}, the read acquisitions' (empty unless the workload reads)
+ * @param mostReadersInside the most readers seen inside at once, across processes (0 unless the workload reads)
  */
 public record WorkloadResult(
         long acquisitions,
@@ -38,7 +40,9 @@ public record WorkloadResult(
         String firstFailure,
         List<Long> perThread,
         long cpuNanos,
-        List<ProcessShare> processes) {
+        List<ProcessShare> processes,
+        Histogram readAcquireNanos,
+        long mostReadersInside) {
 
     /** Copies the per-thread counts and the process shares. */
     public WorkloadResult {
@@ -58,6 +62,17 @@ public record WorkloadResult(
      */
     public static Histogram newHistogram() {
         return new Histogram(1_000, MAX_TRACKED_NANOS, SIGNIFICANT_DIGITS);
+    }
+
+    /**
+     * How long the write acquisitions took to return: all acquisitions but the reads.
+     *
+     * @return a new histogram
+     */
+    public Histogram writeAcquireNanos() {
+        Histogram writes = acquireNanos.copy();
+        writes.subtract(readAcquireNanos);
+        return writes;
     }
 
     /**
@@ -94,6 +109,8 @@ public record WorkloadResult(
     public static WorkloadResult merge(List<WorkloadResult> parts) {
         Histogram acquire = newHistogram();
         Histogram cycle = newHistogram();
+        Histogram reads = newHistogram();
+        long mostReaders = 0;
         long acquisitions = 0;
         long timeouts = 0;
         long violations = 0;
@@ -114,6 +131,8 @@ public record WorkloadResult(
             cpu += part.cpuNanos;
             acquire.add(part.acquireNanos);
             cycle.add(part.cycleNanos);
+            reads.add(part.readAcquireNanos);
+            mostReaders = Math.max(mostReaders, part.mostReadersInside);
             if ("-".equals(firstFailure)) {
                 firstFailure = part.firstFailure;
             }
@@ -129,7 +148,9 @@ public record WorkloadResult(
                 firstFailure,
                 perThread,
                 cpu,
-                processes);
+                processes,
+                reads,
+                mostReaders);
     }
 
     String encode() {
@@ -144,6 +165,8 @@ public record WorkloadResult(
         fields.put("firstFailure", WireFields.text(firstFailure));
         fields.put("perThread", perThread.stream().map(String::valueOf).collect(Collectors.joining(",")));
         fields.put("cpu", Long.toString(cpuNanos));
+        fields.put("readAcquire", encode(readAcquireNanos));
+        fields.put("mostReaders", Long.toString(mostReadersInside));
         return WireFields.format(fields);
     }
 
@@ -165,7 +188,9 @@ public record WorkloadResult(
                         .map(Long::valueOf)
                         .toList(),
                 Long.parseLong(WireFields.get(fields, "cpu")),
-                List.of(new ProcessShare(acquisitions, acquire)));
+                List.of(new ProcessShare(acquisitions, acquire)),
+                decodeHistogram(WireFields.get(fields, "readAcquire")),
+                Long.parseLong(WireFields.get(fields, "mostReaders")));
     }
 
     private static String encode(Histogram histogram) {

@@ -38,6 +38,7 @@ final class WorkloadRunner {
             case NONE -> CriticalSection.NONE;
             case IN_PROCESS -> new ExclusionCheck(null, workload.key());
             case IN_PROCESS_AND_REDIS -> new ExclusionCheck(checkRedis, workload.key() + ":inside");
+            case READ_WRITE -> new ReadWriteCheck(checkRedis, workload.key() + ":inside");
         };
         CountDownLatch start = new CountDownLatch(1);
         AtomicBoolean stop = new AtomicBoolean();
@@ -78,6 +79,8 @@ final class WorkloadRunner {
                 threadsTogether.firstFailure(),
                 threadsTogether.perThread(),
                 cpuNanos,
-                List.of());
+                List.of(),
+                threadsTogether.readAcquireNanos(),
+                section.mostReadersInside());
     }
 }
