@@ -60,17 +60,8 @@ final class Acquirer {
         }
         LockCommands.Attempt attempt = commands.acquire(
                 key, lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease), false);
-        long timeout = commands.answerTimeoutNanos();
-        Attempted answer;
-        try {
-            answer = attempt.call().awaitUninterruptibly(timeout);
-        } catch (TimeoutException e) {
-            abandon(attempt, lockKey);
-            throw attempt.call().timedOut(timeout);
-        } catch (RuntimeException e) {
-            abandon(attempt, lockKey);
-            throw e;
-        }
+        Attempted answer =
+                Waits.answerOnce(attempt.call(), commands.answerTimeoutNanos(), () -> abandon(attempt, lockKey));
         checkEviction.run();
         return answer instanceof Granted granted
                 ? Optional.of(owner.holds()

@@ -77,17 +77,8 @@ public final class FairLock implements Lock {
         String token = OwnerTokens.newToken();
         ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
                 key, lockKey, ticket, token, owner.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
-        long timeout = commands.answerTimeoutNanos();
-        FairCommands.Answer answer;
-        try {
-            answer = call.awaitUninterruptibly(timeout);
-        } catch (TimeoutException e) {
-            leave(key, lockKey, ticket, token, call);
-            throw call.timedOut(timeout);
-        } catch (RuntimeException e) {
-            leave(key, lockKey, ticket, token, call);
-            throw e;
-        }
+        FairCommands.Answer answer =
+                Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
         owner.startBackgroundWork();
         return answer.granted()
                 ? Optional.of(owner.holds()

@@ -6,7 +6,6 @@ import io.distlock.spi.KeysAtOnce.Taken;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -66,17 +65,8 @@ final class KeysTogether {
         List<String> tokens = keys.stream().map(key -> OwnerTokens.newToken()).toList();
         ScriptRunner.Call<SingleNodeCommands.TakenTogether> call =
                 commands.acquireAll(keys, lockKeys, tokens, owner.holds().leaseMillis(lease));
-        long timeout = commands.answerTimeoutNanos();
-        SingleNodeCommands.TakenTogether answer;
-        try {
-            answer = call.awaitUninterruptibly(timeout);
-        } catch (TimeoutException e) {
-            abandon(call, keys, lockKeys, tokens);
-            throw call.timedOut(timeout);
-        } catch (RuntimeException e) {
-            abandon(call, keys, lockKeys, tokens);
-            throw e;
-        }
+        SingleNodeCommands.TakenTogether answer =
+                Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> abandon(call, keys, lockKeys, tokens));
         checkEviction.run();
         if (answer.busyIndex() >= 0) {
             return Taken.busy(keys.get(answer.busyIndex()));

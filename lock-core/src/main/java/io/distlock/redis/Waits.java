@@ -54,6 +54,25 @@ final class Waits {
     }
 
     /**
+     * Waits uninterruptibly, no longer than the client would, for the answer to an attempt made once, without waiting
+     * for the lock; an interrupt is kept for the caller.
+     *
+     * @param giveUp runs when the answer will not be used: Redis failed, or did not answer in time
+     * @throws io.distlock.LockBackendException if Redis failed or did not answer in time
+     */
+    static <T> T answerOnce(ScriptRunner.Call<T> call, long answerTimeoutNanos, Runnable giveUp) {
+        try {
+            return call.awaitUninterruptibly(answerTimeoutNanos);
+        } catch (TimeoutException e) {
+            giveUp.run();
+            throw call.timedOut(answerTimeoutNanos);
+        } catch (RuntimeException e) {
+            giveUp.run();
+            throw e;
+        }
+    }
+
+    /**
      * Waits for the answer to a waiting acquisition's call within the caller's wait.
      *
      * @param answeredBefore whether Redis answered an earlier call of this acquisition
