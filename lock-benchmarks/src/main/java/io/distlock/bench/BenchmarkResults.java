@@ -41,6 +41,16 @@ public record BenchmarkResults(
     }
 
     /**
+     * Every round of a scenario: one for a scenario that runs once, one per number of held locks for the path scenario.
+     *
+     * @param scenario the scenario
+     * @return its rounds' results in the order they ran, empty if it did not run
+     */
+    public List<ScenarioResults> rounds(Scenario scenario) {
+        return scenarios.stream().filter(s -> s.scenario() == scenario).toList();
+    }
+
+    /**
      * Evidence of two holders at once, anywhere in the run.
      *
      * @return the number of violations

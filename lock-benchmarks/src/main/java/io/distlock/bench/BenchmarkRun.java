@@ -82,7 +82,9 @@ public final class BenchmarkRun {
                     unavailable.put(kind, failure.reason());
                 });
                 for (Scenario scenario : settings.scenarios()) {
-                    scenarios.add(runScenario(scenario, pool, servers));
+                    for (int held : scenario.amongHeldLocks() ? settings.held() : List.of(0)) {
+                        scenarios.add(runScenario(scenario, held, pool, servers));
+                    }
                 }
             }
             return new BenchmarkResults(
@@ -107,16 +109,17 @@ public final class BenchmarkRun {
         return processes;
     }
 
-    private ScenarioResults runScenario(Scenario scenario, WorkerPool pool, ContenderServers servers)
+    private ScenarioResults runScenario(Scenario scenario, int held, WorkerPool pool, ContenderServers servers)
             throws InterruptedException {
         List<ContenderKind> kinds = settings.contenders().stream()
                 .filter(scenario::includes)
                 .filter(pool::has)
                 .toList();
-        progress.accept("Scenario " + scenario.number() + ", " + scenario.title() + ": " + scenario.shape(settings));
+        progress.accept("Scenario " + scenario.number() + ", " + scenario.title() + ": " + scenario.shape(settings)
+                + (held > 0 ? String.format(Locale.ROOT, "; now %,d held", held) : ""));
         Map<ContenderKind, WorkloadResult> warmups = new LinkedHashMap<>();
         for (ContenderKind kind : kinds) {
-            warmups.put(kind, run(pool.group(kind), scenario, "warmup", settings.warmup()));
+            warmups.put(kind, run(pool.group(kind), scenario, held, "warmup", settings.warmup()));
         }
         Map<ContenderKind, List<Trial>> trials = new LinkedHashMap<>();
         for (int number = 1; number <= settings.trials(); number++) {
@@ -124,10 +127,10 @@ public final class BenchmarkRun {
                 RedisInfo info = servers.info(kind);
                 CommandCounts before = info.commandCounts();
                 double cpuBefore = info.cpuSeconds();
-                WorkloadResult result = run(pool.group(kind), scenario, "trial" + number, settings.trial());
+                WorkloadResult result = run(pool.group(kind), scenario, held, "trial" + number, settings.trial());
                 Trial trial = new Trial(result, info.commandCounts().since(before), info.cpuSeconds() - cpuBefore);
                 trials.computeIfAbsent(kind, any -> new ArrayList<>()).add(trial);
-                progress.accept(describe(scenario, number, kind, trial));
+                progress.accept(describe(scenario, held, number, kind, trial));
             }
         }
         List<Measurement> measurements = new ArrayList<>();
@@ -135,12 +138,12 @@ public final class BenchmarkRun {
             Probe probe = scenario.contended() ? probe(pool.group(kind), scenario, servers.info(kind)) : null;
             measurements.add(new Measurement(kind, warmups.get(kind), trials.get(kind), probe));
         }
-        return new ScenarioResults(scenario, measurements);
+        return new ScenarioResults(scenario, held, measurements);
     }
 
     private Probe probe(WorkerGroup group, Scenario scenario, RedisInfo info) throws InterruptedException {
         try (CommandMonitor monitor = CommandMonitor.start(info)) {
-            WorkloadResult result = run(group, scenario, "probe", settings.probe());
+            WorkloadResult result = run(group, scenario, 0, "probe", settings.probe());
             MonitorCounts seen = monitor.awaitCounts();
             progress.accept(String.format(
                     Locale.ROOT,
@@ -153,24 +156,29 @@ public final class BenchmarkRun {
         }
     }
 
-    private WorkloadResult run(WorkerGroup group, Scenario scenario, String tag, Duration duration)
+    private WorkloadResult run(WorkerGroup group, Scenario scenario, int held, String tag, Duration duration)
             throws InterruptedException {
-        String key = String.join(":", "bench", runId, group.kind().id(), "s" + scenario.number(), tag);
-        return group.run(scenario.workload(settings, key, duration), scenario.processes(settings));
+        // A tree's held locks serve its warm-up and trials alike. The seed folder lock reads its keys as Lua patterns,
+        // so the tree's name has none of their special characters, such as the '-' in contender ids.
+        String key = held > 0
+                ? String.join(":", "bench", runId, "s" + scenario.number(), "held" + held)
+                : String.join(":", "bench", runId, group.kind().id(), "s" + scenario.number(), tag);
+        return group.run(scenario.workload(settings, key, held, duration), scenario.processes(settings));
     }
 
-    private static String describe(Scenario scenario, int trial, ContenderKind kind, Trial result) {
+    private static String describe(Scenario scenario, int held, int trial, ContenderKind kind, Trial result) {
         WorkloadResult r = result.result();
+        boolean acquireAlone = scenario.contended() || scenario.amongHeldLocks();
         return String.format(
                 Locale.ROOT,
-                "  S%d trial %d %-18s %,10.0f /s  p50 %,9.1f us  p99 %,9.1f us  cmds/acq %5.2f  cpu/acq %5.1f +"
+                "  S%s trial %d %-18s %,10.0f /s  p50 %,9.1f us  p99 %,9.1f us  cmds/acq %5.2f  cpu/acq %5.1f +"
                         + " %5.1f us  violations %d  failures %d  timeouts %d",
-                scenario.number(),
+                ScenarioResults.label(scenario, held),
                 trial,
                 kind.label(),
                 r.perSecond(),
-                (scenario.contended() ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(50) / 1e3,
-                (scenario.contended() ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(99) / 1e3,
+                (acquireAlone ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(50) / 1e3,
+                (acquireAlone ? r.acquireNanos() : r.cycleNanos()).getValueAtPercentile(99) / 1e3,
                 result.commandsPerAcquisition(),
                 result.clientCpuMicrosPerAcquisition(),
                 result.redisCpuMicrosPerAcquisition(),

@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param threadsPerProcess threads in each process of scenarios 4 and 5
  * @param lease the fixed lease of every acquisition
  * @param maxWait how long a contended acquisition waits at most
+ * @param held how many locks the tree holds in each round of the path scenario, in order
  * @param scenarios which scenarios run
  * @param contenders which contenders run
  * @param redisUri the Redis to use, or null for a throwaway server
@@ -42,6 +43,7 @@ public record BenchmarkSettings(
         int threadsPerProcess,
         Duration lease,
         Duration maxWait,
+        List<Integer> held,
         List<Scenario> scenarios,
         List<ContenderKind> contenders,
         @Nullable String redisUri,
@@ -62,6 +64,11 @@ public record BenchmarkSettings(
         if (scenarios.isEmpty() || contenders.isEmpty()) {
             throw new IllegalArgumentException("at least one scenario and one contender must run");
         }
+        if (held.isEmpty() || held.stream().anyMatch(count -> count < 1)) {
+            throw new IllegalArgumentException(
+                    "the path scenario needs at least one positive number of held locks: " + held);
+        }
+        held = List.copyOf(held);
         scenarios = List.copyOf(scenarios);
         contenders = List.copyOf(contenders);
         workerJvmArgs = List.copyOf(workerJvmArgs);
@@ -87,6 +94,7 @@ public record BenchmarkSettings(
                 Integer.parseInt(property("bench.threadsPerProcess", "8")),
                 duration(property("bench.lease", "30s")),
                 duration(property("bench.wait", "10s")),
+                numbers(property("bench.held", "10,100,1000,10000")),
                 scenarios(property("bench.scenarios", "all")),
                 contenders(property("bench.contenders", "all")),
                 redis.isBlank() ? null : redis.trim(),
@@ -96,14 +104,41 @@ public record BenchmarkSettings(
     }
 
     /**
-     * Settings for a smoke run: every contender in every scenario, for a fraction of a second each, except the 5-node
-     * Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and would only add two servers and
-     * two worker JVMs to every build.
+     * Settings for a smoke run: every contender in every scenario but the path scenario, for a fraction of a second
+     * each, except the 5-node Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and would
+     * only add two servers and two worker JVMs to every build. {@link #pathSmoke} runs the path scenario.
      *
      * @param output where results go
      * @return the settings
      */
     public static BenchmarkSettings smoke(Path output) {
+        return smoke(
+                Arrays.stream(Scenario.values())
+                        .filter(scenario -> !scenario.amongHeldLocks())
+                        .toList(),
+                Arrays.stream(ContenderKind.values())
+                        .filter(kind -> kind != ContenderKind.REDLOCK_5)
+                        .toList(),
+                output);
+    }
+
+    /**
+     * Settings for a smoke run of the path scenario alone: both path contenders among 10 and then 100 held locks, for a
+     * fraction of a second each.
+     *
+     * @param output where results go
+     * @return the settings
+     */
+    public static BenchmarkSettings pathSmoke(Path output) {
+        return smoke(
+                List.of(Scenario.PATH_AMONG_HELD),
+                Arrays.stream(ContenderKind.values())
+                        .filter(ContenderKind::isPath)
+                        .toList(),
+                output);
+    }
+
+    private static BenchmarkSettings smoke(List<Scenario> scenarios, List<ContenderKind> contenders, Path output) {
         return new BenchmarkSettings(
                 1,
                 Duration.ofMillis(100),
@@ -115,10 +150,9 @@ public record BenchmarkSettings(
                 2,
                 Duration.ofSeconds(30),
                 Duration.ofSeconds(10),
-                List.of(Scenario.values()),
-                Arrays.stream(ContenderKind.values())
-                        .filter(kind -> kind != ContenderKind.REDLOCK_5)
-                        .toList(),
+                List.of(10, 100),
+                scenarios,
+                contenders,
                 null,
                 Topology.STANDALONE,
                 WORKER_HEAP,
@@ -140,6 +174,12 @@ public record BenchmarkSettings(
 
     private static List<String> words(String text) {
         return text.isBlank() ? List.of() : Arrays.asList(text.trim().split("\\s+"));
+    }
+
+    private static List<Integer> numbers(String list) {
+        return Arrays.stream(list.split(","))
+                .map(number -> Integer.valueOf(number.trim()))
+                .toList();
     }
 
     private static List<ContenderKind> contenders(String ids) {

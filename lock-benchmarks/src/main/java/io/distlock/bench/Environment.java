@@ -104,6 +104,16 @@ public record Environment(
                 "`SET key token NX PX lease`, 50 ms sleep between tries, Lua compare-and-delete, on a "
                         + "StringRedisTemplate on a " + factory + " (" + lettuceClient + ")");
         contenders.put(
+                "distlock path lock",
+                "distlock " + Versions.distlock() + " `PathLock` from `RedisLock.tree(...)`, default settings,"
+                        + " `tryAcquire(path, Lease.fixed(...), wait)`, on a " + factory + " (" + lettuceClient + ")");
+        contenders.put(
+                "seed folder lock",
+                "the seed article's folder lock: its `getFileLock` / `releaseFileLock` Lua scripts as published"
+                        + " (`HKEYS` over every lock of the project and `string.find` on each, the client's clock as"
+                        + " lock time), one try without waiting, through `DefaultRedisScript` on a StringRedisTemplate"
+                        + " on a " + factory + " (" + lettuceClient + ")");
+        contenders.put(
                 "SET+DEL baseline",
                 "not a lock: one `SET` and one `DEL` per operation on a StringRedisTemplate configured like distlock's");
         String load = "1/5/15-minute load average " + loadAtStart + " at the start, " + loadAverage() + " at the end";

@@ -5,17 +5,20 @@ import io.distlock.bench.worker.Workload;
 import io.distlock.bench.worker.Workload.Check;
 import io.distlock.bench.worker.Workload.KeyMode;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 
 /**
  * The measured scenarios; the sixth, efficiency, is read from the commands of the contended ones (3, 4 and 5) and is
- * not run of its own.
+ * not run of its own. The seventh runs once for each number of locks held in its tree.
  */
 public enum Scenario {
     UNCONTENDED(1, "Uncontended latency"),
     PARALLEL(2, "Parallel throughput, distinct keys"),
     CONTENDED(3, "Contended, one JVM"),
     CONTENDED_PROCESSES(4, "Contended, across processes"),
-    READ_HEAVY_PROCESSES(5, "Read-heavy, across processes");
+    READ_HEAVY_PROCESSES(5, "Read-heavy, across processes"),
+    PATH_AMONG_HELD(7, "Path locks, acquire among held locks");
 
     private final int number;
     private final String title;
@@ -28,7 +31,7 @@ public enum Scenario {
     /**
      * Finds a scenario by its number.
      *
-     * @param number 1 to 5
+     * @param number 1 to 5, or 7
      * @return the scenario
      * @throws IllegalArgumentException for another number
      */
@@ -38,13 +41,14 @@ public enum Scenario {
                 return scenario;
             }
         }
-        throw new IllegalArgumentException("scenarios are numbered 1 to 5 (6 is read from 3, 4 and 5), not " + number);
+        throw new IllegalArgumentException(
+                "scenarios are numbered 1 to 5 and 7 (6 is read from 3, 4 and 5), not " + number);
     }
 
     /**
      * The scenario's number in the results.
      *
-     * @return 1 to 5
+     * @return 1 to 5, or 7
      */
     public int number() {
         return number;
@@ -73,12 +77,16 @@ public enum Scenario {
      * over single-node distlock is the question: one lock+unlock alone (1), and one key contended by several
      * application processes (4), as Redlock's users run it; 2 and 3 would lengthen the run without asking anything
      * new of it. The read-heavy scenario asks what sharing the reads buys, so it runs the read-write locks and, as the
-     * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else.
+     * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else. The path
+     * locks run in the path scenario, and nothing else does.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
      */
     public boolean includes(ContenderKind kind) {
+        if (this == PATH_AMONG_HELD || kind.isPath()) {
+            return this == PATH_AMONG_HELD && kind.isPath();
+        }
         if (this == READ_HEAVY_PROCESSES) {
             return kind.isReadWrite() || kind == ContenderKind.DISTLOCK;
         }
@@ -102,22 +110,37 @@ public enum Scenario {
     }
 
     /**
+     * Whether the scenario runs once for each of {@link BenchmarkSettings#held()}, taking paths in a tree that holds
+     * that many locks.
+     *
+     * @return true for the path scenario
+     */
+    public boolean amongHeldLocks() {
+        return this == PATH_AMONG_HELD;
+    }
+
+    /**
      * What runs in each process.
      *
      * @param settings the run's settings
-     * @param key the shared key, or the prefix of fresh keys, unique to the run, contender and trial
+     * @param key the shared key, or the prefix of fresh keys, unique to the run, contender and trial; in the path
+     *     scenario the tree, shared by the warm-up and the trials of one number of held locks
+     * @param held how many locks the tree holds, in the path scenario; 0 in the others
      * @param duration how long new acquisitions start
      * @return the workload, to be timed by the worker group
      */
-    public Workload workload(BenchmarkSettings settings, String key, Duration duration) {
+    public Workload workload(BenchmarkSettings settings, String key, int held, Duration duration) {
         return switch (this) {
             case UNCONTENDED ->
-                new Workload(1, KeyMode.FRESH, key, Check.NONE, settings.lease(), settings.maxWait(), 0, duration);
+                new Workload(1, KeyMode.FRESH, key, 0, Check.NONE, settings.lease(), settings.maxWait(), 0, duration);
+            case PATH_AMONG_HELD ->
+                new Workload(1, KeyMode.PATH, key, held, Check.NONE, settings.lease(), settings.maxWait(), 0, duration);
             case PARALLEL ->
                 new Workload(
                         settings.parallelThreads(),
                         KeyMode.FRESH,
                         key,
+                        0,
                         Check.NONE,
                         settings.lease(),
                         settings.maxWait(),
@@ -128,6 +151,7 @@ public enum Scenario {
                         settings.contendedThreads(),
                         KeyMode.SHARED,
                         key,
+                        0,
                         Check.IN_PROCESS,
                         settings.lease(),
                         settings.maxWait(),
@@ -138,6 +162,7 @@ public enum Scenario {
                         settings.threadsPerProcess(),
                         KeyMode.SHARED,
                         key,
+                        0,
                         Check.IN_PROCESS_AND_REDIS,
                         settings.lease(),
                         settings.maxWait(),
@@ -148,6 +173,7 @@ public enum Scenario {
                         settings.threadsPerProcess(),
                         KeyMode.SHARED,
                         key,
+                        0,
                         Check.READ_WRITE,
                         settings.lease(),
                         settings.maxWait(),
@@ -177,6 +203,21 @@ public enum Scenario {
                 settings.processes() + " JVMs x " + settings.threadsPerProcess() + " threads on one key; each"
                         + " operation reads with probability " + Workload.Check.READ_SHARE + ", else writes; an"
                         + " INCRBY/DECRBY counter across JVMs proves writers alone and readers never beside a writer";
+            case PATH_AMONG_HELD ->
+                "1 thread; per operation, acquire (timed) and release of a fresh path, a new file of depth 3 to 5 in"
+                        + " the folder of a held lock, in a tree that holds " + heldCounts(settings) + " locks of"
+                        + " depth 3 to 5, with leases of " + Workload.HELD_LEASE.toMinutes()
+                        + " min; no held lock conflicts with a measured path, so every"
+                        + " acquisition succeeds at once";
         };
+    }
+
+    private static String heldCounts(BenchmarkSettings settings) {
+        List<String> counts = settings.held().stream()
+                .map(count -> String.format(Locale.ROOT, "%,d", count))
+                .toList();
+        return counts.size() == 1
+                ? counts.get(0)
+                : String.join(", ", counts.subList(0, counts.size() - 1)) + " or " + counts.get(counts.size() - 1);
     }
 }

@@ -2,19 +2,53 @@ package io.distlock.bench;
 
 import io.distlock.bench.contender.ContenderKind;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
- * The measurements of every contender in one scenario.
+ * The measurements of every contender in one scenario, or in one round of the path scenario.
  *
  * @param scenario the scenario
+ * @param held how many locks the tree held in this round of the path scenario; 0 in the others
  * @param measurements one per contender, in the order they ran
  */
-public record ScenarioResults(Scenario scenario, List<Measurement> measurements) {
+public record ScenarioResults(Scenario scenario, int held, List<Measurement> measurements) {
 
     /** Copies the measurements. */
     public ScenarioResults {
         measurements = List.copyOf(measurements);
+    }
+
+    /**
+     * The results of a scenario that runs once, without held locks.
+     *
+     * @param scenario the scenario
+     * @param measurements one per contender, in the order they ran
+     */
+    public ScenarioResults(Scenario scenario, List<Measurement> measurements) {
+        this(scenario, 0, measurements);
+    }
+
+    /**
+     * The scenario's number, with the held locks of a path round, for the rows of tables that span scenarios.
+     *
+     * @return for example {@code 3} or {@code 7, 1,000 held}
+     */
+    public String label() {
+        return label(scenario, held);
+    }
+
+    /**
+     * The label of a scenario's round before it has results, for progress lines.
+     *
+     * @param scenario the scenario
+     * @param held the locks held in its tree, or 0
+     * @return what {@link #label()} will say
+     */
+    public static String label(Scenario scenario, int held) {
+        return held == 0
+                ? Integer.toString(scenario.number())
+                : String.format(Locale.ROOT, "%d, %,d held", scenario.number(), held);
     }
 
     /**

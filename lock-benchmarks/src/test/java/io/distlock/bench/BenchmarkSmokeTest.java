@@ -3,17 +3,15 @@ package io.distlock.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.redis.RedisTarget;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalTime;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs every contender (but the 5-node Redlock, see {@link BenchmarkSettings#smoke}) in every scenario for a fraction
- * of a second, so that the build notices when the benchmark
+ * Runs every contender (but the 5-node Redlock, see {@link BenchmarkSettings#smoke}) in every scenario but the path
+ * scenario, which {@link PathBenchmarkSmokeTest} runs, for a fraction of a second, so that the build notices when the benchmark
  * breaks: figures must come out, with no violations and no failures. The full run is the {@code benchmarks} profile.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
@@ -24,14 +22,12 @@ class BenchmarkSmokeTest {
     @Test
     void everyContenderRunsEveryScenarioCorrectlyAndTheResultsAreWritten() throws Exception {
         BenchmarkSettings settings = BenchmarkSettings.smoke(OUTPUT);
-        BenchmarkResults results;
-        try (RedisTarget target = RedisTarget.open(null)) {
-            results =
-                    new BenchmarkRun(settings, target, line -> System.out.println(LocalTime.now() + " " + line)).run();
-        }
+        BenchmarkResults results = SmokeRun.run(settings);
         String markdown = BenchmarkMain.write(results);
 
-        assertThat(results.scenarios()).extracting(ScenarioResults::scenario).containsExactly(Scenario.values());
+        assertThat(results.scenarios())
+                .extracting(ScenarioResults::scenario)
+                .containsExactlyElementsOf(settings.scenarios());
         for (ScenarioResults scenario : results.scenarios()) {
             ContenderKind[] expected = settings.contenders().stream()
                     .filter(scenario.scenario()::includes)

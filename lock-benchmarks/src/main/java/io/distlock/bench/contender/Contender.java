@@ -1,6 +1,7 @@
 package io.distlock.bench.contender;
 
 import java.time.Duration;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,6 +35,20 @@ public interface Contender extends AutoCloseable {
     @Nullable
     default Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
         return tryAcquire(key, lease, wait);
+    }
+
+    /**
+     * Takes locks that stay held until the contender closes or their lease ends, as the background that a measurement
+     * runs against. Only the path contenders implement it, which are the only ones the path scenario runs.
+     *
+     * @param keys the locks to hold, none conflicting with another
+     * @param lease how long Redis keeps each of them
+     * @throws InterruptedException if interrupted
+     * @throws IllegalStateException if a key could not be taken
+     * @throws UnsupportedOperationException for a contender that is not a path lock
+     */
+    default void hold(List<String> keys, Duration lease) throws InterruptedException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " holds no background locks");
     }
 
     /** Closes the contender's clients. */

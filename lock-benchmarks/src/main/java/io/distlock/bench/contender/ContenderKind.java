@@ -11,6 +11,7 @@ public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
     DISTLOCK_RW("distlock-rw", "distlock read-write", true, 0),
+    DISTLOCK_PATH("distlock-path", "distlock path lock", true, 0),
     REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
     REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
     REDISSON("redisson", "Redisson", true, 0),
@@ -19,6 +20,7 @@ public enum ContenderKind {
     SI_SPIN("si-spin", "SI spin", true, 0),
     SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
     SEEDS("seeds", "seeds' spin lock", true, 0),
+    SEED_FOLDER("seed-folder-lock", "seed folder lock", true, 0),
     BASELINE("baseline", "SET+DEL baseline", false, 0);
 
     /** The lease Spring Integration's registry applies where a call gives none; every benchmark call gives one. */
@@ -99,6 +101,16 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender locks paths in a tree; such contenders run only in the path scenario, and only they run
+     * there.
+     *
+     * @return true for a path lock
+     */
+    public boolean isPath() {
+        return this == DISTLOCK_PATH || this == SEED_FOLDER;
+    }
+
+    /**
      * How many independent Redis masters this contender locks on.
      *
      * @return the Redlock's node count, or 0 for a contender that runs on the target
@@ -119,6 +131,7 @@ public enum ContenderKind {
             case DISTLOCK -> new DistlockContender(redis, false, false);
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
             case DISTLOCK_RW -> new DistlockContender(redis, false, true);
+            case DISTLOCK_PATH -> new DistlockPathContender(redis);
             case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
             case REDISSON -> new RedissonContender(redis, Kind.PLAIN);
             case REDISSON_FAIR -> new RedissonContender(redis, Kind.FAIR);
@@ -128,6 +141,7 @@ public enum ContenderKind {
             case SI_PUBSUB ->
                 new SpringIntegrationContender(redis, RedisLockType.PUB_SUB_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
             case SEEDS -> new SeedSpinLockContender(redis);
+            case SEED_FOLDER -> new SeedFolderLockContender(redis);
             case BASELINE -> new RoundTripBaseline(redis);
         };
     }

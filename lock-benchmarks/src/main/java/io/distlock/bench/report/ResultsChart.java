@@ -4,12 +4,14 @@ import io.distlock.bench.BenchmarkResults;
 import io.distlock.bench.Measurement;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
+import io.distlock.bench.contender.ContenderKind;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.ToDoubleFunction;
@@ -29,6 +31,8 @@ public final class ResultsChart {
     private static final String WHOLE = "#,##0";
     /** Bar labels of latencies and command counts: small numbers that need their decimals. */
     private static final String DECIMALS = "#,##0.##";
+
+    private static final String HELD_AXIS = "locks held in the tree";
 
     private ResultsChart() {}
 
@@ -82,6 +86,14 @@ public final class ResultsChart {
             series(chart, "operations/s", s, m -> m.perSecond().median());
             panels.add(chart);
         });
+        List<ScenarioResults> pathRounds = results.rounds(Scenario.PATH_AMONG_HELD);
+        if (!pathRounds.isEmpty()) {
+            panels.add(amongHeld(chart("7. Path acquire p50", "µs (log scale)", true, DECIMALS), pathRounds, 50));
+            panels.add(amongHeld(chart("7. Path acquire p99", "µs (log scale)", true, DECIMALS), pathRounds, 99));
+            if (pathRounds.stream().allMatch(ResultsChart::hasBothPathLocks)) {
+                panels.add(seedOverDistlock(pathRounds));
+            }
+        }
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
             // XChart fills every cell of the grid, so an odd number of panels goes in one column.
@@ -103,6 +115,46 @@ public final class ResultsChart {
                         && processes.get().of(m.kind()).isPresent());
         oneJvm.ifPresent(s -> series(chart, "scenario 3, one JVM", s, inBoth, figure));
         processes.ifPresent(s -> series(chart, "scenario 4, across JVMs", s, inBoth, figure));
+        return chart;
+    }
+
+    /** One series per contender over the rounds' numbers of held locks, where the other panels have contenders. */
+    private static CategoryChart amongHeld(CategoryChart chart, List<ScenarioResults> rounds, double percentile) {
+        chart.setXAxisTitle(HELD_AXIS);
+        List<String> held =
+                rounds.stream().map(round -> Numbers.count(round.held())).toList();
+        for (Measurement first : rounds.get(0).measurements()) {
+            List<Double> micros = rounds.stream()
+                    .map(round -> round.of(first.kind())
+                            .map(m -> m.acquireMillis(percentile).median() * 1000)
+                            .orElse(0.0))
+                    .toList();
+            addSeries(chart, first.kind().label(), held, micros);
+        }
+        return chart;
+    }
+
+    private static boolean hasBothPathLocks(ScenarioResults round) {
+        return round.of(ContenderKind.SEED_FOLDER).isPresent()
+                && round.of(ContenderKind.DISTLOCK_PATH).isPresent();
+    }
+
+    private static CategoryChart seedOverDistlock(List<ScenarioResults> rounds) {
+        CategoryChart chart =
+                chart("7. Seed folder lock's acquire time over distlock's", "times (log scale)", true, DECIMALS);
+        chart.setXAxisTitle(HELD_AXIS);
+        List<String> held =
+                rounds.stream().map(round -> Numbers.count(round.held())).toList();
+        for (double percentile : new double[] {50, 99}) {
+            List<Double> ratios = rounds.stream()
+                    .map(round -> PairedRatio.of(
+                                    round.of(ContenderKind.SEED_FOLDER).orElseThrow(),
+                                    round.of(ContenderKind.DISTLOCK_PATH).orElseThrow(),
+                                    PairedRatio.acquireMicros(percentile))
+                            .median())
+                    .toList();
+            addSeries(chart, String.format(Locale.ROOT, "p%.0f, paired trials", percentile), held, ratios);
+        }
         return chart;
     }
 
@@ -139,6 +191,10 @@ public final class ResultsChart {
             labels.add(m.kind().label());
             values.add(figure.applyAsDouble(m));
         }
+        addSeries(chart, name, labels, values);
+    }
+
+    private static void addSeries(CategoryChart chart, String name, List<String> labels, List<Double> values) {
         chart.addSeries(name, labels, values);
         if (chart.getStyler().isYAxisLogarithmic()) {
             // Bars start at zero, which a logarithmic axis cannot show; start it below the smallest bar instead.

@@ -2,7 +2,9 @@ package io.distlock.bench.worker;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.stream.LongStream;
 
 /**
  * What a worker process runs for one warm-up, trial or probe: how many threads take which keys, for how long, and how
@@ -21,18 +23,35 @@ public record Workload(
         int threads,
         KeyMode keyMode,
         String key,
+        int held,
         Check check,
         Duration lease,
         Duration maxWait,
         long startEpochMillis,
         Duration duration) {
 
+    /** The lease of the locks a tree holds while fresh paths are taken in it: longer than any run. */
+    public static final Duration HELD_LEASE = Duration.ofHours(1);
+
     /** Which keys the threads take. */
     public enum KeyMode {
         /** Each acquisition takes a key no one else ever takes. */
         FRESH,
         /** Every thread of every process takes the same key. */
-        SHARED
+        SHARED,
+        /**
+         * Each acquisition takes a path no one else ever takes, in a tree that holds {@code held} other locks, none of
+         * which conflicts with it (see {@link TreePaths}).
+         */
+        PATH
+    }
+
+    /** Checks that a tree of fresh paths holds locks to take them among, and that only it does. */
+    public Workload {
+        if ((keyMode == KeyMode.PATH) != (held > 0)) {
+            throw new IllegalArgumentException(
+                    "fresh paths, and only they, are taken among held locks: keyMode=" + keyMode + ", held=" + held);
+        }
     }
 
     /** What the critical section verifies. */
@@ -60,12 +79,27 @@ public record Workload(
      * @return the changed workload
      */
     public Workload startingAt(long epochMillis) {
-        return new Workload(threads, keyMode, key, check, lease, maxWait, epochMillis, duration);
+        return new Workload(threads, keyMode, key, held, check, lease, maxWait, epochMillis, duration);
     }
 
     /** The key of one acquisition of one thread. */
     String keyFor(int thread, long sequence) {
-        return keyMode == KeyMode.SHARED ? key : key + ":" + thread + ":" + sequence;
+        return switch (keyMode) {
+            case SHARED -> key;
+            case FRESH -> key + ":" + thread + ":" + sequence;
+            // The start time tells the runs in one tree apart, so that no run takes a path an earlier one released.
+            case PATH -> key + "/" + TreePaths.measured(held, startEpochMillis, thread, sequence);
+        };
+    }
+
+    /**
+     * The locks the tree holds while the workload runs, as the path contenders read them: the tree, {@code /} and the
+     * path.
+     */
+    List<String> heldKeys() {
+        return LongStream.range(0, held)
+                .mapToObj(index -> key + "/" + TreePaths.held(index))
+                .toList();
     }
 
     /** The workload as one line of {@code name=value} fields. */
@@ -74,6 +108,7 @@ public record Workload(
         fields.put("threads", Integer.toString(threads));
         fields.put("keyMode", keyMode.name());
         fields.put("key", key);
+        fields.put("held", Integer.toString(held));
         fields.put("check", check.name());
         fields.put("lease", Long.toString(lease.toMillis()));
         fields.put("wait", Long.toString(maxWait.toMillis()));
@@ -88,6 +123,7 @@ public record Workload(
                 Integer.parseInt(WireFields.get(fields, "threads")),
                 KeyMode.valueOf(WireFields.get(fields, "keyMode")),
                 WireFields.get(fields, "key"),
+                Integer.parseInt(WireFields.get(fields, "held")),
                 Check.valueOf(WireFields.get(fields, "check")),
                 Duration.ofMillis(Long.parseLong(WireFields.get(fields, "lease"))),
                 Duration.ofMillis(Long.parseLong(WireFields.get(fields, "wait"))),

@@ -4,7 +4,9 @@ import com.sun.management.OperatingSystemMXBean;
 import io.distlock.bench.contender.Contender;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,6 +24,9 @@ final class WorkloadRunner {
     private final Contender contender;
     private final ValueOperations<String, String> checkRedis;
 
+    /** Trees whose locks this process holds: the warm-up takes them, and the trials in the same tree find them held. */
+    private final Set<String> heldTrees = new HashSet<>();
+
     /**
      * Creates the runner.
      *
@@ -34,6 +39,10 @@ final class WorkloadRunner {
     }
 
     WorkloadResult run(Workload workload) throws InterruptedException {
+        if (workload.held() > 0 && !heldTrees.contains(workload.key())) {
+            contender.hold(workload.heldKeys(), Workload.HELD_LEASE);
+            heldTrees.add(workload.key());
+        }
         CriticalSection section = switch (workload.check()) {
             case NONE -> CriticalSection.NONE;
             case IN_PROCESS -> new ExclusionCheck(null, workload.key());
