@@ -27,7 +27,8 @@ import java.util.function.Consumer;
  * scenario, every contender warms up first; then the trials go round: trial 1 of every contender, then trial 2, and so
  * on, so that a disturbance of the machine spreads over all contenders instead of hitting one. Contenders never run at
  * the same time, so the difference of {@code INFO commandstats} around a trial, read from the servers the contender
- * locks on, is that contender's alone.
+ * locks on, is that contender's alone. The path scenario runs like one scenario per number of held locks, each in a tree
+ * of its own that the warm-up fills.
  */
 public final class BenchmarkRun {
 

@@ -205,7 +205,8 @@ public enum Scenario {
                         + " INCRBY/DECRBY counter across JVMs proves writers alone and readers never beside a writer";
             case PATH_AMONG_HELD ->
                 "1 thread; per operation, acquire (timed) and release of a fresh path, a new file of depth 3 to 5 in"
-                        + " the folder of a held lock, in a tree that holds " + heldCounts(settings) + " locks of"
+                        + " folders drawn like the held locks', in a tree that holds " + heldCounts(settings)
+                        + " locks of"
                         + " depth 3 to 5, with leases of " + Workload.HELD_LEASE.toMinutes()
                         + " min; no held lock conflicts with a measured path, so every"
                         + " acquisition succeeds at once";

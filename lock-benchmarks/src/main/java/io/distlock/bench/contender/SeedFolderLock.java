@@ -63,8 +63,9 @@ final class SeedFolderLock {
             """;
 
     /**
-     * The article's Java sets a {@code String} result type and compares the result with {@code 1L}, which can never be
-     * equal; the scripts return integers, read here as such.
+     * The scripts return integers, read here as {@code Long}. The article's Java declares a {@code String} result type,
+     * on which Spring Data Redis over Lettuce fails at the integer reply ("Unknown redis exception"), and would then
+     * compare the result with {@code 1L}, which no string equals.
      */
     private static final RedisScript<Long> GET = new DefaultRedisScript<>(GET_FILE_LOCK, Long.class);
 

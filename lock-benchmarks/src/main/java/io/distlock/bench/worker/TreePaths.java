@@ -8,7 +8,8 @@ import java.util.SplittableRandom;
  *
  * <p>A held path is 2 to 4 folders, each one of {@value #FOLDERS_PER_LEVEL} random lowercase names per depth, and a
  * file named {@code <index>_<word>}: 3 to 5 segments, spread over thousands of folders. A measured path is a new file,
- * {@code M<run>t<thread>s<sequence>e}, in the folder of a held one. None of these paths conflicts with another, under
+ * {@code M<run>t<thread>s<sequence>e}, in folders drawn the same way, which hold files of held locks too once the tree
+ * holds thousands. None of these paths conflicts with another, under
  * distlock's rules (ancestor, self, descendant) or the seed folder lock's (one key a substring of the other):
  *
  * <ul>
@@ -44,18 +45,18 @@ final class TreePaths {
     }
 
     /**
-     * A path that no held lock conflicts with, in the folder of a held one.
+     * A path that no held lock conflicts with: a new file in folders drawn as the held paths' are, whatever the number
+     * of held locks, so that every round takes paths of the same depths.
      *
-     * @param held how many locks the tree holds, at least 1
      * @param run what tells this run from the others in the tree
      * @param thread the acquiring thread
      * @param sequence the thread's acquisition number
      * @return a new path on every call with other arguments
      */
-    static String measured(int held, long run, int thread, long sequence) {
-        String heldPath = held(Math.floorMod(sequence * FOLDERS_PER_LEVEL + thread, held));
+    static String measured(long run, int thread, long sequence) {
+        SplittableRandom random = new SplittableRandom(run * 31 * 31 + thread * 31L + sequence);
         // Every number ends with a letter, so no measured file name is a string prefix of another.
-        return heldPath.substring(0, heldPath.lastIndexOf('/')) + "/M" + run + "t" + thread + "s" + sequence + "e";
+        return folders(random) + "/M" + run + "t" + thread + "s" + sequence + "e";
     }
 
     private static String folders(SplittableRandom random) {

@@ -88,7 +88,7 @@ public record Workload(
             case SHARED -> key;
             case FRESH -> key + ":" + thread + ":" + sequence;
             // The start time tells the runs in one tree apart, so that no run takes a path an earlier one released.
-            case PATH -> key + "/" + TreePaths.measured(held, startEpochMillis, thread, sequence);
+            case PATH -> key + "/" + TreePaths.measured(startEpochMillis, thread, sequence);
         };
     }
 

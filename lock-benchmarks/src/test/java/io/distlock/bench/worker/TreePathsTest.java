@@ -55,19 +55,29 @@ class TreePathsTest {
     }
 
     @Test
-    void measuredPathsAreNewFilesInHeldFoldersThatNoHeldPathAndNoOtherMeasuredPathConflictsWith() {
+    void measuredPathsAreNewFilesAmongTheHeldOnesThatNoHeldPathAndNoOtherMeasuredPathConflictsWith() {
         NavigableSet<String> held = new TreeSet<>(held());
         List<String> measured = new ArrayList<>();
         for (long run : new long[] {1_700_000_000_000L, 1_700_000_000_001L}) {
             for (long sequence = 0; sequence < 2_000; sequence++) {
-                measured.add(TreePaths.measured(HELD, run, 0, sequence));
+                measured.add(TreePaths.measured(run, 0, sequence));
             }
         }
-        measured.add(TreePaths.measured(HELD, 1_700_000_000_000L, 1, 0));
+        measured.add(TreePaths.measured(1_700_000_000_000L, 1, 0));
 
+        assertThat(measured.stream().map(path -> path.split("/").length).distinct())
+                .containsExactlyInAnyOrder(3, 4, 5);
+        long inHeldFolders = measured.stream()
+                .map(path -> path.substring(0, path.lastIndexOf('/') + 1))
+                .filter(folder -> {
+                    String next = held.ceiling(folder);
+                    return next != null && next.startsWith(folder);
+                })
+                .count();
+        assertThat(inHeldFolders)
+                .as("measured paths in folders with held locks")
+                .isGreaterThan(measured.size() / 2);
         for (String path : measured) {
-            String folder = path.substring(0, path.lastIndexOf('/') + 1);
-            assertThat(held.ceiling(folder)).as("a held file in %s", folder).startsWith(folder);
             assertThat(conflicts(held, path)).as(path).isEmpty();
         }
         NavigableSet<String> measuredSet = new TreeSet<>(measured);
