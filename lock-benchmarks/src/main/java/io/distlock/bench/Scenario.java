@@ -206,10 +206,8 @@ public enum Scenario {
             case PATH_AMONG_HELD ->
                 "1 thread; per operation, acquire (timed) and release of a fresh path, a new file of depth 3 to 5 in"
                         + " folders drawn like the held locks', in a tree that holds " + heldCounts(settings)
-                        + " locks of"
-                        + " depth 3 to 5, with leases of " + Workload.HELD_LEASE.toMinutes()
-                        + " min; no held lock conflicts with a measured path, so every"
-                        + " acquisition succeeds at once";
+                        + " locks of depth 3 to 5, with leases of " + Workload.HELD_LEASE.toMinutes() + " min; no held"
+                        + " lock conflicts with a measured path, so every acquisition succeeds at once";
         };
     }
 

@@ -3,14 +3,14 @@ package io.distlock.bench.worker;
 import java.util.SplittableRandom;
 
 /**
- * The paths of the path scenario: the locks held in a tree, and the fresh paths whose acquisition is measured among
- * them. Both are the same for every contender and every run, so that the contenders lock the same tree.
+ * The paths of the path scenario: the locks held in a tree, the same for every contender and run so that the
+ * contenders lock the same tree, and the fresh paths whose acquisition is measured among them.
  *
  * <p>A held path is 2 to 4 folders, each one of {@value #FOLDERS_PER_LEVEL} random lowercase names per depth, and a
  * file named {@code <index>_<word>}: 3 to 5 segments, spread over thousands of folders. A measured path is a new file,
  * {@code M<run>t<thread>s<sequence>e}, in folders drawn the same way, which hold files of held locks too once the tree
- * holds thousands. None of these paths conflicts with another, under
- * distlock's rules (ancestor, self, descendant) or the seed folder lock's (one key a substring of the other):
+ * holds thousands. None of these paths conflicts with another, under distlock's rules (ancestor, self, descendant) or
+ * the seed folder lock's (one key a substring of the other):
  *
  * <ul>
  *   <li>only file names contain {@code _} or digits, and the index makes every held file name distinct, so no held
