@@ -83,8 +83,15 @@ public final class BenchmarkRun {
                     unavailable.put(kind, failure.reason());
                 });
                 for (Scenario scenario : settings.scenarios()) {
-                    for (int held : scenario.amongHeldLocks() ? settings.held() : List.of(0)) {
-                        scenarios.add(runScenario(scenario, held, pool, servers));
+                    List<Integer> rounds = scenario.amongHeldLocks() ? settings.held() : List.of(0);
+                    // Every round warms up before any is measured: filling the trees of the larger rounds runs each
+                    // lock's acquisition thousands of times, which the first rounds would otherwise measure cold.
+                    Map<Integer, Map<ContenderKind, WorkloadResult>> warmups = new LinkedHashMap<>();
+                    for (int held : rounds) {
+                        warmups.put(held, warmUp(scenario, held, pool));
+                    }
+                    for (int held : rounds) {
+                        scenarios.add(measure(scenario, held, warmups.get(held), pool, servers));
                     }
                 }
             }
@@ -110,18 +117,32 @@ public final class BenchmarkRun {
         return processes;
     }
 
-    private ScenarioResults runScenario(Scenario scenario, int held, WorkerPool pool, ContenderServers servers)
-            throws InterruptedException {
-        List<ContenderKind> kinds = settings.contenders().stream()
+    private List<ContenderKind> kinds(Scenario scenario, WorkerPool pool) {
+        return settings.contenders().stream()
                 .filter(scenario::includes)
                 .filter(pool::has)
                 .toList();
-        progress.accept("Scenario " + scenario.number() + ", " + scenario.title() + ": " + scenario.shape(settings)
-                + (held > 0 ? String.format(Locale.ROOT, "; now %,d held", held) : ""));
+    }
+
+    private Map<ContenderKind, WorkloadResult> warmUp(Scenario scenario, int held, WorkerPool pool)
+            throws InterruptedException {
+        progress.accept("Scenario " + ScenarioResults.label(scenario, held) + ", " + scenario.title() + ": "
+                + scenario.shape(settings) + "; warming up");
         Map<ContenderKind, WorkloadResult> warmups = new LinkedHashMap<>();
-        for (ContenderKind kind : kinds) {
+        for (ContenderKind kind : kinds(scenario, pool)) {
             warmups.put(kind, run(pool.group(kind), scenario, held, "warmup", settings.warmup()));
         }
+        return warmups;
+    }
+
+    private ScenarioResults measure(
+            Scenario scenario,
+            int held,
+            Map<ContenderKind, WorkloadResult> warmups,
+            WorkerPool pool,
+            ContenderServers servers)
+            throws InterruptedException {
+        List<ContenderKind> kinds = kinds(scenario, pool);
         Map<ContenderKind, List<Trial>> trials = new LinkedHashMap<>();
         for (int number = 1; number <= settings.trials(); number++) {
             for (ContenderKind kind : kinds) {

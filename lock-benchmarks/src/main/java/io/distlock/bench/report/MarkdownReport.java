@@ -265,6 +265,8 @@ public final class MarkdownReport {
                 + " lowest and highest in brackets. Both contenders hold the same paths; the seed folder lock's are"
                 + " written into Redis as its acquire script leaves them (owner key with its expiry, hash field with"
                 + " the client's clock), since taking them through the script would scan the hash once per lock."
+                + " Every round's warm-up, which fills its tree, ran before the first round's trials, so that none"
+                + " measured a cold JIT."
                 + " No held lock conflicts with a measured path under either lock's rules: of "
                 + Numbers.count(acquisitions) + " acquisitions in the trials, "
                 + measurements.stream().mapToLong(Measurement::timeouts).sum() + " were refused, and "
