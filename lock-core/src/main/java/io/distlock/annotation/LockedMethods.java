@@ -121,13 +121,14 @@ public final class LockedMethods {
         Lease lease = lease(method, annotation.leaseSeconds());
         Duration wait = waitTime(method, annotation.waitSeconds());
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
-        List<String> keyTexts = keyTexts(method, annotation);
+        LockedPath path = LockedPath.of(method, annotation, expressions);
+        List<String> keyTexts = path == null ? keyTexts(method, annotation) : List.of();
         List<SpelExpression> keys = new ArrayList<>(keyTexts.size());
         for (int i = 0; i < keyTexts.size(); i++) {
             String attribute = annotation.keys().length == 0 ? "key" : "keys[" + i + "]";
             keys.add(parseKey(method, attribute, keyTexts.get(i)));
         }
-        if (annotation.keys().length == 0) {
+        if (path == null && annotation.keys().length == 0) {
             checkSingleKey(method, keyTexts.get(0), keys.get(0));
         }
         Method fallback = fallback(method, targetClass, annotation.fallback());
@@ -142,6 +143,7 @@ public final class LockedMethods {
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),
+                path,
                 lease,
                 wait,
                 onLost,
@@ -236,7 +238,7 @@ public final class LockedMethods {
             throw new DistributedLockDefinitionException(
                     method,
                     attribute + " must be a SpEL expression such as \"'stock:' + #sku\" (or set keys to several such"
-                            + " expressions), but was blank");
+                            + " expressions, or tree and path to lock a path in a tree), but was blank");
         }
         return expressions.parse(method, attribute, text);
     }
