@@ -7,12 +7,16 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Runs a Spring bean's method only while holding the distributed lock named by {@link #key()}, or all the locks named
- * by {@link #keys()}.
+ * Runs a Spring bean's method only while holding the distributed lock named by {@link #key()}, all the locks named
+ * by {@link #keys()}, or the path {@link #path()} in the tree {@link #tree()}. Set exactly one of {@code key}, {@code
+ * keys}, or {@code tree} with {@code path}.
  *
  * <pre>{@code
  * @DistributedLock(key = "'stock:' + #sku", leaseSeconds = 10, waitSeconds = 3)
  * public int deduct(String sku, int quantity) { ... }
+ *
+ * @DistributedLock(tree = "'project:' + #projectId", path = "#folder", leaseSeconds = 30)
+ * public void reorganize(long projectId, String folder) { ... }
  * }</pre>
  *
  * <p>The lock is taken before the method runs and released after it returns or throws. If it cannot be taken within
@@ -20,17 +24,21 @@ import java.lang.annotation.Target;
  * is called instead. There is no way to run the method without its lock.
  *
  * <p>Everything about the annotation is checked when the bean is created, so a mistake fails application start-up
- * rather than the first call: the expression's syntax and the parameter names it uses, the lease and wait values, the
- * fallback method, and the return type (methods returning {@code CompletionStage}, {@code Future} or a Reactive
- * Streams {@code Publisher} are refused, since their work would outlive the lock).
+ * rather than the first call: which attributes are set together, the expressions' syntax and the parameter names and
+ * beans they use, the lease and wait values, the fallback method, and the return type (methods returning {@code
+ * CompletionStage}, {@code Future} or a Reactive Streams {@code Publisher} are refused, since their work would outlive
+ * the lock). What only a call can tell, a key, tree or path that evaluates to something invalid, is an {@link
+ * IllegalArgumentException} naming the method, the expression and the arguments, and the method does not run.
  *
  * <p>Like {@code @Transactional}, the annotation works through a Spring proxy: calls from inside the same bean
  * ({@code this.deduct(...)}) are not locked. The lock is ordered outside the transaction, so with {@code
  * @Transactional} on the same method the transaction commits or rolls back before the lock is released.
  *
  * <p>Nested annotated calls on the same thread with the same key re-enter the held lock; with different keys they
- * take both locks, outer first. The held lock is available to the method and whatever it calls on the same thread
- * through {@link LockContext#current()}, for example to pass its fencing token to a store.
+ * take both locks, outer first. A nested call on the same path of the same tree, or on a path below it, re-enters the
+ * held path; one on an ancestor waits for it like any other caller, so take the ancestor in the outer call. The held
+ * lock is available to the method and whatever it calls on the same thread through {@link LockContext#current()}, for
+ * example to pass its fencing token to a store.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
@@ -44,13 +52,13 @@ public @interface DistributedLock {
      * The lock's name: a SpEL expression over the method's parameters by name ({@code #sku}, {@code #order.id}) or by
      * position ({@code #p0}, {@code #a0}), the root object ({@code #root.method}, {@code #root.target}, {@code
      * #root.args}, {@code #root.targetClass}) and beans ({@code @beanName}); text in single quotes. The result must
-     * not be null or blank, nor an array or collection: use {@link #keys()} to take several keys. Set either this or
-     * {@link #keys()}.
+     * not be null or blank, nor an array or collection: use {@link #keys()} to take several keys. Set either this,
+     * {@link #keys()}, or {@link #tree()} with {@link #path()}.
      *
      * <p>Write the expression in code: values that reach it as arguments are only values, never evaluated, but an
      * expression taken from a request would be.
      *
-     * @return the key expression, or empty when {@link #keys()} is set
+     * @return the key expression, or empty when {@link #keys()} or {@link #tree()} is set
      */
     String key() default "";
 
@@ -59,16 +67,51 @@ public @interface DistributedLock {
      * global order, so that methods with overlapping keys never deadlock. Each element is an expression like {@link
      * #key()} whose result is one key, or an array or collection of keys (an empty one adds none); duplicates are
      * taken once. Each key's handle is available through {@link LockContext#current(String)}, and the {@link
-     * #waitSeconds() wait} is for all the keys together. Set either this or {@link #key()}.
+     * #waitSeconds() wait} is for all the keys together. Set either this, {@link #key()}, or {@link #tree()} with
+     * {@link #path()}.
      *
      * <pre>{@code
      * @DistributedLock(keys = {"'stock:' + #from", "'stock:' + #to"}, leaseSeconds = 10)
      * public void transfer(String from, String to, int quantity) { ... }
      * }</pre>
      *
-     * @return the key expressions, or empty when {@link #key()} is set
+     * @return the key expressions, or empty when {@link #key()} or {@link #tree()} is set
      */
     String[] keys() default {};
+
+    /**
+     * The name of the tree that {@link #path()} is in, such as a project whose folders are locked: an expression like
+     * {@link #key()}, over the same parameters, root object and beans, whose result (converted to text) must not be
+     * null or blank, nor contain <code>{</code> or <code>}</code>. The method runs holding the path in that tree,
+     * taken through {@link Lock#tree(String)}, with the lease, wait, {@link #fallback()} and {@link #onLost()} of a
+     * key; its handle, available through {@link LockContext#current()}, has the path without a leading or trailing
+     * {@code /} as its key, and a {@link LockNotAcquiredException} names the path. Set together with
+     * {@link #path()}, and without {@link #key()}, {@link #keys()}, {@link #fair()} and {@link #read()}. It needs a
+     * {@link Lock} bean with path locks; with one that has none (a Redlock), start-up fails.
+     *
+     * @return the tree's name expression, such as {@code "'project:' + #projectId"}, or empty for a method locked by
+     *     key
+     */
+    String tree() default "";
+
+    /**
+     * The path to lock in the {@link #tree()}: an expression like {@link #key()} whose result is either a String path,
+     * segments separated by {@code /} such as {@code "A/C"} ({@code ""} is the whole tree), or a collection or array
+     * of segments, joined with {@code /} (an empty one is the whole tree). The path conflicts with itself, its
+     * ancestors and its descendants, never with its siblings: while one call holds {@code A/C}, calls on {@code A},
+     * {@code A/C/D} and the whole tree wait, and a call on {@code A/B} runs. A segment must not be blank, {@code .} or
+     * {@code ..}, and a segment given as an element must not contain {@code /}; see {@link
+     * io.distlock.redis.PathLock} for the path rules. Set together with {@link #tree()}.
+     *
+     * <pre>{@code
+     * @DistributedLock(tree = "'project:' + #projectId", path = "#folders", waitSeconds = 5)
+     * public void move(long projectId, List<String> folders) { ... }
+     * }</pre>
+     *
+     * @return the path expression, such as {@code "#folder"} or {@code "''"} for the whole tree, or empty for a method
+     *     locked by key
+     */
+    String path() default "";
 
     /**
      * The lease in seconds: the lock is freed after this long even if the method is still running (the method then
@@ -100,7 +143,7 @@ public @interface DistributedLock {
     /**
      * Whether to take the lock fairly: the callers of every process are served in the order they arrived, through a
      * queue in Redis ({@link Lock#fair()}). It needs a {@link Lock} bean with a fair view; with one that has none (a
-     * Redlock), start-up fails. Use one kind per key: a plain acquisition does not queue.
+     * Redlock), start-up fails. Use one kind per key: a plain acquisition does not queue. Not with {@link #tree()}.
      *
      * @return true to queue fairly
      */
@@ -110,7 +153,7 @@ public @interface DistributedLock {
      * Whether to take the key's read lock: methods that read the key run together, and exclude and are excluded by
      * writers, which are the acquisitions of the key without {@code read} ({@link Lock#reading()}). A waiting writer
      * keeps new readers out. It needs a {@link Lock} bean with a read side; with one that has none (a Redlock),
-     * start-up fails. It cannot be combined with {@link #fair()}.
+     * start-up fails. It cannot be combined with {@link #fair()} or {@link #tree()}.
      *
      * @return true to take the key for reading
      */

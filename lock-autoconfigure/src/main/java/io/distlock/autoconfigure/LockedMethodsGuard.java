@@ -29,8 +29,9 @@ import org.springframework.util.ClassUtils;
  * Makes sure no {@code @DistributedLock} method runs without its lock unnoticed. Once all singletons exist, it collects
  * the annotated methods of every bean: those created so far, lazy ones by their declared type, and those created
  * before post-processors ran. Start-up then fails, with the reason and the fix, if there is no single {@link Lock} for
- * them, or if a bean with annotated methods was created without distlock's proxy. With {@code distlock.enabled=false}
- * it only warns, naming the methods that run unlocked.
+ * them, if that Lock lacks the fair view, read side or path locks that some of them ask for, or if a bean with
+ * annotated methods was created without distlock's proxy. With {@code distlock.enabled=false} it only warns, naming
+ * the methods that run unlocked.
  */
 final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSingleton {
 
@@ -42,6 +43,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     private final Set<String> created = new ConcurrentSkipListSet<>();
     private final Set<String> fair = new ConcurrentSkipListSet<>();
     private final Set<String> read = new ConcurrentSkipListSet<>();
+    private final Set<String> tree = new ConcurrentSkipListSet<>();
 
     LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, boolean enabled) {
         this.beanFactory = beanFactory;
@@ -79,17 +81,24 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
                     + ". Methods: " + String.join(", ", annotated)
                     + ". To run them without a lock deliberately, set distlock.enabled=false.");
         }
-        String fairProblem = fair.isEmpty() ? null : viewProblem("fair", Lock::fair);
+        String fairProblem = fair.isEmpty() ? null : viewProblem("fair view", Lock::fair);
         if (fairProblem != null) {
             throw new IllegalStateException("@DistributedLock(fair = true) methods cannot run, because " + fairProblem
                     + ". Methods: " + String.join(", ", fair) + ". Remove fair = true from them, or give them a Lock"
                     + " with a fair view, such as a RedisLock (a Redlock has none).");
         }
-        String readProblem = read.isEmpty() ? null : viewProblem("read", Lock::reading);
+        String readProblem = read.isEmpty() ? null : viewProblem("read view", Lock::reading);
         if (readProblem != null) {
             throw new IllegalStateException("@DistributedLock(read = true) methods cannot run, because " + readProblem
                     + ". Methods: " + String.join(", ", read) + ". Remove read = true from them, or give them a Lock"
                     + " with a read side, such as a RedisLock (a Redlock has none).");
+        }
+        // Any valid name will do: asking for a tree's path lock only checks the name, and reaches no store.
+        String treeProblem = tree.isEmpty() ? null : viewProblem("path lock", lock -> lock.tree("distlock-check"));
+        if (treeProblem != null) {
+            throw new IllegalStateException("@DistributedLock(tree = ..., path = ...) methods cannot run, because "
+                    + treeProblem + ". Methods: " + String.join(", ", tree) + ". Lock them by key instead, or give"
+                    + " them a Lock with path locks, such as a RedisLock (a Redlock has none).");
         }
         if (!unproxied.isEmpty()) {
             throw new IllegalStateException("@DistributedLock methods would run without their lock, because these "
@@ -149,20 +158,23 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
             if (annotation != null && annotation.read()) {
                 read.add(DistributedLockDefinitionException.describe(method));
             }
+            if (annotation != null && !annotation.tree().isEmpty()) {
+                tree.add(DistributedLockDefinitionException.describe(method));
+            }
         }
     }
 
-    /** Why the single Lock has no view of the kind some methods ask for, or null if it has. */
-    private @Nullable String viewProblem(String kind, Function<Lock, Lock> view) {
+    /** Why the single Lock lacks what some methods ask for, such as its "fair view", or null if it has it. */
+    private @Nullable String viewProblem(String view, Function<Lock, Lock> viewOf) {
         Lock lock = beanFactory.getBeanProvider(Lock.class).getIfUnique();
         if (lock == null) {
             return null;
         }
         try {
-            view.apply(lock);
+            viewOf.apply(lock);
             return null;
         } catch (UnsupportedOperationException e) {
-            return "the Lock bean " + lock + " has no " + kind + " view (" + e.getMessage() + ")";
+            return "the Lock bean " + lock + " has no " + view + " (" + e.getMessage() + ")";
         }
     }
 

@@ -27,7 +27,7 @@ class RedisSecurityTest {
     /** The minimal ACL documented in the README. */
     static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "
             + "-@all +evalsha +eval +subscribe +unsubscribe +ping +set +get +del +incr +pexpire +pttl +publish +info"
-            + " +type +time +hget +hset +hdel +hgetall +zadd +zrange +zrem +zscore";
+            + " +type +time +hget +hset +hdel +hgetall +zadd +zrange +zrem +zscore +zrevrange +zremrangebyscore";
 
     private final ApplicationContextRunner runner =
             DistlockContexts.runner().withPropertyValues("distlock.watchdog.lease=2s");
@@ -127,6 +127,23 @@ class RedisSecurityTest {
         Thread.sleep(300);
         fairHolder.release();
         fairWaiter.get(10, TimeUnit.SECONDS).orElseThrow().release();
+
+        // A path held with a renewed lease, and a waiter of another client for its ancestor.
+        LockHandle path = lock.tree(key).tryAcquire("A/C").orElseThrow();
+        CompletableFuture<Optional<LockHandle>> ancestor = CompletableFuture.supplyAsync(() -> {
+            try {
+                return otherClient
+                        .tree(key)
+                        .tryAcquire("A", Lease.fixed(Duration.ofSeconds(5)), Duration.ofSeconds(10));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+        Thread.sleep(2500);
+        assertThat(path.isHeld()).isTrue();
+        path.release();
+        ancestor.get(10, TimeUnit.SECONDS).orElseThrow().release();
         otherClient.close();
     }
 }

@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 
 /**
- * Takes the lock (or all the locks) of a {@code @DistributedLock} method before it runs and releases it afterwards; when
- * it is not acquired in time, calls the fallback or throws {@link LockNotAcquiredException} without running the method.
+ * Takes the lock (all the locks, or the path in its tree) of a {@code @DistributedLock} method before it runs and
+ * releases it afterwards; when it is not acquired in time, calls the fallback or throws {@link
+ * LockNotAcquiredException} without running the method.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -43,6 +44,10 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         }
         LockedMethod locked = methods.get().get(invocation.getMethod(), AopUtils.getTargetClass(target));
         Object[] args = invocation.getArguments();
+        LockedPath.Call onPath = locked.path(target, args);
+        if (onPath != null) {
+            return invokeOnPath(invocation, locked, onPath, target, args);
+        }
         Lock taking = locked.read()
                 ? lock.get().reading()
                 : locked.fair() ? lock.get().fair() : lock.get();
@@ -57,10 +62,39 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             Thread.currentThread().interrupt();
             throw new LockNotAcquiredException(key, locked.waitTime(), e);
         }
-        if (handle.isEmpty()) {
+        return proceedHolding(invocation, locked, target, args, key, handle.orElse(null));
+    }
+
+    private @Nullable Object invokeOnPath(
+            MethodInvocation invocation, LockedMethod locked, LockedPath.Call call, Object target, Object[] args)
+            throws Throwable {
+        Lock tree = call.lockIn(lock.get());
+        String path = call.path();
+        Optional<LockHandle> handle;
+        try {
+            handle = tree.tryAcquire(path, locked.lease(), locked.waitTime());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new LockNotAcquiredException(path, locked.waitTime(), e);
+        } catch (IllegalArgumentException refused) {
+            // The lease and wait were checked at start-up, so the path lock refused the path, such as "a//b".
+            throw call.refused(refused);
+        }
+        return proceedHolding(invocation, locked, target, args, path, handle.orElse(null));
+    }
+
+    private @Nullable Object proceedHolding(
+            MethodInvocation invocation,
+            LockedMethod locked,
+            Object target,
+            Object[] args,
+            String key,
+            @Nullable LockHandle handle)
+            throws Throwable {
+        if (handle == null) {
             return locked.notAcquired(target, args, new LockNotAcquiredException(key, locked.waitTime()));
         }
-        return LockedExecution.call(handle.get(), locked.onLost(), invocation::proceed);
+        return LockedExecution.call(handle, locked.onLost(), invocation::proceed);
     }
 
     private @Nullable Object invokeWithKeys(

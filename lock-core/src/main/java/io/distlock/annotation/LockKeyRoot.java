@@ -2,7 +2,10 @@ package io.distlock.annotation;
 
 import java.lang.reflect.Method;
 
-/** The root object of a {@link io.distlock.DistributedLock#key()} expression: {@code #root.method} and so on. */
+/**
+ * The root object of the expressions of {@link io.distlock.DistributedLock}, its {@code key}, {@code keys}, {@code
+ * tree} and {@code path}: {@code #root.method} and so on.
+ */
 public final class LockKeyRoot {
 
     private final Method method;

@@ -19,8 +19,8 @@ import org.springframework.expression.Expression;
 import org.springframework.util.ObjectUtils;
 
 /**
- * One checked {@code @DistributedLock} method: its parsed key expression (or expressions), lease, wait, fallback and
- * loss policy.
+ * One checked {@code @DistributedLock} method: its parsed key expression (or expressions, or tree and path), lease,
+ * wait, fallback and loss policy.
  */
 final class LockedMethod {
 
@@ -30,6 +30,7 @@ final class LockedMethod {
     private final boolean severalKeys;
     private final List<String> keyTexts;
     private final List<Expression> keys;
+    private final @Nullable LockedPath path;
     private final Lease lease;
     private final Duration wait;
     private final OnLockLost onLost;
@@ -45,6 +46,7 @@ final class LockedMethod {
             boolean severalKeys,
             List<String> keyTexts,
             List<? extends Expression> keys,
+            @Nullable LockedPath path,
             Lease lease,
             Duration wait,
             OnLockLost onLost,
@@ -58,6 +60,7 @@ final class LockedMethod {
         this.severalKeys = severalKeys;
         this.keyTexts = keyTexts;
         this.keys = List.copyOf(keys);
+        this.path = path;
         this.lease = lease;
         this.wait = wait;
         this.onLost = onLost;
@@ -96,6 +99,16 @@ final class LockedMethod {
     /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */
     boolean severalKeys() {
         return severalKeys;
+    }
+
+    /**
+     * Evaluates the tree and path of a method annotated with {@code tree} and {@code path}, for one call.
+     *
+     * @return the call's tree and path, or null if the method is locked by {@code key} or {@code keys}
+     * @throws IllegalArgumentException naming the method, expression and arguments if the tree or path is invalid
+     */
+    LockedPath.@Nullable Call path(Object target, Object[] args) {
+        return path == null ? null : path.evaluate(context(target, args), args);
     }
 
     /**

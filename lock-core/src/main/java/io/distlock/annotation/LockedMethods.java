@@ -10,32 +10,21 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
-import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.MethodIntrospector;
-import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelCompilerMode;
-import org.springframework.expression.spel.SpelNode;
-import org.springframework.expression.spel.SpelParserConfiguration;
-import org.springframework.expression.spel.ast.BeanReference;
 import org.springframework.expression.spel.ast.VariableReference;
 import org.springframework.expression.spel.standard.SpelExpression;
-import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 import org.springframework.util.ConcurrentReferenceHashMap;
 import org.springframework.util.ReflectionUtils;
@@ -46,16 +35,13 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockedMethods {
 
-    private static final Pattern POSITIONAL = Pattern.compile("[pa](\\d+)");
-    private static final Set<String> BUILT_IN_VARIABLES = Set.of("root", "this");
     private static final long MAX_LEASE_SECONDS = Lease.MAX_FIXED.toSeconds();
     private static final String REACTIVE_PUBLISHER = "org.reactivestreams.Publisher";
     private static final Map<Class<?>, List<Method>> ANNOTATED_BY_CLASS = new ConcurrentReferenceHashMap<>();
 
     private final @Nullable BeanFactory beanFactory;
     private final LockDefaults defaults;
-    private final SpelExpressionParser parser;
-    private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
+    private final LockExpressions expressions;
     private final Map<MethodClassKey, LockedMethod> checked = new ConcurrentHashMap<>();
 
     /**
@@ -67,8 +53,7 @@ public final class LockedMethods {
     public LockedMethods(@Nullable BeanFactory beanFactory, LockDefaults defaults) {
         this.beanFactory = beanFactory;
         this.defaults = defaults;
-        this.parser = new SpelExpressionParser(new SpelParserConfiguration(
-                SpelCompilerMode.MIXED, beanFactory == null ? null : LockedMethods.class.getClassLoader()));
+        this.expressions = new LockExpressions(beanFactory);
     }
 
     /**
@@ -136,13 +121,14 @@ public final class LockedMethods {
         Lease lease = lease(method, annotation.leaseSeconds());
         Duration wait = waitTime(method, annotation.waitSeconds());
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
-        List<String> keyTexts = keyTexts(method, annotation);
+        LockedPath path = LockedPath.of(method, annotation, expressions);
+        List<String> keyTexts = path == null ? keyTexts(method, annotation) : List.of();
         List<SpelExpression> keys = new ArrayList<>(keyTexts.size());
         for (int i = 0; i < keyTexts.size(); i++) {
             String attribute = annotation.keys().length == 0 ? "key" : "keys[" + i + "]";
             keys.add(parseKey(method, attribute, keyTexts.get(i)));
         }
-        if (annotation.keys().length == 0) {
+        if (path == null && annotation.keys().length == 0) {
             checkSingleKey(method, keyTexts.get(0), keys.get(0));
         }
         Method fallback = fallback(method, targetClass, annotation.fallback());
@@ -157,12 +143,13 @@ public final class LockedMethods {
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),
+                path,
                 lease,
                 wait,
                 onLost,
                 fallback,
                 fallback != null && fallback.getParameterCount() == method.getParameterCount() + 1,
-                parameterNames,
+                expressions.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
     }
 
@@ -251,21 +238,9 @@ public final class LockedMethods {
             throw new DistributedLockDefinitionException(
                     method,
                     attribute + " must be a SpEL expression such as \"'stock:' + #sku\" (or set keys to several such"
-                            + " expressions), but was blank");
+                            + " expressions, or tree and path to lock a path in a tree), but was blank");
         }
-        SpelExpression expression;
-        try {
-            expression = (SpelExpression) parser.parseExpression(text);
-        } catch (ParseException e) {
-            throw new DistributedLockDefinitionException(
-                    method, attribute + " \"" + text + "\" is not a valid SpEL expression: " + e.getMessage());
-        }
-        Set<String> variables = new LinkedHashSet<>();
-        Set<String> beans = new LinkedHashSet<>();
-        collectReferences(expression.getAST(), variables, beans);
-        checkVariables(method, attribute, text, variables);
-        checkBeans(method, attribute, text, beans);
-        return expression;
+        return expressions.parse(method, attribute, text);
     }
 
     /**
@@ -277,7 +252,7 @@ public final class LockedMethods {
             return;
         }
         String variable = expression.getAST().toStringAST().substring(1);
-        int index = parameterIndex(method, variable);
+        int index = expressions.parameterIndex(method, variable);
         if (index < 0) {
             return;
         }
@@ -288,72 +263,6 @@ public final class LockedMethods {
                     "key \"" + text + "\" is the " + type.getSimpleName() + " parameter #" + variable
                             + ", which would name one lock by the text of the whole " + type.getSimpleName()
                             + "; to take a lock for each element, all or none, write keys = \"" + text + "\"");
-        }
-    }
-
-    /** The index of the parameter a variable names, by name or position; -1 if it names none. */
-    private int parameterIndex(Method method, String variable) {
-        var positional = POSITIONAL.matcher(variable);
-        if (positional.matches()) {
-            return Integer.parseInt(positional.group(1));
-        }
-        String[] names = parameterNames.getParameterNames(method);
-        return names == null ? -1 : Arrays.asList(names).indexOf(variable);
-    }
-
-    private void checkVariables(Method method, String attribute, String text, Set<String> variables) {
-        String[] names = parameterNames.getParameterNames(method);
-        List<String> known = names == null ? List.of() : Arrays.asList(names);
-        for (String variable : variables) {
-            if (BUILT_IN_VARIABLES.contains(variable) || known.contains(variable)) {
-                continue;
-            }
-            var positional = POSITIONAL.matcher(variable);
-            if (positional.matches()) {
-                if (Integer.parseInt(positional.group(1)) >= method.getParameterCount()) {
-                    throw new DistributedLockDefinitionException(
-                            method,
-                            attribute + " \"" + text + "\" refers to #" + variable + " but the method has "
-                                    + method.getParameterCount() + " parameter(s)");
-                }
-                continue;
-            }
-            if (names == null && method.getParameterCount() > 0) {
-                throw new DistributedLockDefinitionException(
-                        method,
-                        attribute + " \"" + text + "\" refers to #" + variable + ", but the parameter names of "
-                                + method.getDeclaringClass().getSimpleName() + " were not compiled into its class "
-                                + "file. Compile with -parameters (Maven: <parameters>true</parameters> in "
-                                + "maven-compiler-plugin; Gradle: options.compilerArgs << '-parameters'), or refer "
-                                + "to parameters by position: #p0, #p1, ...");
-            }
-            throw new DistributedLockDefinitionException(
-                    method,
-                    attribute + " \"" + text + "\" refers to #" + variable
-                            + ", which is not a parameter; parameters are "
-                            + known + " (or #p0..#p" + Math.max(0, method.getParameterCount() - 1)
-                            + "), plus #root");
-        }
-    }
-
-    private void checkBeans(Method method, String attribute, String text, Set<String> beans) {
-        for (String bean : beans) {
-            if (beanFactory == null || !beanFactory.containsBean(bean)) {
-                throw new DistributedLockDefinitionException(
-                        method,
-                        attribute + " \"" + text + "\" refers to bean @" + bean + ", but there is no such bean");
-            }
-        }
-    }
-
-    private static void collectReferences(SpelNode node, Set<String> variables, Set<String> beans) {
-        if (node instanceof VariableReference) {
-            variables.add(node.toStringAST().substring(1));
-        } else if (node instanceof BeanReference) {
-            beans.add(node.toStringAST().substring(1));
-        }
-        for (int i = 0; i < node.getChildCount(); i++) {
-            collectReferences(node.getChild(i), variables, beans);
         }
     }
 

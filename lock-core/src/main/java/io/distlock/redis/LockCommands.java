@@ -3,8 +3,11 @@ package io.distlock.redis;
 import io.distlock.LockLostException.Reason;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The typed command layer between {@link RedisLock} and the store: one method per lock operation, each answering a
@@ -122,6 +125,43 @@ interface LockCommands {
 
     /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
     CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token);
+
+    /**
+     * Runs a granting script, whose answer is the new fencing token (&gt; 0) or -1 minus the holder's remaining lease.
+     * With an acknowledgement, a grant counts only once replicas have it.
+     */
+    static ScriptRunner.Call<Attempted> runGranting(
+            ScriptRunner runner,
+            @Nullable ReplicaAcknowledgement acknowledgement,
+            String key,
+            RedisScript<Long> script,
+            List<String> keys,
+            List<String> args) {
+        Function<Object, Attempted> decode = value -> {
+            long answer = number(value);
+            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
+        };
+        return acknowledgement == null
+                ? runner.run(key, "acquire", script, keys, args, decode)
+                : runner.runAcknowledged(
+                        key, "acquire", script, keys, args, value -> number(value) > 0, acknowledgement, decode);
+    }
+
+    /** Decodes the answer of {@link LockScripts#STATUS}. */
+    static Status status(Object value) {
+        long answer = number(value);
+        return answer >= 0
+                ? new Status(Ownership.OWNED, answer)
+                : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
+    }
+
+    /** A script's numeric answer. */
+    static long number(Object answer) {
+        if (!(answer instanceof Number number)) {
+            throw new IllegalStateException("expected a number from the script, got " + answer);
+        }
+        return number.longValue();
+    }
 
     /** An acquisition attempt on its way: the caller either uses its answer or {@linkplain #abandon abandons} it. */
     final class Attempt {

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -90,21 +89,8 @@ final class PathCommands implements LockCommands {
             keys.add(path.belowKey(depth));
         }
         List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING);
-        Function<Object, Attempted> decode = value -> {
-            long answer = number(value);
-            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
-        };
-        ScriptRunner.Call<Attempted> call = acknowledgement == null
-                ? runner.run(key, "acquire", PathScripts.ACQUIRE, keys, args, decode)
-                : runner.runAcknowledged(
-                        key,
-                        "acquire",
-                        PathScripts.ACQUIRE,
-                        keys,
-                        args,
-                        value -> number(value) > 0,
-                        acknowledgement,
-                        decode);
+        ScriptRunner.Call<Attempted> call =
+                LockCommands.runGranting(runner, acknowledgement, key, PathScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, path.holderKey(), token);
     }
 
@@ -138,12 +124,12 @@ final class PathCommands implements LockCommands {
     @Override
     public ScriptRunner.Call<Status> status(Hold hold) {
         return runner.run(
-                hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
-                    long answer = number(value);
-                    return answer >= 0
-                            ? new Status(Ownership.OWNED, answer)
-                            : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
-                });
+                hold.key(),
+                "check",
+                LockScripts.STATUS,
+                List.of(hold.lockKey()),
+                List.of(hold.token()),
+                LockCommands::status);
     }
 
     /** Releases the path; {@code othersFirst} does not apply, since path holds are never handed over. */
@@ -220,9 +206,6 @@ final class PathCommands implements LockCommands {
     }
 
     private static long number(Object answer) {
-        if (!(answer instanceof Number number)) {
-            throw new IllegalStateException("expected a number from the script, got " + answer);
-        }
-        return number.longValue();
+        return LockCommands.number(answer);
     }
 }

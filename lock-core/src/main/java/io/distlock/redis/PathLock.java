@@ -17,11 +17,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Paths.</b> A path is segments separated by {@code /}, such as {@code "A/C"}; build one from segments with
  * {@link #path(String...)}. One leading and one trailing {@code /} are ignored, and {@code ""} or {@code "/"} is the
- * whole tree, which conflicts with every path in it. A segment is any non-empty text without {@code /} other than
- * {@code .} and {@code ..}: Unicode, spaces and characters such as {@code - % . * { }} are plain text. Segments match
+ * whole tree, which conflicts with every path in it. A segment is any text without {@code /} that is not blank,
+ * {@code .} or {@code ..}: Unicode, spaces and characters such as {@code - % . * { }} are plain text. Segments match
  * whole and exactly, case and Unicode form included ({@code a/b} and {@code a/bc} never conflict; normalize names
- * first if your file system does). Paths with an empty segment inside ({@code a//b}), {@code .} or {@code ..} are
- * refused with {@link IllegalArgumentException} rather than guessed at. At most {@value TreePath#MAX_DEPTH} segments and
+ * first if your file system does). Paths with a blank segment ({@code a//b}, {@code a/ /b}), {@code .} or {@code ..}
+ * are refused with {@link IllegalArgumentException} rather than guessed at. At most {@value TreePath#MAX_DEPTH} segments and
  * {@value Lock#MAX_KEY_LENGTH} characters.
  *
  * <p><b>Cost.</b> One script per acquisition and one per release, touching the path's own keys and one key per
@@ -66,7 +66,7 @@ public final class PathLock implements Lock {
      *
      * @param segments the segments, root first; none for the whole tree
      * @return the path, the segments joined with {@code /}
-     * @throws IllegalArgumentException if a segment is null, empty, {@code .} or {@code ..}, or contains {@code /}
+     * @throws IllegalArgumentException if a segment is null, blank, {@code .} or {@code ..}, or contains {@code /}
      */
     public static String path(String... segments) {
         return path(Arrays.asList(segments));
@@ -77,7 +77,7 @@ public final class PathLock implements Lock {
      *
      * @param segments the segments, root first; empty for the whole tree
      * @return the path, the segments joined with {@code /}
-     * @throws IllegalArgumentException if a segment is null, empty, {@code .} or {@code ..}, or contains {@code /}
+     * @throws IllegalArgumentException if a segment is null, blank, {@code .} or {@code ..}, or contains {@code /}
      */
     public static String path(List<String> segments) {
         return String.join("/", TreePath.of("", "any", segments).segments());

@@ -19,8 +19,8 @@ final class PathLocks {
 
     /** Guarded by this. */
     private @Nullable LeaseRenewer renewer;
-    /** Guarded by this. */
-    private @Nullable Holds holds;
+    /** Written once, under this. */
+    private volatile @Nullable Holds holds;
 
     /**
      * @param live the owning lock's live holds, so that its shutdown waits for path holds too
@@ -50,13 +50,19 @@ final class PathLocks {
         return waitingRoom.readers();
     }
 
-    synchronized Holds holds() {
-        if (holds == null) {
-            renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval);
-            Releaser releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null);
-            holds = new Holds(commands, live, renewer, releaser);
+    Holds holds() {
+        Holds started = holds;
+        if (started != null) {
+            return started;
         }
-        return holds;
+        synchronized (this) {
+            if (holds == null) {
+                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval);
+                Releaser releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null);
+                holds = new Holds(commands, live, renewer, releaser);
+            }
+            return holds;
+        }
     }
 
     /** Stops renewing; called once the owning lock's grace period is over. */

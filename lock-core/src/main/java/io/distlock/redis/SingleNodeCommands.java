@@ -3,7 +3,6 @@ package io.distlock.redis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,21 +73,8 @@ final class SingleNodeCommands implements LockCommands {
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
         List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
-        Function<Object, Attempted> decode = value -> {
-            long answer = number(value);
-            return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
-        };
-        ScriptRunner.Call<Attempted> call = acknowledgement == null
-                ? runner.run(key, "acquire", LockScripts.ACQUIRE, keys, args, decode)
-                : runner.runAcknowledged(
-                        key,
-                        "acquire",
-                        LockScripts.ACQUIRE,
-                        keys,
-                        args,
-                        value -> number(value) > 0,
-                        acknowledgement,
-                        decode);
+        ScriptRunner.Call<Attempted> call =
+                LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
     }
 
@@ -141,20 +127,17 @@ final class SingleNodeCommands implements LockCommands {
      */
     Attempt acquireRead(
             String key, String lockKey, String token, long leaseMillis, boolean willWait, boolean yieldToWriters) {
-        ScriptRunner.Call<Attempted> call = runner.run(
+        ScriptRunner.Call<Attempted> call = LockCommands.runGranting(
+                runner,
+                null,
                 key,
-                "acquire",
                 LockScripts.READ_ACQUIRE,
                 List.of(lockKey, RedisKeys.fenceKey(lockKey)),
                 List.of(
                         token,
                         Long.toString(leaseMillis),
                         willWait ? instanceId : NOT_WAITING,
-                        yieldToWriters ? "1" : "0"),
-                value -> {
-                    long answer = number(value);
-                    return answer > 0 ? new Granted(answer) : new Busy(-1 - answer);
-                });
+                        yieldToWriters ? "1" : "0"));
         return new Attempt(this, call, key, lockKey, token);
     }
 
@@ -183,12 +166,12 @@ final class SingleNodeCommands implements LockCommands {
     @Override
     public ScriptRunner.Call<Status> status(Hold hold) {
         return runner.run(
-                hold.key(), "check", LockScripts.STATUS, List.of(hold.lockKey()), List.of(hold.token()), value -> {
-                    long answer = number(value);
-                    return answer >= 0
-                            ? new Status(Ownership.OWNED, answer)
-                            : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
-                });
+                hold.key(),
+                "check",
+                LockScripts.STATUS,
+                List.of(hold.lockKey()),
+                List.of(hold.token()),
+                LockCommands::status);
     }
 
     @Override
@@ -296,9 +279,6 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     private static long number(Object answer) {
-        if (!(answer instanceof Number number)) {
-            throw new IllegalStateException("expected a number from the script, got " + answer);
-        }
-        return number.longValue();
+        return LockCommands.number(answer);
     }
 }

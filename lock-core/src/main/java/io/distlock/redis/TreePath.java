@@ -34,8 +34,7 @@ final class TreePath {
      * or {@code /} is the whole tree.
      *
      * @throws IllegalArgumentException if the path has a blank segment (as in {@code a//b}), a {@code .} or {@code ..}
-     *     segment, more
-     *     than {@value #MAX_DEPTH} segments, or more than {@link Lock#MAX_KEY_LENGTH} characters
+     *     segment, more than {@value #MAX_DEPTH} segments, or more than {@link Lock#MAX_KEY_LENGTH} characters
      */
     static TreePath parse(String prefix, String tree, String path) {
         if (path == null) {
@@ -67,7 +66,7 @@ final class TreePath {
     /**
      * A path given as its segments; an empty list is the whole tree.
      *
-     * @throws IllegalArgumentException if a segment is null, empty, {@code .} or {@code ..}, or contains {@code /}, or
+     * @throws IllegalArgumentException if a segment is null, blank, {@code .} or {@code ..}, or contains {@code /}, or
      *     there are more than {@value #MAX_DEPTH}
      */
     static TreePath of(String prefix, String tree, List<String> segments) {

@@ -269,6 +269,40 @@ class RedisLockClusterTest {
         }
     }
 
+    @Test
+    void pathTreesOnEveryMasterKeepTheirRulesRenewAndWakeWaitersOfOtherInstances() throws Exception {
+        RedisLock holder = clients.lock(builder -> builder.watchdogLease(Duration.ofMillis(600)));
+        RedisLock other = clients.lock();
+        for (String tree : keysOnEveryMaster(1)) {
+            LockHandle held =
+                    holder.tree(tree).tryAcquire("A/C", Lease.renewed()).orElseThrow();
+            CompletableFuture<Optional<LockHandle>> ancestor = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return other.tree(tree).tryAcquire("A", Lease.fixed(LONG_LEASE), WAIT);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return Optional.empty();
+                }
+            });
+
+            assertThat(other.tree(tree).tryAcquire("A/C/D", Lease.fixed(LONG_LEASE)))
+                    .isEmpty();
+            other.tree(tree)
+                    .tryAcquire("A/B", Lease.fixed(LONG_LEASE))
+                    .orElseThrow()
+                    .release();
+            await().pollDelay(Duration.ofMillis(1500)).atMost(WAIT).until(() -> true);
+            assertThat(held.isHeld()).as("renewed past two watchdog leases").isTrue();
+            assertThat(ancestor).isNotDone();
+            long released = System.nanoTime();
+            held.release();
+            LockHandle a = ancestor.get(WAIT.toSeconds(), TimeUnit.SECONDS).orElseThrow();
+            assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(WOKEN_WITHIN);
+            assertThat(a.fencingToken()).isGreaterThan(held.fencingToken());
+            a.release();
+        }
+    }
+
     /** PUBLISH messages that all nodes together have sent over the cluster bus. */
     private static long publishMessagesSent() {
         long sent = 0;
