@@ -4,20 +4,15 @@ import io.distlock.bench.BenchmarkResults;
 import io.distlock.bench.BenchmarkSettings;
 import io.distlock.bench.Environment;
 import io.distlock.bench.Measurement;
-import io.distlock.bench.Probe;
 import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
-import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.contender.Topology;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** Writes the results as Markdown: the run's circumstances, the targets, then one table per scenario. */
 public final class MarkdownReport {
@@ -28,14 +23,8 @@ public final class MarkdownReport {
     /** What the command adds to run on a Redis Cluster. */
     static final String CLUSTER_OPTION = " -Dbench.target=" + Topology.CLUSTER.id();
 
-    /** The scenarios whose threads wait for each other, and so whose Redis commands per acquisition tell something. */
-    private static final List<Scenario> CONTENDED_SCENARIOS =
-            List.of(Scenario.CONTENDED, Scenario.CONTENDED_PROCESSES, Scenario.READ_HEAVY_PROCESSES);
-
     private final BenchmarkResults results;
-    private final StringBuilder out = new StringBuilder();
-    /** The columns of the table being written, for rows that fill only some of them. */
-    private int tableColumns;
+    private final MarkdownText md = new MarkdownText();
 
     private MarkdownReport(BenchmarkResults results) {
         this.results = results;
@@ -69,10 +58,12 @@ public final class MarkdownReport {
         line("- " + env.java() + "; each contender runs in worker JVMs of its own (`"
                 + String.join(" ", s.workerJvmArgs()) + "`)");
         line("- Redis " + env.redisVersion() + ": " + env.redisProvider());
-        line("- Settings: " + s.trials() + " trials of " + seconds(s.trial()) + " per contender and scenario, after a "
-                + seconds(s.warmup()) + " warm-up; trials go round the contenders; MONITOR probes of "
-                + seconds(s.probe()) + "; every lease fixed at " + seconds(s.lease()) + "; contended waits up to "
-                + seconds(s.maxWait()));
+        line("- Settings: " + s.trials() + " trials of " + Numbers.seconds(s.trial())
+                + " per contender and scenario, after a "
+                + Numbers.seconds(s.warmup()) + " warm-up; trials go round the contenders; MONITOR probes of "
+                + Numbers.seconds(s.probe()) + "; every lease fixed at " + Numbers.seconds(s.lease())
+                + "; contended waits up to "
+                + Numbers.seconds(s.maxWait()));
         line("");
         line("Contenders:");
         line("");
@@ -82,7 +73,8 @@ public final class MarkdownReport {
             line("Could not run on this target, so these contenders have no figures (the reason is the worker's own"
                     + " error; its log is in `logs/`):");
             line("");
-            results.unavailable().forEach((kind, reason) -> line("- **" + kind.label() + "**: " + cell(reason)));
+            results.unavailable()
+                    .forEach((kind, reason) -> line("- **" + kind.label() + "**: " + MarkdownText.cell(reason)));
             line("");
         }
         line("Figures are the median of the trials, with the lowest and highest trial in brackets. A trial runs from"
@@ -97,13 +89,14 @@ public final class MarkdownReport {
         results.of(Scenario.CONTENDED).ifPresent(this::contended);
         results.of(Scenario.CONTENDED_PROCESSES).ifPresent(this::contended);
         results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(this::readHeavy);
-        efficiency();
+        EfficiencySection.write(md, results);
         List<ScenarioResults> pathRounds = results.rounds(Scenario.PATH_AMONG_HELD);
         if (!pathRounds.isEmpty()) {
-            pathLocks(pathRounds);
+            heading(pathRounds.get(0));
+            PathLockSection.write(md, pathRounds);
         }
         correctness();
-        return out.toString();
+        return md.toString();
     }
 
     private void targets() {
@@ -224,60 +217,6 @@ public final class MarkdownReport {
         processes(s);
     }
 
-    private void pathLocks(List<ScenarioResults> rounds) {
-        heading(rounds.get(0));
-        List<ContenderKind> kinds =
-                rounds.get(0).measurements().stream().map(Measurement::kind).toList();
-        boolean ratio = kinds.contains(ContenderKind.SEED_FOLDER) && kinds.contains(ContenderKind.DISTLOCK_PATH);
-        List<String> headers = new ArrayList<>(List.of("Locks held"));
-        kinds.forEach(kind -> headers.addAll(List.of(kind.label() + " p50 µs", kind.label() + " p99 µs")));
-        if (ratio) {
-            headers.addAll(List.of("seed / distlock p50", "seed / distlock p99"));
-        }
-        table(headers);
-        for (ScenarioResults round : rounds) {
-            List<String> cells = new ArrayList<>(List.of(Numbers.count(round.held())));
-            for (Measurement m : round.measurements()) {
-                cells.add(Numbers.spread(m.acquireMillis(50), MarkdownReport::millisAsMicros));
-                cells.add(Numbers.spread(m.acquireMillis(99), MarkdownReport::millisAsMicros));
-            }
-            if (ratio) {
-                Measurement seed = round.of(ContenderKind.SEED_FOLDER).orElseThrow();
-                Measurement distlock = round.of(ContenderKind.DISTLOCK_PATH).orElseThrow();
-                for (double percentile : new double[] {50, 99}) {
-                    cells.add(Numbers.spread(
-                            PairedRatio.of(seed, distlock, PairedRatio.acquireMicros(percentile)), Numbers::ratio));
-                }
-            }
-            row(cells.toArray(String[]::new));
-        }
-        line("");
-        List<Measurement> measurements =
-                rounds.stream().flatMap(round -> round.measurements().stream()).toList();
-        long acquisitions = measurements.stream()
-                .flatMap(m -> m.trials().stream())
-                .mapToLong(trial -> trial.result().acquisitions())
-                .sum();
-        line("Times are of the acquire call alone, from the call until the lock is held. Each path is released right"
-                + " after, untimed, so that the tree holds exactly as many locks throughout; the seed's release"
-                + " (`GET`, `HDEL`, `DEL`) does not depend on them. The ratios pair each trial of the seed folder lock"
-                + " with distlock's trial of the same number, which ran right next to it: the median pair, with the"
-                + " lowest and highest in brackets. Both contenders hold the same paths; the seed folder lock's are"
-                + " written into Redis as its acquire script leaves them (owner key with its expiry, hash field with"
-                + " the client's clock), since taking them through the script would scan the hash once per lock."
-                + " Every round's warm-up, which fills its tree, ran before the first round's trials, so that none"
-                + " measured a cold JIT."
-                + " No held lock conflicts with a measured path under either lock's rules: of "
-                + Numbers.count(acquisitions) + " acquisitions in the trials, "
-                + measurements.stream().mapToLong(Measurement::timeouts).sum() + " were refused, and "
-                + measurements.stream().mapToLong(Measurement::failures).sum() + " failed in any run.");
-        line("");
-    }
-
-    private static String millisAsMicros(double millis) {
-        return Numbers.micros(millis * 1000);
-    }
-
     private void processes(ScenarioResults s) {
         line("Between processes: each worker JVM's share of the acquisitions and its own waits. *p99 max/min* is the"
                 + " highest process's p99 wait over the lowest one's, per trial: 1.00 when every process waited"
@@ -311,10 +250,10 @@ public final class MarkdownReport {
     private void unavailableRows(ScenarioResults s) {
         results.unavailable().forEach((kind, reason) -> {
             if (s.scenario().includes(kind)) {
-                String[] cells = new String[tableColumns];
+                String[] cells = new String[md.tableColumns()];
                 cells[0] = kind.label();
-                cells[1] = "**could not run on this target**: " + cell(reason);
-                for (int i = 2; i < tableColumns; i++) {
+                cells[1] = "**could not run on this target**: " + MarkdownText.cell(reason);
+                for (int i = 2; i < md.tableColumns(); i++) {
                     cells[i] = "-";
                 }
                 row(cells);
@@ -322,97 +261,8 @@ public final class MarkdownReport {
         });
     }
 
-    /** Text made safe for a table cell: one line, no column separators. */
-    private static String cell(String text) {
-        return text.replace("|", "\\|").replace('\n', ' ');
-    }
-
     private static String percent(double value) {
         return String.format(Locale.ROOT, "%.0f%%", value);
-    }
-
-    private void efficiency() {
-        line("## 6. Efficiency: Redis commands and CPU per successful acquisition");
-        line("");
-        if (CONTENDED_SCENARIOS.stream()
-                .anyMatch(scenario -> results.of(scenario).isPresent())) {
-            commands();
-        }
-        cpu();
-    }
-
-    private void commands() {
-        line("*All calls* is the difference of `INFO commandstats` around each trial, divided by the trial's"
-                + " acquisitions. Redis counts the commands a Lua script calls (`redis.call`) in commandstats as well as"
-                + " the `EVAL`/`EVALSHA` that ran the script, so this is the work Redis did, not the number of"
-                + " requests. *Top-level* and *in scripts* split the same work by sender; they come from a separate "
-                + seconds(results.settings().probe()) + " probe run under `MONITOR`, which shows script calls as `[0"
-                + " lua]` (MONITOR slows Redis, so the probe is not a trial, and for spinning locks its ratio can"
-                + " differ a little from the trials'). Left out everywhere: the harness's own commands (`INFO`, `ECHO`,"
-                + " and the `INCRBY`/`DECRBY` of the cross-process checks of scenarios 4 and 5) and connection setup and keep-alive"
-                + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`, and on a cluster the"
-                + " clients' topology refreshes, `CLUSTER ...`). *(Un)subscribes* counts `SUBSCRIBE`,"
-                + " `PSUBSCRIBE` and `SSUBSCRIBE` (and their `UNSUBSCRIBE` counterparts) per trial; subscriptions"
-                + " opened during warm-up and kept are not in it.");
-        line("");
-        table(List.of(
-                "Scenario",
-                "Contender",
-                "All calls / acq",
-                "Top-level / acq",
-                "In scripts / acq",
-                "(Un)subscribes / trial",
-                "Commands per acquisition (all calls)"));
-        for (Scenario scenario : CONTENDED_SCENARIOS) {
-            results.of(scenario).ifPresent(s -> {
-                for (Measurement m : s.measurements()) {
-                    Probe probe = m.probe();
-                    row(
-                            Integer.toString(scenario.number()),
-                            m.kind().label(),
-                            Numbers.spread(m.commandsPerAcquisition(), Numbers::perAcquisition),
-                            probe == null ? "-" : Numbers.perAcquisition(probe.topLevelPerAcquisition()),
-                            probe == null ? "-" : Numbers.perAcquisition(probe.inScriptsPerAcquisition()),
-                            Numbers.spread(m.subscribesPerTrial(), Numbers::count) + " / "
-                                    + Numbers.spread(m.unsubscribesPerTrial(), Numbers::count),
-                            mix(m.commandMix()));
-                }
-            });
-        }
-        line("");
-        line("Top-level commands per acquisition in the probes, by command:");
-        line("");
-        for (Scenario scenario : CONTENDED_SCENARIOS) {
-            results.of(scenario).ifPresent(s -> {
-                for (Measurement m : s.measurements()) {
-                    Probe probe = m.probe();
-                    if (probe != null) {
-                        line("- S" + scenario.number() + " " + m.kind().label() + ": top-level "
-                                + mix(perAcquisition(probe, probe.commands().topLevel())) + "; in scripts "
-                                + mix(perAcquisition(probe, probe.commands().inScripts())));
-                    }
-                }
-            });
-        }
-        line("");
-    }
-
-    private void cpu() {
-        line("CPU time per successful acquisition, in microseconds: the contender's worker JVMs (all their threads:"
-                + " client library, benchmark threads, JIT and GC) and the Redis server (`INFO cpu`, user + system)."
-                + " On a machine with few cores these two add up to the limit of throughput.");
-        line("");
-        table(List.of("Scenario", "Contender", "Client CPU µs / acq", "Redis CPU µs / acq"));
-        for (ScenarioResults s : results.scenarios()) {
-            for (Measurement m : s.measurements()) {
-                row(
-                        s.label(),
-                        m.kind().label(),
-                        Numbers.spread(m.clientCpuMicros(), Numbers::micros),
-                        Numbers.spread(m.redisCpuMicros(), Numbers::micros));
-            }
-        }
-        line("");
     }
 
     private void correctness() {
@@ -432,7 +282,7 @@ public final class MarkdownReport {
                         m.kind().label(),
                         Long.toString(m.violations()),
                         Long.toString(m.failures()),
-                        cell(m.firstFailure()));
+                        MarkdownText.cell(m.firstFailure()));
             }
         }
         line("");
@@ -445,38 +295,16 @@ public final class MarkdownReport {
         line("");
     }
 
-    private static Map<String, Double> perAcquisition(Probe probe, Map<String, Long> counts) {
-        return counts.entrySet().stream()
-                .collect(Collectors.toMap(Map.Entry::getKey, e -> probe.perAcquisition(e.getValue())));
-    }
-
-    private static String mix(Map<String, Double> perAcquisition) {
-        if (perAcquisition.isEmpty()) {
-            return "-";
-        }
-        return perAcquisition.entrySet().stream()
-                .sorted(Map.Entry.<String, Double>comparingByValue().reversed())
-                .map(e -> e.getKey() + " " + Numbers.perAcquisition(e.getValue()))
-                .collect(Collectors.joining(", "));
-    }
-
     private void table(List<String> headers) {
-        tableColumns = headers.size();
-        row(headers.toArray(String[]::new));
-        line("|" + " --- |".repeat(headers.size()));
+        md.table(headers);
     }
 
     private void row(String... cells) {
-        line("| " + String.join(" | ", cells) + " |");
+        md.row(cells);
     }
 
     private void line(String text) {
-        out.append(text).append('\n');
-    }
-
-    private static String seconds(Duration duration) {
-        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0)
-                .replace(".0 s", " s");
+        md.line(text);
     }
 
     private static String minutes(Duration duration) {

@@ -1,6 +1,7 @@
 package io.distlock.bench.report;
 
 import io.distlock.bench.Spread;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.function.DoubleFunction;
 
@@ -38,5 +39,11 @@ final class Numbers {
         String min = format.apply(spread.min());
         String max = format.apply(spread.max());
         return min.equals(max) ? median : median + " (" + min + "–" + max + ")";
+    }
+
+    /** A duration in seconds, to a tenth where it has one: {@code 1.5 s}, {@code 2 s}. */
+    static String seconds(Duration duration) {
+        return String.format(Locale.ROOT, "%.1f s", duration.toMillis() / 1000.0)
+                .replace(".0 s", " s");
     }
 }
