@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
+import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
@@ -323,6 +324,29 @@ class PathLockTest {
                 .isThrownBy(() -> redis.tree("a{b}"))
                 .withMessageContaining("'{' or '}'");
         assertThatIllegalArgumentException().isThrownBy(() -> redis.tree(" ")).withMessageContaining("blank");
+    }
+
+    @Test
+    void anAttemptRedisDidNotAnswerInTimeLeavesNothingHeldOnceRedisAnswers() throws Exception {
+        try (TestRedis redis = TestRedis.start();
+                RedisClients own = new RedisClients(redis)) {
+            PathLock lock = own.lock().tree(tree);
+            lock.tryAcquire("warm/up", LONG).orElseThrow().release();
+
+            redis.pause();
+            try {
+                assertThatThrownBy(() -> lock.tryAcquire("a/b/c", LONG)).isInstanceOf(LockBackendException.class);
+                assertThatThrownBy(() -> lock.tryAcquire("a/b/d", LONG, Duration.ofMillis(100)))
+                        .isInstanceOf(LockBackendException.class);
+            } finally {
+                redis.resume();
+            }
+
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(redis.command("KEYS", "{distlock:" + tree + "}/*"))
+                            .isEqualTo("{distlock:" + tree + "}/fence"));
+            assertThat(own.lock().tree(tree).tryAcquire("", LONG)).isPresent();
+        }
     }
 
     @Test
