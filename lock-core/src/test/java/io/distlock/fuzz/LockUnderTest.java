@@ -45,7 +45,10 @@ final class LockUnderTest implements AutoCloseable {
             return new LockUnderTest(redlock, prefix, redlock::close);
         }
         LettuceConnectionFactory factory = factories.get(0);
-        if (kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.ONE_NODE_OF_REDLOCK) {
+        if (kind == LockKind.DISTLOCK
+                || kind == LockKind.FAIR
+                || kind == LockKind.ONE_NODE_OF_REDLOCK
+                || kind == LockKind.PATH_EXACT_ONLY) {
             RedisLock redisLock = redisLock(factory, prefix, options);
             return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
         }

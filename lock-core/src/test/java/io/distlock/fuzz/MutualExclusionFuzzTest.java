@@ -122,7 +122,8 @@ class MutualExclusionFuzzTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS"})
+    @EnumSource(
+            names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS", "PATH_EXACT_ONLY"})
     void theCheckerCatchesABrokenLock(LockKind kind) {
         FuzzSettings settings = FuzzSettings.control();
 
