@@ -11,9 +11,9 @@ import java.util.SplittableRandom;
  *
  * <p>Every node's children are one family of sibling names, each a stem and names that begin with it without a
  * segment boundary ({@code b}, {@code bc}, {@code b c}), or with characters that are special in Lua patterns or Redis
- * hash tags ({@code %}, {@code *}, {@code .}, {@code -}, {@code [}, <code>{</code>), spaces or non-ASCII text. A lock
- * that matched paths by string prefix, or by a pattern built from a path, would then conflict siblings, or miss an
- * ancestor, somewhere in every run.
+ * hash tags ({@code %}, {@code *}, {@code .}, {@code -}, {@code [}, <code>{</code>), spaces (not a blank segment,
+ * which the lock refuses) or non-ASCII text. A lock that matched paths by string prefix, or by a pattern built from a
+ * path, would then conflict siblings, or miss an ancestor, somewhere in every run.
  */
 final class PathTree {
 
@@ -31,7 +31,7 @@ final class PathTree {
             List.of("ü", "üb", "u"),
             List.of("文", "文件", "文件夹"),
             List.of("{x}", "{x}y", "x"),
-            List.of(" ", "  ", " a"),
+            List.of(" a", " a b", "a "),
             List.of("[a]", "[a]b", "a]"),
             List.of("x", "x+", "x?"));
 
