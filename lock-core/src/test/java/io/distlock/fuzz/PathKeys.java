@@ -4,8 +4,9 @@ import java.util.SplittableRandom;
 
 /**
  * The paths of a {@link PathTree} as a run's sections write them to the lock. A path lock gets each path in one of its
- * spellings ({@link PathTree#spelled}); the control that takes paths as plain keys gets the tree's name, a {@code /}
- * and the canonical path, which is also what a path lock's handle reports as its key.
+ * spellings ({@link PathTree#spelled}), and its handles report the canonical path as their key; the control that
+ * takes paths as plain keys gets the tree's name, a {@code /} and the canonical path, which its handles report as it
+ * is.
  */
 final class PathKeys implements KeySpace {
 
@@ -23,12 +24,13 @@ final class PathKeys implements KeySpace {
 
     /** The canonical path of a key as {@link #key} writes it, or as a handle of the key reports it. */
     static String pathOf(String key) {
+        // No segment of the tree's names contains the tree's name, let alone a path that would begin with it.
         String prefix = PathTree.NAME + "/";
         return key.startsWith(prefix) ? key.substring(prefix.length()) : PathTree.canonical(key);
     }
 
-    /** A handle's key for the canonical {@code path}. */
-    static String handleKeyOf(String path) {
+    /** The plain key of the canonical {@code path} for the control. */
+    static String plainKeyOf(String path) {
         return PathTree.NAME + "/" + path;
     }
 
@@ -46,10 +48,10 @@ final class PathKeys implements KeySpace {
 
     @Override
     public String handleKey(String key) {
-        return handleKeyOf(pathOf(key));
+        return asPlainKeys ? key : pathOf(key);
     }
 
     private String written(String path, SplittableRandom random) {
-        return asPlainKeys ? handleKeyOf(path) : PathTree.spelled(path, random);
+        return asPlainKeys ? plainKeyOf(path) : PathTree.spelled(path, random);
     }
 }
