@@ -254,6 +254,21 @@ public interface Lock {
     }
 
     /**
+     * Locks on the paths of a named tree, if this implementation has them: a path conflicts with itself, its ancestors
+     * and its descendants, never with its siblings; each method of the returned lock takes a path ({@code "A/C"}) where
+     * it takes a key ({@link io.distlock.redis.PathLock}).
+     *
+     * @param tree the tree's name, such as {@code project:42}
+     * @return the path lock of that tree
+     * @throws IllegalArgumentException if the tree's name is invalid
+     * @throws UnsupportedOperationException if this implementation has no path lock (a {@link
+     *     io.distlock.redis.Redlock}, for one)
+     */
+    default Lock tree(String tree) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no path lock");
+    }
+
+    /**
      * Takes several keys all or none, waiting up to {@code wait} in all; see "Several keys at once" above.
      *
      * @param keys the locks' names; duplicates are taken once

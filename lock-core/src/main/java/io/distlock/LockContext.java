@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,11 +44,24 @@ public final class LockContext {
      * @return the handle, or empty if no work on this thread holds that key
      */
     public static Optional<LockHandle> current(String key) {
+        return current(key, handle -> true);
+    }
+
+    /**
+     * The innermost lock with the given key held for the work on this thread that {@code which} accepts: for a {@link
+     * Lock} implementation to find its own scopes, where other locks may use the same key text (the trees of a path
+     * lock, for one).
+     *
+     * @param key the lock's key
+     * @param which accepts the handles to look at
+     * @return the handle, or empty if no work on this thread holds that key with such a handle
+     */
+    public static Optional<LockHandle> current(String key, Predicate<? super LockHandle> which) {
         Deque<Entry> held = HELD.get();
         if (held != null) {
             for (Iterator<Entry> inner = held.descendingIterator(); inner.hasNext(); ) {
                 LockHandle handle = inner.next().handle;
-                if (handle.key().equals(key)) {
+                if (handle.key().equals(key) && which.test(handle)) {
                     return Optional.of(handle);
                 }
             }

@@ -3,14 +3,12 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
-import io.distlock.LockLostException;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
-import io.distlock.redis.LockCommands.Ownership;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -203,51 +201,23 @@ final class Acquirer {
                     + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
                     + " from the start");
         }
-        return join(outer, lease, deadline);
-    }
-
-    /** A nested handle on the hold of {@code outer}, confirmed in Redis; null if that hold just ended. */
-    @Nullable
-    LockHandle join(RedisLockHandle outer, Lease lease, long deadline) {
-        Hold hold = outer.hold();
-        if (!hold.join(lease)) {
-            return null;
-        }
-        boolean confirmed = false;
-        try {
-            LockLostException lost = hold.lostOrNull();
-            if (lost != null) {
-                throw lost;
-            }
-            long leaseMillis = owner.holds().leaseMillis(lease);
-            ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
-            long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
-            Ownership found;
-            try {
-                found = call.awaitUninterruptibly(timeout);
-            } catch (TimeoutException e) {
-                throw call.timedOut(timeout);
-            }
-            if (found != Ownership.OWNED) {
-                throw Releaser.lost(hold, found);
-            }
-            hold.leaseAtLeast(call.sentNanos(), leaseMillis);
-            confirmed = true;
-            return owner.holds().joined(hold, lease);
-        } finally {
-            if (!confirmed) {
-                releaser.release(hold, lease);
-            }
-        }
+        return owner.holds().join(outer, lease, deadline);
     }
 
     /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
     @Nullable
     RedisLockHandle heldByThisThread(String key) {
-        Optional<LockHandle> scoped = LockContext.current(key);
-        if (scoped.isPresent() && scoped.get() instanceof RedisLockHandle handle && handle.belongsTo(owner)) {
-            return handle;
+        return heldByThisThread(key, handle -> handle.belongsTo(owner.holds()));
+    }
+
+    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
+    @Nullable
+    RedisLockHandle heldByThisThread(String key, Predicate<RedisLockHandle> which) {
+        Optional<LockHandle> scoped =
+                LockContext.current(key, handle -> handle instanceof RedisLockHandle own && which.test(own));
+        if (scoped.isPresent()) {
+            return (RedisLockHandle) scoped.get();
         }
-        return threadOwned.innermost(key);
+        return threadOwned.innermost(key, which);
     }
 }

@@ -8,7 +8,9 @@ import io.distlock.redis.LockCommands.Status;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The holds of one {@link RedisLock}: starts them when Redis grants a key, and serves what their handles ask of Redis
@@ -16,23 +18,16 @@ import java.util.function.Consumer;
  */
 final class Holds {
 
-    private final RedisLock owner;
     private final LockCommands commands;
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final Releaser releaser;
 
-    Holds(RedisLock owner, LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser) {
-        this.owner = owner;
+    Holds(LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser) {
         this.commands = commands;
         this.live = live;
         this.renewer = renewer;
         this.releaser = releaser;
-    }
-
-    /** The lock whose holds these are. */
-    RedisLock owner() {
-        return owner;
     }
 
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
@@ -109,6 +104,45 @@ final class Holds {
                 hold.markLost(found.lossReason());
             }
         });
+    }
+
+    /**
+     * A nested handle on the hold of {@code outer}, confirmed in Redis; null if that hold just ended.
+     *
+     * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
+     */
+    @Nullable
+    LockHandle join(RedisLockHandle outer, Lease lease, long deadline) {
+        Hold hold = outer.hold();
+        if (!hold.join(lease)) {
+            return null;
+        }
+        boolean confirmed = false;
+        try {
+            LockLostException lost = hold.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            long leaseMillis = leaseMillis(lease);
+            ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+            long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
+            Ownership found;
+            try {
+                found = call.awaitUninterruptibly(timeout);
+            } catch (TimeoutException e) {
+                throw call.timedOut(timeout);
+            }
+            if (found != Ownership.OWNED) {
+                throw Releaser.lost(hold, found);
+            }
+            hold.leaseAtLeast(call.sentNanos(), leaseMillis);
+            confirmed = true;
+            return joined(hold, lease);
+        } finally {
+            if (!confirmed) {
+                releaser.release(hold, lease);
+            }
+        }
     }
 
     /** A new handle on a hold, for a new or a nested acquisition. */

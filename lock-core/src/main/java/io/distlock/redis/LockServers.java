@@ -15,6 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param ownsSubscriptions whether the lock closes the subscriptions when it closes
  * @param checkEviction starts the eviction policy check of every server in the background, once
  * @param fair the fair lock's commands, or null where there is no fair lock (a Redlock)
+ * @param paths the path lock's commands, or null where there is no path lock (a Redlock)
  */
 record LockServers(
         String name,
@@ -24,4 +25,5 @@ record LockServers(
         List<ReleaseSubscription> subscriptions,
         boolean ownsSubscriptions,
         Runnable checkEviction,
-        @Nullable FairCommands fair) {}
+        @Nullable FairCommands fair,
+        @Nullable PathCommands paths) {}

@@ -2,17 +2,9 @@ package io.distlock.redis;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
-import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
-import io.distlock.redis.LockCommands.Attempted;
-import io.distlock.redis.LockCommands.Busy;
-import io.distlock.redis.LockCommands.Granted;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -36,13 +28,10 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Waiting readers are woken by the writer's release, here or in another process; they never queue with the
  * writers, and try again at the latest when the lease that kept them out ends. Waiting forms end when their wait ends,
- * when interrupted (with {@link InterruptedException}, holding nothing), or with {@link LockBackendException} when Redis
+ * when interrupted (with {@link InterruptedException}, holding nothing), or with {@link io.distlock.LockBackendException} when Redis
  * does not answer. Not available on a {@link Redlock}.
  */
 public final class ReadLock implements Lock {
-
-    /** A reader kept out by a writer without expiry looks again this often. */
-    private static final long NO_EXPIRY_RECHECK_MILLIS = 1000;
 
     private final RedisLock owner;
     private final SingleNodeCommands commands;
@@ -135,67 +124,21 @@ public final class ReadLock implements Lock {
         String lockKey = owner.lockKey(key);
         String token = OwnerTokens.newToken();
         long leaseMillis = owner.holds().leaseMillis(lease);
-        boolean answeredBefore = false;
-        while (true) {
-            if (owner.isClosed()) {
-                throw owner.closed(key);
-            }
-            CompletableFuture<Void> released = releases.next(lockKey);
-            try {
-                LockCommands.Attempt attempt =
-                        commands.acquireRead(key, lockKey, token, leaseMillis, waitNanos != 0, yieldToWriters);
-                Attempted answer = Waits.answer(
-                        attempt.call(),
-                        commands.answerTimeoutNanos(),
+        return new SignalledWait(owner, commands, releases)
+                .take(
+                        key,
+                        lockKey,
+                        waitNanos,
                         deadline,
-                        answeredBefore,
-                        waitNanos != 0,
-                        () -> attempt.abandon(() -> {}));
-                if (answer == null) {
-                    return null;
-                }
-                if (!answeredBefore) {
-                    answeredBefore = true;
-                    owner.startBackgroundWork();
-                }
-                if (answer instanceof Granted granted) {
-                    return owner.holds()
-                            .heldRead(
-                                    key,
-                                    lockKey,
-                                    token,
-                                    granted.fencingToken(),
-                                    lease,
-                                    attempt.call().sentNanos());
-                }
-                if (waitNanos == 0) {
-                    return null;
-                }
-                awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
-                if (Waits.isOver(deadline)) {
-                    return null;
-                }
-            } finally {
-                releases.forget(lockKey, released);
-            }
-        }
-    }
-
-    /** Waits for a release of the key, at most until the lease that kept this reader out ends, or the deadline. */
-    private static void awaitRelease(CompletableFuture<Void> released, long holderTtlMillis, long deadline)
-            throws InterruptedException {
-        long waitNanos = TimeUnit.MILLISECONDS.toNanos(
-                holderTtlMillis < 0 ? NO_EXPIRY_RECHECK_MILLIS : Math.min(holderTtlMillis + 1, Integer.MAX_VALUE));
-        if (deadline != WaitingRoom.FOREVER) {
-            waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
-        }
-        try {
-            released.get(Math.max(0, waitNanos), TimeUnit.NANOSECONDS);
-        } catch (TimeoutException e) {
-            // The lease that kept this reader out has ended, or the wait has: look again.
-        } catch (ExecutionException e) {
-            throw new IllegalStateException("a release signal cannot fail", e);
-        }
+                        willWait -> commands.acquireRead(key, lockKey, token, leaseMillis, willWait, yieldToWriters),
+                        (granted, attempt) -> owner.holds()
+                                .heldRead(
+                                        key,
+                                        lockKey,
+                                        token,
+                                        granted.fencingToken(),
+                                        lease,
+                                        attempt.call().sentNanos()));
     }
 
     @Override

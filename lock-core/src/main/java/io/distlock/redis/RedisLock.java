@@ -9,6 +9,7 @@ import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -68,6 +69,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
     private final @Nullable FairLock fair;
     private final @Nullable ReadLock reading;
     private final @Nullable KeysTogether together;
+    private final @Nullable PathLocks paths;
     private final LiveHolds live = new LiveHolds();
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
@@ -91,7 +93,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
         this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair());
-        this.holds = new Holds(this, commands, live, renewer, releaser);
+        this.holds = new Holds(commands, live, renewer, releaser);
         this.acquirer = new Acquirer(
                 this,
                 commands,
@@ -113,6 +115,15 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
         this.together = commands instanceof SingleNodeCommands single && single.handsOver()
                 ? new KeysTogether(this, single, servers.clustered(), servers.checkEviction(), waitingRoom::released)
                 : null;
+        this.paths = servers.paths() == null
+                ? null
+                : new PathLocks(
+                        servers.paths(),
+                        waitingRoom,
+                        live,
+                        servers.clustered(),
+                        settings.watchdogLease,
+                        settings.effectiveRenewInterval());
     }
 
     /**
@@ -270,6 +281,9 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
                     shutdownGracePeriod());
         }
         renewer.close();
+        if (paths != null) {
+            paths.close();
+        }
         if (ownsSubscriptions) {
             subscriptions.forEach(ReleaseSubscription::close);
         }
@@ -318,16 +332,39 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
         return reading;
     }
 
+    /**
+     * Locks on the paths of a named tree, such as a project's folders: a path conflicts with itself, its ancestors and
+     * its descendants, never with siblings; see {@link PathLock}. The lock's key prefix, leases, renewal and shutdown
+     * apply to it.
+     *
+     * @param tree the tree's name, such as {@code project:42}; not blank, without <code>{</code> or <code>}</code>
+     * @return the path lock of that tree
+     * @throws IllegalArgumentException if the tree's name is invalid
+     */
+    @Override
+    public PathLock tree(String tree) {
+        if (paths == null) {
+            throw new UnsupportedOperationException(name + " has no path lock");
+        }
+        return new PathLock(this, paths, tree);
+    }
+
     /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
     @Nullable
     RedisLockHandle heldInScope(String key) {
         return acquirer.heldByThisThread(key);
     }
 
+    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
+    @Nullable
+    RedisLockHandle heldInScope(String key, Predicate<RedisLockHandle> which) {
+        return acquirer.heldByThisThread(key, which);
+    }
+
     /** A nested handle on the hold of a scope's handle, confirmed in Redis; null if that hold just ended. */
     @Nullable
     LockHandle joinScope(RedisLockHandle outer, Lease lease, long deadline) {
-        return acquirer.join(outer, lease, deadline);
+        return holds.join(outer, lease, deadline);
     }
 
     /** Starts holds and serves their handles. */

@@ -154,8 +154,9 @@ public final class RedisLockBuilder {
     private LockServers singleServer(String instanceId) {
         ScriptRunner runner = new ScriptRunner(connectionFactory);
         String releaseChannel = new RedisKeys(keyPrefix).releaseChannel();
+        ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, replicaAcknowledgement());
+                runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, acknowledgement);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =
@@ -169,7 +170,8 @@ public final class RedisLockBuilder {
                 List.of(subscription),
                 ownsSubscription,
                 () -> evictionPolicy.runOnce(runner::inBackground),
-                new FairCommands(runner, releaseChannel, instanceId, waitingRoom::released));
+                new FairCommands(runner, releaseChannel, instanceId, waitingRoom::released),
+                new PathCommands(runner, releaseChannel, instanceId, acknowledgement, waitingRoom::released));
     }
 
     private void validateReplicaAcknowledgements() {

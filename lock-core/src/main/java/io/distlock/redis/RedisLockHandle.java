@@ -44,8 +44,8 @@ final class RedisLockHandle implements LockHandle {
         return hold;
     }
 
-    boolean belongsTo(RedisLock owner) {
-        return holds.owner() == owner;
+    boolean belongsTo(Holds owner) {
+        return holds == owner;
     }
 
     @Override

@@ -121,6 +121,7 @@ public final class RedlockBuilder {
                 subscriptions,
                 true,
                 () -> evictionChecks.forEach(Runnable::run),
+                null,
                 null);
         return new Redlock(
                 new RedisLock(settings, instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);

@@ -2,8 +2,10 @@ package io.distlock.redis;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,11 +17,19 @@ final class ThreadOwnedHandles {
 
     private final Map<Owner, Deque<RedisLockHandle>> owned = new ConcurrentHashMap<>();
 
-    /** The current thread's innermost handle on {@code key}, or null. */
+    /** The current thread's innermost handle on {@code key} that {@code which} accepts, or null. */
     @Nullable
-    RedisLockHandle innermost(String key) {
+    RedisLockHandle innermost(String key, Predicate<RedisLockHandle> which) {
         Deque<RedisLockHandle> handles = owned.get(new Owner(Thread.currentThread(), key));
-        return handles == null ? null : handles.peekLast();
+        if (handles != null) {
+            for (Iterator<RedisLockHandle> inner = handles.descendingIterator(); inner.hasNext(); ) {
+                RedisLockHandle handle = inner.next();
+                if (which.test(handle)) {
+                    return handle;
+                }
+            }
+        }
+        return null;
     }
 
     /** The current thread now owns {@code handle}. */

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
+import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.test.TestRedis;
 import java.io.BufferedReader;
@@ -11,6 +12,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * A holder process killed with SIGKILL never releases its lock; the lease alone frees it. Another process gets the
- * lock within about one lease: the watchdog lease for an auto-renewed hold, the lease itself for a fixed one.
+ * lock within about one lease: the watchdog lease for an auto-renewed hold, the lease itself for a fixed one. A path's
+ * holder that dies frees the path's ancestors the same way.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class HolderDeathTest {
@@ -62,22 +65,56 @@ class HolderDeathTest {
         assertThat(freedAfter).isLessThan(Duration.ofMillis(FIXED_LEASE_MILLIS).plus(SLACK));
     }
 
+    @Test
+    void ancestorsOfAKilledHoldersPathAreFreeWithinItsFixedLease() throws Exception {
+        String tree = "death-tree:" + UUID.randomUUID();
+        Duration freedAfter = killHolderAndTimeNextAcquisition(
+                Long.toString(FIXED_LEASE_MILLIS), clients.lock().tree(tree), "project", "project/A/C", tree);
+
+        System.out.printf(
+                "SIGKILL of a path's holder to its ancestor's acquisition, fixed lease %d ms: %d ms%n",
+                FIXED_LEASE_MILLIS, freedAfter.toMillis());
+        assertThat(freedAfter).isLessThan(Duration.ofMillis(FIXED_LEASE_MILLIS).plus(SLACK));
+    }
+
+    @Test
+    void ancestorsOfAKilledHoldersAutoRenewedPathAreFreeWithinOneWatchdogLease() throws Exception {
+        String tree = "death-tree:" + UUID.randomUUID();
+        Duration freedAfter =
+                killHolderAndTimeNextAcquisition("renewed", clients.lock().tree(tree), "", "project/A/C", tree);
+
+        System.out.printf(
+                "SIGKILL of a path's holder to its tree root's acquisition, auto-renewed (watchdog lease %d ms): %d"
+                        + " ms%n",
+                WATCHDOG_LEASE_MILLIS, freedAfter.toMillis());
+        assertThat(freedAfter)
+                .isLessThan(Duration.ofMillis(WATCHDOG_LEASE_MILLIS).plus(SLACK));
+    }
+
     private Duration killHolderAndTimeNextAcquisition(String lease) throws Exception {
-        holder = startHolder(lease);
+        return killHolderAndTimeNextAcquisition(lease, clients.lock(), key, key);
+    }
+
+    /**
+     * Starts a holder of {@code holderArgs} (its key, then the tree if it holds a path), kills it, and times how long
+     * {@code next} then waits for {@code wanted}.
+     */
+    private Duration killHolderAndTimeNextAcquisition(String lease, Lock next, String wanted, String... holderArgs)
+            throws Exception {
+        holder = startHolder(lease, holderArgs);
         awaitHeld(holder);
-        RedisLock next = clients.lock();
-        assertThat(next.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30))))
+        assertThat(next.tryAcquire(wanted, Lease.fixed(Duration.ofSeconds(30))))
                 .as("held by the other process")
                 .isEmpty();
         if (lease.equals("renewed")) {
             // Outlive several renewals first, so the lock is known to be kept alive by the watchdog, not a long lease.
             Thread.sleep(WATCHDOG_LEASE_MILLIS * 2);
-            assertThat(next.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30))))
+            assertThat(next.tryAcquire(wanted, Lease.fixed(Duration.ofSeconds(30))))
                     .isEmpty();
         }
         CompletableFuture<LockHandle> waiting = CompletableFuture.supplyAsync(() -> {
             try {
-                return next.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30)), Duration.ofSeconds(20))
+                return next.tryAcquire(wanted, Lease.fixed(Duration.ofSeconds(30)), Duration.ofSeconds(20))
                         .orElseThrow();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -93,19 +130,19 @@ class HolderDeathTest {
         return freedAfter;
     }
 
-    private Process startHolder(String lease) throws IOException {
+    private Process startHolder(String lease, String... holderArgs) throws IOException {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(List.of(
-                        java,
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LockHolderProcess.class.getName(),
-                        Integer.toString(TestRedis.shared().port()),
-                        key,
-                        Long.toString(WATCHDOG_LEASE_MILLIS),
-                        lease))
-                .redirectErrorStream(true)
-                .start();
+        List<String> command = new ArrayList<>(List.of(
+                java,
+                "-cp",
+                System.getProperty("java.class.path"),
+                LockHolderProcess.class.getName(),
+                Integer.toString(TestRedis.shared().port()),
+                holderArgs[0],
+                Long.toString(WATCHDOG_LEASE_MILLIS),
+                lease));
+        command.addAll(List.of(holderArgs).subList(1, holderArgs.length));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
     }
 
     private static void awaitHeld(Process process) throws Exception {

@@ -8,7 +8,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /**
  * A separate JVM that takes a lock, says so on stdout and then holds it until it is killed. Arguments: Redis port,
- * key, watchdog lease in ms, and "renewed" or a fixed lease in ms.
+ * key, watchdog lease in ms, and "renewed" or a fixed lease in ms; with a fifth, the name of a tree, the key is a path
+ * in that tree.
  */
 public final class LockHolderProcess {
 
@@ -25,7 +26,7 @@ public final class LockHolderProcess {
         factory.afterPropertiesSet();
         factory.start();
         RedisLock lock = RedisLock.builder(factory).watchdogLease(watchdogLease).build();
-        LockHandle held = lock.acquire(key, lease);
+        LockHandle held = args.length > 4 ? lock.tree(args[4]).acquire(key, lease) : lock.acquire(key, lease);
         System.out.println("HELD " + held.fencingToken());
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);

@@ -1,0 +1,68 @@
+package io.distlock.redis;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the {@linkplain PathLock path locks} of one {@link RedisLock} share: their commands, and the holds, renewer and
+ * releaser that serve path holds over those commands. The renewer's thread starts with the first path acquisition, so
+ * an application that never locks a path pays nothing for them.
+ */
+final class PathLocks {
+
+    private final PathCommands commands;
+    private final WaitingRoom waitingRoom;
+    private final LiveHolds live;
+    private final boolean clustered;
+    private final Duration watchdogLease;
+    private final Duration renewInterval;
+
+    /** Guarded by this. */
+    private @Nullable LeaseRenewer renewer;
+    /** Guarded by this. */
+    private @Nullable Holds holds;
+
+    /**
+     * @param live the owning lock's live holds, so that its shutdown waits for path holds too
+     * @param clustered whether keys are spread over cluster slots, so that renewals are batched per slot
+     */
+    PathLocks(
+            PathCommands commands,
+            WaitingRoom waitingRoom,
+            LiveHolds live,
+            boolean clustered,
+            Duration watchdogLease,
+            Duration renewInterval) {
+        this.commands = commands;
+        this.waitingRoom = waitingRoom;
+        this.live = live;
+        this.clustered = clustered;
+        this.watchdogLease = watchdogLease;
+        this.renewInterval = renewInterval;
+    }
+
+    PathCommands commands() {
+        return commands;
+    }
+
+    /** Where path waiters hear of releases in their tree, under its {@linkplain TreePath#releaseKey() release key}. */
+    ReleaseSignals releases() {
+        return waitingRoom.readers();
+    }
+
+    synchronized Holds holds() {
+        if (holds == null) {
+            renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval);
+            Releaser releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null);
+            holds = new Holds(commands, live, renewer, releaser);
+        }
+        return holds;
+    }
+
+    /** Stops renewing; called once the owning lock's grace period is over. */
+    synchronized void close() {
+        if (renewer != null) {
+            renewer.close();
+        }
+    }
+}
