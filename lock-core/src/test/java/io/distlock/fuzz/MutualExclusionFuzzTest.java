@@ -52,11 +52,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 class MutualExclusionFuzzTest {
 
     /**
-     * Shorter than the keys' runs, since a path run winds down longer (a waiter for a path with a busy subtree may only
-     * get in once the others stop), and still a thousand sections or more on a tree of 50 to 120 paths on a busy
-     * machine.
+     * Smaller than the keys' runs, to keep the build's time: two worker JVMs start faster than three on a small machine,
+     * and sixteen threads on one tree still give a thousand sections or more, with plenty of conflicts across levels.
      */
-    private static final int PATH_SECONDS = 12;
+    private static final int PATH_SECONDS = 10;
+
+    private static final int PATH_PROCESSES = 2;
+    private static final int PATH_THREADS = 8;
 
     private static TestRedis redis;
 
@@ -98,7 +100,8 @@ class MutualExclusionFuzzTest {
 
     @Test
     void distlockNeverLetsASectionIntoAPathWhileItsAncestorOrDescendantIsHeld() {
-        FuzzReport report = runWithoutViolations(LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, 3, 6, 1));
+        FuzzReport report = runWithoutViolations(
+                LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1));
 
         assertThat(report.records().besideInTree())
                 .as("sections that entered while others were inside paths of the tree apart from theirs")
