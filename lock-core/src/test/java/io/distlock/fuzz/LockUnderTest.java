@@ -128,13 +128,14 @@ final class LockUnderTest implements AutoCloseable {
     }
 
     /**
-     * PathLock documents the holder of exactly path {@code A/C} of tree {@code T} as the string key
+     * In the path lock's Redis layout, the holder of exactly path {@code A/C} of tree {@code T} is the string key
      * <code>{prefix + T}/A/C/h</code> (the root's <code>{prefix + T}//h</code>), its value the owner token, its PTTL
-     * the lease: the checker reads it for nothing more, as it reads a key's lock.
+     * the lease. The checker reads it for nothing more, as it reads a key's lock; should the layout change, sections
+     * would find their lock gone and the run fail with early takeovers.
      *
      * @param key a path, or a handle's key for it
      */
-    static String pathHolderKey(String prefix, String key) {
+    private static String pathHolderKey(String prefix, String key) {
         return "{" + prefix + PathTree.NAME + "}/" + PathKeys.pathOf(key) + "/h";
     }
 

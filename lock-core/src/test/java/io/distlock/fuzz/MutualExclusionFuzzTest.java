@@ -53,7 +53,8 @@ class MutualExclusionFuzzTest {
 
     /**
      * Smaller than the keys' runs, to keep the build's time: two worker JVMs start faster than three on a small machine,
-     * and sixteen threads on one tree still give a thousand sections or more, with plenty of conflicts across levels.
+     * and sixteen threads on one tree still gave some 850 sections and 60 to 150 refusals by an ancestor or descendant
+     * on a busy two-core machine.
      */
     private static final int PATH_SECONDS = 10;
 
