@@ -70,6 +70,13 @@ record CheckerKeys(String namespace) {
         return namespace + "refused-by-relatives";
     }
 
+    /**
+     * How many acquisitions of a path were refused while no section was inside the path, an ancestor or a descendant.
+     */
+    String refusedByNoSection() {
+        return namespace + "refused-by-no-section";
+    }
+
     /** A hash of violation counts by kind, written by the checker's scripts. */
     String violations() {
         return namespace + "violations";

@@ -18,6 +18,7 @@ import java.util.Map;
  * @param readersBesideReaders readers that entered while another reader was inside
  * @param besideInTree sections that entered a path while others were inside paths of the tree apart from it
  * @param refusedByRelatives acquisitions of a path refused while only its ancestors or descendants had sections inside
+ * @param refusedByNoSection acquisitions of a path refused while no section was inside it, an ancestor or a descendant
  * @param fenceInversions entries of a key's fencing token list not above the tokens they must rise above
  * @param claimLapses times a claim had expired while its holder still held the lock
  * @param byKey the same, for each lock key
@@ -30,6 +31,7 @@ record CheckerRecords(
         long readersBesideReaders,
         long besideInTree,
         long refusedByRelatives,
+        long refusedByNoSection,
         long fenceInversions,
         long claimLapses,
         Map<String, KeyRecords> byKey) {
@@ -78,6 +80,7 @@ record CheckerRecords(
                 byKey.values().stream().mapToLong(KeyRecords::sectionsChecked).sum(),
                 byKey.values().stream().mapToLong(KeyRecords::readerSections).sum(),
                 counter(redis, keys.readersBesideReaders()),
+                0,
                 0,
                 0,
                 byKey.values().stream().mapToLong(KeyRecords::fenceInversions).sum(),

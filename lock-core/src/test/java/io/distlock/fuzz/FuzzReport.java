@@ -108,6 +108,11 @@ record FuzzReport(
                     rows,
                     "&nbsp;&nbsp;while only an ancestor or descendant of the path was inside (conflicts refused)",
                     number(records.refusedByRelatives()));
+            row(
+                    rows,
+                    "&nbsp;&nbsp;while no section was inside the path, an ancestor or a descendant (holds in flight, or"
+                            + " held by no section)",
+                    number(records.refusedByNoSection()));
         }
         row(rows, "lost and detected (lease ran out in the section; holder told)", lost());
         row(

@@ -27,7 +27,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>Lost sections are as for keys: no violation, but their holders must be told. Besides violations it counts the
  * sections that entered while others were inside paths apart from theirs, which a lock that serialised the whole tree
  * would never let happen, and the refusals while only an ancestor or descendant was inside, which show that the run
- * did put conflicts across levels to the lock. The Lua is in {@link PathCheckerScripts}.
+ * did put conflicts across levels to the lock. Refusals while no conflicting section was inside are counted apart: a
+ * hold between acquisition and entry or between exit and release refuses briefly, but many of them point to holds
+ * that no section has, such as late grants of abandoned attempts that were never freed. The Lua is in {@link PathCheckerScripts}.
  */
 final class PathChecker implements Checker {
 
@@ -95,12 +97,12 @@ final class PathChecker implements Checker {
         leave(section);
     }
 
-    /** Counts the refusal if only an ancestor or descendant of the path had a section inside. */
+    /** Counts the refusal if only an ancestor or descendant of the path had a section inside, or if none had. */
     @Override
     public void refused(String key) {
         judgements.execute(
                 PathCheckerScripts.REFUSED,
-                List.of(keys.pathClaims(PathTree.NAME), keys.refusedByRelatives()),
+                List.of(keys.pathClaims(PathTree.NAME), keys.refusedByRelatives(), keys.refusedByNoSection()),
                 PathKeys.pathOf(key));
     }
 

@@ -73,23 +73,28 @@ class PathCheckerRelationTest {
     }
 
     /**
-     * The refusal script answers 1 only for a claim on a strict ancestor or descendant: through it the Lua's
-     * comparison, shared with the entry and checkpoint judgements, is tested on its own.
+     * The refusal script answers 1 only for a claim on a strict ancestor or descendant, and counts a refusal with no
+     * conflicting claim apart: through it the Lua's comparison, shared with the entry and checkpoint judgements, is
+     * tested on its own.
      */
     @ParameterizedTest
     @MethodSource("pairs")
     void theLuaComparisonFollowsWholeSegments(String path, String other, boolean conflict) {
         String claims = "path-relation-test:claims";
         String refusals = "path-relation-test:refusals";
-        redis.command("DEL", claims, refusals);
+        String unclaimed = "path-relation-test:unclaimed";
+        redis.command("DEL", claims, refusals, unclaimed);
         redis.command("HSET", claims, "section", "inf " + other);
 
-        String byRelative =
-                redis.command("EVAL", PathCheckerScripts.REFUSED.getScriptAsString(), "2", claims, refusals, path);
+        String byRelative = redis.command(
+                "EVAL", PathCheckerScripts.REFUSED.getScriptAsString(), "3", claims, refusals, unclaimed, path);
 
         assertThat(byRelative)
                 .as("refused %s while %s was inside", path, other)
                 .isEqualTo(conflict && !path.equals(other) ? "1" : "0");
+        assertThat(redis.command("GET", unclaimed))
+                .as("refused %s while only %s was inside, apart from it", path, other)
+                .isEqualTo(conflict ? null : "1");
     }
 
     @Test

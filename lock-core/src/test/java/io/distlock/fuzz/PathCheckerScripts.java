@@ -165,8 +165,10 @@ final class PathCheckerScripts {
             new DefaultRedisScript<>("return redis.call('hdel', KEYS[1], ARGV[1])", Long.class);
 
     /**
-     * KEYS: claims, refusals by relatives. ARGV: canonical path. Counts a refused acquisition of the path if a section
-     * is inside an ancestor or descendant of it, and none inside the path itself: only a relative can have refused it.
+     * KEYS: claims, refusals by relatives, refusals by no section. ARGV: canonical path. Counts a refused acquisition of
+     * the path if a section is inside an ancestor or descendant of it, and none inside the path itself: only a relative
+     * can have refused it; or, apart, if no section is inside the path, an ancestor or a descendant: the refusing hold
+     * was between acquisition and entry, between exit and release, or held by no section at all.
      */
     static final RedisScript<Long> REFUSED = new DefaultRedisScript<>("""
             local clock = redis.call('time')
@@ -184,6 +186,8 @@ final class PathCheckerScripts {
             end
             if by_relative == 1 then
               redis.call('incr', KEYS[2])
+            else
+              redis.call('incr', KEYS[3])
             end
             return by_relative
             """, Long.class);

@@ -32,6 +32,7 @@ final class PathRecords {
                 0,
                 CheckerRecords.counter(redis, keys.besideInTree()),
                 CheckerRecords.counter(redis, keys.refusedByRelatives()),
+                CheckerRecords.counter(redis, keys.refusedByNoSection()),
                 inversions,
                 CheckerRecords.counter(redis, keys.lapses()),
                 byTree);
