@@ -39,6 +39,44 @@ record CheckerKeys(String namespace) {
         return namespace + "readers-beside-readers";
     }
 
+    /**
+     * The sections inside a path of a tree right now: a hash from section id to when its claim ends in Redis's time (ms,
+     * or {@code inf}), a space, and the canonical path it holds.
+     */
+    String pathClaims(String tree) {
+        return namespace + "path-claims:" + tree;
+    }
+
+    /** The highest fencing token that has entered a critical section of each path of a tree: a hash by path. */
+    String pathFences(String tree) {
+        return namespace + "path-fences:" + tree;
+    }
+
+    /** Every section that entered a path of a tree, in the order they entered: its fencing token, a space, its path. */
+    String pathEntries(String tree) {
+        return namespace + "path-entries:" + tree;
+    }
+
+    /** How many sections entered a path while a section was inside another path of the tree, apart from theirs. */
+    String besideInTree() {
+        return namespace + "beside-in-tree";
+    }
+
+    /**
+     * How many acquisitions of a path were refused while a section was inside an ancestor or descendant of it and none
+     * inside the path itself.
+     */
+    String refusedByRelatives() {
+        return namespace + "refused-by-relatives";
+    }
+
+    /**
+     * How many acquisitions of a path were refused while no section was inside the path, an ancestor or a descendant.
+     */
+    String refusedByNoSection() {
+        return namespace + "refused-by-no-section";
+    }
+
     /** A hash of violation counts by kind, written by the checker's scripts. */
     String violations() {
         return namespace + "violations";

@@ -16,6 +16,9 @@ import java.util.Map;
  * @param sectionsChecked critical sections that entered holding their lock, over all keys
  * @param readerSections those of them that held a read lock
  * @param readersBesideReaders readers that entered while another reader was inside
+ * @param besideInTree sections that entered a path while others were inside paths of the tree apart from it
+ * @param refusedByRelatives acquisitions of a path refused while only its ancestors or descendants had sections inside
+ * @param refusedByNoSection acquisitions of a path refused while no section was inside it, an ancestor or a descendant
  * @param fenceInversions entries of a key's fencing token list not above the tokens they must rise above
  * @param claimLapses times a claim had expired while its holder still held the lock
  * @param byKey the same, for each lock key
@@ -26,6 +29,9 @@ record CheckerRecords(
         long sectionsChecked,
         long readerSections,
         long readersBesideReaders,
+        long besideInTree,
+        long refusedByRelatives,
+        long refusedByNoSection,
         long fenceInversions,
         long claimLapses,
         Map<String, KeyRecords> byKey) {
@@ -74,6 +80,9 @@ record CheckerRecords(
                 byKey.values().stream().mapToLong(KeyRecords::sectionsChecked).sum(),
                 byKey.values().stream().mapToLong(KeyRecords::readerSections).sum(),
                 counter(redis, keys.readersBesideReaders()),
+                0,
+                0,
+                0,
                 byKey.values().stream().mapToLong(KeyRecords::fenceInversions).sum(),
                 counter(redis, keys.lapses()),
                 byKey);
@@ -87,13 +96,13 @@ record CheckerRecords(
         return sum(violations) + fenceInversions;
     }
 
-    private static long counter(TestRedis redis, String key) {
+    static long counter(TestRedis redis, String key) {
         String count = redis.command("GET", key);
         return count == null ? 0 : Long.parseLong(count);
     }
 
     /** A hash of counts, as the checker's scripts keep them. */
-    private static Map<String, Long> counts(TestRedis redis, String hash) {
+    static Map<String, Long> counts(TestRedis redis, String hash) {
         Map<String, Long> counts = new LinkedHashMap<>();
         List<String> fields = lines(redis.command("HGETALL", hash));
         for (int i = 0; i + 1 < fields.size(); i += 2) {
@@ -106,7 +115,7 @@ record CheckerRecords(
         return counts.values().stream().mapToLong(Long::longValue).sum();
     }
 
-    private static List<String> lines(String reply) {
+    static List<String> lines(String reply) {
         return reply == null || reply.isEmpty() ? List.of() : Arrays.asList(reply.split("\n"));
     }
 }

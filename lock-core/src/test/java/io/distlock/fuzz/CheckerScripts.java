@@ -161,7 +161,11 @@ final class CheckerScripts {
         return script(lockView, CHECKPOINT, 3);
     }
 
-    private static RedisScript<Long> script(LockView lockView, String body, int violationsAt) {
+    /**
+     * A judgement: {@code lockView}'s prelude, the shared Lua (whose violations are counted in the three keys from
+     * {@code violationsAt} on), then {@code body}.
+     */
+    static RedisScript<Long> script(LockView lockView, String body, int violationsAt) {
         return new DefaultRedisScript<>(
                 lockView.prelude() + "local violations_at = " + violationsAt + "\n" + SHARED + body, Long.class);
     }

@@ -23,8 +23,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * never outlives the lease it was read from (leases only grow), so a claim alive at the judgement was alive at the
  * read, and an overlap or early takeover the checker reports did happen. If the section's own lease as read has run
  * out, or nearly, by the time of the judgement, the key may have been renewed or taken since and the read tells
- * nothing: the script answers {@link SectionChecker#STALE} and the checker reads again. What this costs is sight of a violation that
- * begins and ends within the round trip between a read and its judgement.
+ * nothing: the script answers {@link Judgements#STALE} and the checker reads again. What this costs is sight of a
+ * violation that begins and ends within the round trip between a read and its judgement.
  */
 final class ClusterLockView implements LockView {
 

@@ -34,7 +34,7 @@ final class FuzzLoop implements Runnable {
     private static final long HANDOFF_TIMEOUT_SECONDS = 30;
 
     private final LockUnderTest target;
-    private final SectionChecker checker;
+    private final Checker checker;
     private final Workload workload;
     private final Tally tally;
     private final ExecutorService releaser;
@@ -50,7 +50,7 @@ final class FuzzLoop implements Runnable {
 
     FuzzLoop(
             LockUnderTest target,
-            SectionChecker checker,
+            Checker checker,
             Workload workload,
             Tally tally,
             ExecutorService releaser,
@@ -80,7 +80,7 @@ final class FuzzLoop implements Runnable {
             Operation operation = renewedHold ? Operation.ACQUIRE : workload.operation(random);
             LeaseProfile.Plan plan =
                     (renewedHold ? LeaseProfile.RENEWED_HELD : workload.profile(operation, random)).plan(random);
-            String key = workload.key(random);
+            String key = workload.key(operation, random);
             reading = workload.reads(random);
             lock = target.lock(reading);
             try {
@@ -97,7 +97,7 @@ final class FuzzLoop implements Runnable {
                 tally.expectedError(Count.BACKEND_ERRORS, name, e);
             } catch (LockView.Unreadable e) {
                 tally.expectedError(Count.LOCK_UNREADABLE, name, e);
-            } catch (SectionChecker.CheckerFailure e) {
+            } catch (Checker.CheckerFailure e) {
                 tally.error(Count.CHECKER_ERRORS, name, e);
             } catch (RuntimeException | ExecutionException | TimeoutException e) {
                 tally.error(Count.UNEXPECTED_ERRORS, name, e);
@@ -116,6 +116,7 @@ final class FuzzLoop implements Runnable {
         };
         if (acquired.isEmpty()) {
             tally.add(Count.NOT_ACQUIRED);
+            checker.refused(key);
             return;
         }
         tally.acquired(operation, plan.profile(), reading);
@@ -196,6 +197,7 @@ final class FuzzLoop implements Runnable {
             }
         } catch (LockNotAcquiredException e) {
             tally.add(Count.NOT_ACQUIRED);
+            checker.refused(key);
             return;
         } catch (LockLostException e) {
             if (inside.get() == null) {
@@ -209,7 +211,7 @@ final class FuzzLoop implements Runnable {
     private Section section(
             Operation operation, LeaseProfile.Plan plan, String key, long calledNanos, AtomicReference<Section> inside)
             throws InterruptedException {
-        LockHandle handle = LockContext.current(key)
+        LockHandle handle = LockContext.current(workload.handleKey(key))
                 .orElseThrow(() -> new IllegalStateException("no handle in LockContext inside " + operation.label()));
         tally.acquired(operation, plan.profile(), reading);
         Section section = newSection(key, handle, calledNanos);
@@ -267,7 +269,7 @@ final class FuzzLoop implements Runnable {
     private void work(LeaseProfile.Plan plan, Section section) throws InterruptedException {
         if (plan.profile() == LeaseProfile.RENEWED_HELD) {
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(plan.workMillis());
-            while (section.state() == SectionChecker.State.HELD && System.nanoTime() - end < 0) {
+            while (section.state() == Checker.State.HELD && System.nanoTime() - end < 0) {
                 Thread.sleep(REFRESH_MILLIS);
                 checker.refresh(section);
             }
@@ -336,14 +338,14 @@ final class FuzzLoop implements Runnable {
     }
 
     private void judge(Section section, LeaseProfile.Plan plan) {
-        if (section.entry() == SectionChecker.Entry.VIOLATION || section.state() == SectionChecker.State.VIOLATION) {
+        if (section.entry() == Checker.Entry.VIOLATION || section.state() == Checker.State.VIOLATION) {
             tally.violation(
                     Count.CHECKER_VIOLATIONS_SEEN,
                     section.id() + " on " + section.key() + ": entry " + section.entry() + ", state "
                             + section.state());
             return;
         }
-        if (section.entry() == SectionChecker.Entry.NOT_OWNED) {
+        if (section.entry() == Checker.Entry.NOT_OWNED) {
             tally.add(Count.LOST_BEFORE_ENTRY);
         }
         if (section.lostInside() && !section.lossReported()) {
@@ -370,6 +372,6 @@ final class FuzzLoop implements Runnable {
 
     private Section newSection(String key, LockHandle handle, long calledNanos) {
         sections++;
-        return new Section(key, target.redisKey(key, reading), handle, name, sections, calledNanos, reading);
+        return new Section(key, target.redisKey(handle.key(), reading), handle, name, sections, calledNanos, reading);
     }
 }

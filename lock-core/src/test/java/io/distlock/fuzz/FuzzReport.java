@@ -59,7 +59,12 @@ record FuzzReport(
         rows.add("|---|---:|");
         row(rows, "locks on", placement.description());
         row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
-        row(rows, "lock keys shared by all threads", number(settings.keys()));
+        row(
+                rows,
+                kind.paths()
+                        ? "paths of one tree (depth up to " + PathTree.MAX_DEPTH + ") shared by all threads"
+                        : "lock keys shared by all threads",
+                number(settings.keys()));
         row(
                 rows,
                 "wall clock: JVM start-ups + hammering + wind-down",
@@ -91,7 +96,24 @@ record FuzzReport(
                     "&nbsp;&nbsp;readers that entered while another reader was inside",
                     number(records.readersBesideReaders()));
         }
+        if (kind.paths()) {
+            row(
+                    rows,
+                    "&nbsp;&nbsp;entered while others were inside paths of the tree apart from theirs",
+                    number(records.besideInTree()));
+        }
         row(rows, "not acquired (busy for the whole wait)", number(totals.get(Count.NOT_ACQUIRED)));
+        if (kind.paths()) {
+            row(
+                    rows,
+                    "&nbsp;&nbsp;while only an ancestor or descendant of the path was inside (conflicts refused)",
+                    number(records.refusedByRelatives()));
+            row(
+                    rows,
+                    "&nbsp;&nbsp;while no section was inside the path, an ancestor or a descendant (holds in flight, or"
+                            + " held by no section)",
+                    number(records.refusedByNoSection()));
+        }
         row(rows, "lost and detected (lease ran out in the section; holder told)", lost());
         row(
                 rows,
@@ -124,7 +146,10 @@ record FuzzReport(
         row(rows, "**violations**", "**" + number(violations()) + "**");
         row(
                 rows,
-                "&nbsp;&nbsp;overlap: entered while another holder's lease was alive",
+                kind.paths()
+                        ? "&nbsp;&nbsp;overlap: entered while a holder of the path, an ancestor or a descendant had"
+                                + " lease left"
+                        : "&nbsp;&nbsp;overlap: entered while another holder's lease was alive",
                 number(records.violation("overlap")));
         row(
                 rows,

@@ -40,7 +40,10 @@ final class FuzzRun {
         CheckerKeys keys =
                 new CheckerKeys("fuzz:" + kind.name().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
         String lockPrefix = WorkerConfig.lockPrefix(keys.namespace());
-        List<String> keyNames = servers.keyNames(lockPrefix, settings.keys());
+        // A path run's lock keys are the paths of its tree, as many as the tree drew; all its processes share them.
+        List<String> keyNames =
+                kind.paths() ? PathTree.random(settings.seed()).paths() : servers.keyNames(lockPrefix, settings.keys());
+        FuzzSettings ran = kind.paths() ? settings.withKeys(keyNames.size()) : settings;
         LockPlacement placement = servers.placement(lockPrefix, keyNames);
         List<WorkerProcess> workers = new ArrayList<>();
         long started = System.nanoTime();
@@ -90,12 +93,14 @@ final class FuzzRun {
             long exitedNanos = System.nanoTime();
             return new FuzzReport(
                     kind,
-                    settings,
+                    ran,
                     placement,
                     Duration.ofNanos(goNanos - started),
                     Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
                     Totals.sum(totals),
-                    CheckerRecords.read(servers.checker(), keys, keyNames),
+                    kind.paths()
+                            ? PathRecords.read(servers.checker(), keys)
+                            : CheckerRecords.read(servers.checker(), keys, keyNames),
                     notable,
                     statuses);
         } finally {

@@ -51,6 +51,11 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
         return new FuzzSettings(seconds, 2, 6, 2, ThreadLocalRandom.current().nextLong());
     }
 
+    /** These settings with {@code keys} lock keys, as a run that makes its own keys has. */
+    FuzzSettings withKeys(int keys) {
+        return new FuzzSettings(seconds, processes, threads, keys, seed);
+    }
+
     /** The seed of one worker process, different for each. */
     long seedOf(int process) {
         return seed ^ (process * 0x9E3779B97F4A7C15L);

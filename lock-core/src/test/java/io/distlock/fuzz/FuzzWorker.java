@@ -95,7 +95,9 @@ public final class FuzzWorker {
             CheckerKeys keys = new CheckerKeys(config.namespace());
             Tally tally = new Tally();
             LockView lockView = lockView(config, lockReads, tally);
-            SectionChecker checker = new SectionChecker(checkerRedis, keys, lockView);
+            Checker checker = config.kind().paths()
+                    ? new PathChecker(checkerRedis, keys, lockView)
+                    : new SectionChecker(checkerRedis, keys, lockView);
             Workload workload = Workload.of(config.kind(), config.keyNames());
             if (config.onCluster() || config.onRedlock()) {
                 connectToEveryMaster(target, lockView, config.keyNames());

@@ -29,7 +29,17 @@ enum LockKind {
      * Writers as in {@link #READ_WRITE}, but readers take a {@link io.distlock.redis.ReadLock} of another key prefix:
      * they share their key among themselves and never see a writer, nor a writer them.
      */
-    READERS_APART_FROM_WRITERS("broken: readers take a key of their own, never looking at the writer");
+    READERS_APART_FROM_WRITERS("broken: readers take a key of their own, never looking at the writer"),
+    /**
+     * {@link io.distlock.redis.PathLock} ({@link io.distlock.redis.RedisLock#tree(String)}) on the paths of one random
+     * tree: a path conflicts with itself, its ancestors and its descendants.
+     */
+    PATH("distlock PathLock (paths of one tree)"),
+    /**
+     * The paths of {@link #PATH}, each taken as a plain key of the {@link io.distlock.redis.RedisLock}: a path excludes
+     * only itself, so an ancestor and its descendant are held at once.
+     */
+    PATH_EXACT_ONLY("broken: each path a plain key, blind to its ancestors and descendants");
 
     private final String label;
 
@@ -44,5 +54,10 @@ enum LockKind {
     /** True if some of the run's sections read, through a read lock, while the others write. */
     boolean readWrite() {
         return this == READ_WRITE || this == READERS_APART_FROM_WRITERS;
+    }
+
+    /** True if the run's sections lock paths of a {@link PathTree}, judged by the {@link PathChecker}. */
+    boolean paths() {
+        return this == PATH || this == PATH_EXACT_ONLY;
     }
 }

@@ -17,14 +17,21 @@ final class LockUnderTest implements AutoCloseable {
     private final Lock reader;
     private final String prefix;
     private final String readerPrefix;
+    private final boolean pathLock;
     private final Runnable closer;
 
-    private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
+    private LockUnderTest(
+            Lock lock, Lock reader, String prefix, String readerPrefix, boolean pathLock, Runnable closer) {
         this.lock = lock;
         this.reader = reader;
         this.prefix = prefix;
         this.readerPrefix = readerPrefix;
+        this.pathLock = pathLock;
         this.closer = closer;
+    }
+
+    private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
+        this(lock, reader, prefix, readerPrefix, false, closer);
     }
 
     private LockUnderTest(Lock lock, String prefix, Runnable closer) {
@@ -45,9 +52,16 @@ final class LockUnderTest implements AutoCloseable {
             return new LockUnderTest(redlock, prefix, redlock::close);
         }
         LettuceConnectionFactory factory = factories.get(0);
-        if (kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.ONE_NODE_OF_REDLOCK) {
+        if (kind == LockKind.DISTLOCK
+                || kind == LockKind.FAIR
+                || kind == LockKind.ONE_NODE_OF_REDLOCK
+                || kind == LockKind.PATH_EXACT_ONLY) {
             RedisLock redisLock = redisLock(factory, prefix, options);
             return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
+        }
+        if (kind == LockKind.PATH) {
+            RedisLock redisLock = redisLock(factory, prefix, options);
+            return new LockUnderTest(redisLock.tree(PathTree.NAME), null, prefix, prefix, true, redisLock::close);
         }
         if (kind == LockKind.READ_WRITE) {
             RedisLock writer = redisLock(factory, prefix, options);
@@ -102,9 +116,27 @@ final class LockUnderTest implements AutoCloseable {
         return redisKey(prefix, key);
     }
 
-    /** Where a reader's lock of {@code key} is kept if {@code reading}, a writer's otherwise. */
+    /**
+     * Where a reader's lock of {@code key} is kept if {@code reading}, a writer's otherwise; for a path lock, the holder
+     * of exactly the path (see {@link #pathHolderKey}).
+     */
     String redisKey(String key, boolean reading) {
+        if (pathLock) {
+            return pathHolderKey(prefix, key);
+        }
         return redisKey(reading ? readerPrefix : prefix, key);
+    }
+
+    /**
+     * In the path lock's Redis layout, the holder of exactly path {@code A/C} of tree {@code T} is the string key
+     * <code>{prefix + T}/A/C/h</code> (the root's <code>{prefix + T}//h</code>), its value the owner token, its PTTL
+     * the lease. The checker reads it for nothing more, as it reads a key's lock; should the layout change, sections
+     * would find their lock gone and the run fail with early takeovers.
+     *
+     * @param key a path, or a handle's key for it
+     */
+    private static String pathHolderKey(String prefix, String key) {
+        return "{" + prefix + PathTree.NAME + "}/" + PathKeys.pathOf(key) + "/h";
     }
 
     @Override

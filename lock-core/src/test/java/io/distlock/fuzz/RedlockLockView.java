@@ -17,7 +17,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>As with {@link ClusterLockView}, the reads come a round trip or three before the judgement. A claim is set to the
  * lease of the holder's majority as read: the quorum-th longest of its nodes' leases, which the holder keeps at least
  * that long, since leases only grow; so a claim never outlives the majority it was read from. A section whose own
- * majority, as read, has 2 ms or less left on some of its nodes is judged on a fresh read ({@link SectionChecker#STALE}).
+ * majority, as read, has 2 ms or less left on some of its nodes is judged on a fresh read ({@link Judgements#STALE}).
  *
  * <p>A node that does not answer, such as one that was killed, may hold the key for anyone: it counts for every owner,
  * and a majority it completes lasts as long as the shortest lease of the others in it. Counting it as empty would see

@@ -12,8 +12,8 @@ final class Section {
     private final String id;
     private final boolean reader;
     private final long leaseFloorNanos;
-    private SectionChecker.Entry entry = SectionChecker.Entry.CLAIMED;
-    private SectionChecker.State state = SectionChecker.State.HELD;
+    private Checker.Entry entry = Checker.Entry.CLAIMED;
+    private Checker.State state = Checker.State.HELD;
     private boolean lossReported;
     private boolean seenLost;
     private boolean unreadable;
@@ -66,20 +66,20 @@ final class Section {
         return id;
     }
 
-    SectionChecker.Entry entry() {
+    Checker.Entry entry() {
         return entry;
     }
 
-    void entered(SectionChecker.Entry entry) {
+    void entered(Checker.Entry entry) {
         this.entry = entry;
     }
 
-    SectionChecker.State state() {
+    Checker.State state() {
         return state;
     }
 
     /** Keeps the worst state seen: a lock once lost stays lost, a violation stays a violation. */
-    void checked(SectionChecker.State seen) {
+    void checked(Checker.State seen) {
         if (seen.compareTo(state) > 0) {
             state = seen;
         }
@@ -122,6 +122,6 @@ final class Section {
 
     /** The lock was not the holder's any more when the section ended, or already when it began. */
     boolean lostInside() {
-        return entry == SectionChecker.Entry.NOT_OWNED || state == SectionChecker.State.LOST;
+        return entry == Checker.Entry.NOT_OWNED || state == Checker.State.LOST;
     }
 }

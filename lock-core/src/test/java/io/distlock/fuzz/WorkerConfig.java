@@ -1,10 +1,14 @@
 package io.distlock.fuzz;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
@@ -22,7 +26,8 @@ import java.util.stream.IntStream;
  * @param kind the lock to drive
  * @param process this process's number, naming its sections
  * @param threads worker threads
- * @param keyNames the lock keys all threads share
+ * @param keyNames the lock keys all threads share; URL-encoded on the command line, so that any name, such as a path
+ *     with commas, spaces or non-ASCII text, arrives whatever the platform's encoding of arguments
  * @param seconds how long to hammer, from the start signal
  * @param seed the seed of this process's random draws
  * @param lockOptions how to configure the lock and its Redis client
@@ -89,7 +94,9 @@ record WorkerConfig(
                 LockKind.valueOf(values.get("kind")),
                 Integer.parseInt(values.get("process")),
                 Integer.parseInt(values.get("threads")),
-                list(values.get("keyNames")),
+                list(values.get("keyNames")).stream()
+                        .map(name -> URLDecoder.decode(name, StandardCharsets.UTF_8))
+                        .toList(),
                 Integer.parseInt(values.get("seconds")),
                 Long.parseLong(values.get("seed")),
                 new LockOptions(
@@ -107,7 +114,9 @@ record WorkerConfig(
                 kind.name(),
                 Integer.toString(process),
                 Integer.toString(threads),
-                String.join(",", keyNames),
+                keyNames.stream()
+                        .map(name -> URLEncoder.encode(name, StandardCharsets.UTF_8))
+                        .collect(Collectors.joining(",")),
                 Integer.toString(seconds),
                 Long.toString(seed),
                 Long.toString(lockOptions.commandTimeout().toMillis()),
@@ -142,6 +151,6 @@ record WorkerConfig(
     }
 
     private static List<String> list(String commaSeparated) {
-        return commaSeparated.isEmpty() ? List.of() : List.of(commaSeparated.split(","));
+        return commaSeparated.isEmpty() ? List.of() : List.of(commaSeparated.split(",", -1));
     }
 }

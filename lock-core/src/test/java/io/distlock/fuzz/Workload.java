@@ -19,27 +19,39 @@ final class Workload {
 
     private final int[] operationWeights;
     private final int[] profileWeights;
-    private final List<String> keys;
+    private final KeySpace keys;
     private final int readPercent;
 
-    private Workload(int[] operationWeights, int[] profileWeights, List<String> keys, int readPercent) {
+    private Workload(int[] operationWeights, int[] profileWeights, KeySpace keys, int readPercent) {
         this.operationWeights = operationWeights;
         this.profileWeights = profileWeights;
-        this.keys = List.copyOf(keys);
+        this.keys = keys;
         this.readPercent = readPercent;
     }
 
     /**
      * The mix for a lock kind. Locks without reentrancy get no nested sections, nor sections under several keys; the broken locks get more short leases,
-     * since an outlived lease is where their release goes wrong.
+     * since an outlived lease is where their release goes wrong. A path run's {@code keyNames} are the paths of its
+     * tree.
      */
-    static Workload of(LockKind kind, List<String> keys) {
+    static Workload of(LockKind kind, List<String> keyNames) {
         // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
         // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
         // RENEWED_HELD.
         // Readers take every operation writers do: ReadLock re-enters a read inside a read scope, releases from any
         // thread, renews, and takes several keys through Lock's all-or-none default.
+        if (kind.paths()) {
+            // Paths get five times the keys' short leases: a lease that runs out must free its path for the ancestors
+            // too, which see it only in their sets of holders below, and a short path run on a busy machine, with few
+            // sections, must still see leases run out. The broken control is a RedisLock too, with every operation.
+            return new Workload(
+                    new int[] {24, 24, 10, 11, 11, 10, 10, 8},
+                    new int[] {700, 60, 40, 199, 1},
+                    new PathKeys(PathTree.of(keyNames), kind == LockKind.PATH_EXACT_ONLY),
+                    0);
+        }
         int readPercent = kind.readWrite() ? READ_PERCENT : 0;
+        KeySpace keys = KeySpace.flat(keyNames);
         return kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.REDLOCK || kind.readWrite()
                 ? new Workload(
                         new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys, readPercent)
@@ -70,17 +82,19 @@ final class Workload {
         return profile;
     }
 
-    String key(SplittableRandom random) {
-        return keys.get(random.nextInt(keys.size()));
+    /** The key of the next section, which {@code operation} takes. */
+    String key(Operation operation, SplittableRandom random) {
+        return keys.key(operation, random);
     }
 
-    /** A key other than {@code key}, unless there is only one. */
+    /** A key to take together with {@code key}: another one, unless there is only one. */
     String otherKey(String key, SplittableRandom random) {
-        if (keys.size() == 1) {
-            return key;
-        }
-        int index = keys.indexOf(key);
-        return keys.get((index + 1 + random.nextInt(keys.size() - 1)) % keys.size());
+        return keys.otherKey(key, random);
+    }
+
+    /** The key a handle acquired with {@code key} reports. */
+    String handleKey(String key) {
+        return keys.handleKey(key);
     }
 
     /** A wait for the waiting forms: sometimes zero (try once), usually a few holders' worth. */
