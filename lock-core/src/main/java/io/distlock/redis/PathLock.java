@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * #callWithLock}, a {@link #asJavaLock} view), acquiring that path or any path below it joins that hold: the nested
  * handle's {@link LockHandle#key()} is the held path's. Acquiring an ancestor of a path the thread holds conflicts
  * like any other acquisition and waits; take the ancestor first. Several paths through {@link #acquireAll} must not
- * contain each other.
+ * contain each other, and there the whole tree is written {@code "/"}, since a blank key is refused.
  *
  * <p>A handle's {@link LockHandle#key()} is its path without a leading or trailing {@code /} ({@code ""} for the whole
  * tree), the key under which {@link io.distlock.LockContext#current(String)} finds it. Not available on a {@link
