@@ -147,6 +147,17 @@ interface LockCommands {
                         key, "acquire", script, keys, args, value -> number(value) > 0, acknowledgement, decode);
     }
 
+    /** Asks whether the hold's lock key, a string with the owner token, still belongs to it ({@link LockScripts#STATUS}). */
+    static ScriptRunner.Call<Status> status(ScriptRunner runner, Hold hold) {
+        return runner.run(
+                hold.key(),
+                "check",
+                LockScripts.STATUS,
+                List.of(hold.lockKey()),
+                List.of(hold.token()),
+                LockCommands::status);
+    }
+
     /** Decodes the answer of {@link LockScripts#STATUS}. */
     static Status status(Object value) {
         long answer = number(value);

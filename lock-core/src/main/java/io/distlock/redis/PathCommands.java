@@ -123,13 +123,7 @@ final class PathCommands implements LockCommands {
     /** Whether the hold still owns its path: its holder key is a plain lock key, so the exclusive lock's check serves. */
     @Override
     public ScriptRunner.Call<Status> status(Hold hold) {
-        return runner.run(
-                hold.key(),
-                "check",
-                LockScripts.STATUS,
-                List.of(hold.lockKey()),
-                List.of(hold.token()),
-                LockCommands::status);
+        return LockCommands.status(runner, hold);
     }
 
     /** Releases the path; {@code othersFirst} does not apply, since path holds are never handed over. */

@@ -165,13 +165,7 @@ final class SingleNodeCommands implements LockCommands {
 
     @Override
     public ScriptRunner.Call<Status> status(Hold hold) {
-        return runner.run(
-                hold.key(),
-                "check",
-                LockScripts.STATUS,
-                List.of(hold.lockKey()),
-                List.of(hold.token()),
-                LockCommands::status);
+        return LockCommands.status(runner, hold);
     }
 
     @Override
