@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.KeyOrder;
 import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -14,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes several keys all or none, through any {@link Lock}. A lock that can take them in one atomic step ({@link
  * KeysAtOnce}) is asked first. Otherwise, and when that step found a key held and the caller waits, the keys are taken
- * one at a time, in one global order (the keys' natural order), releasing what was taken when a key cannot be had.
+ * one at a time, in one global order (the keys' natural order, or the lock's own {@link KeyOrder}), releasing what was
+ * taken when a key cannot be had.
  * Since every caller takes overlapping keys in the same order, and the one step never holds a key while waiting, no
  * two callers can each hold a key the other waits for, so waiting without limit cannot deadlock.
  */
@@ -25,7 +27,16 @@ final class MultiKeyAcquisition {
     private MultiKeyAcquisition() {}
 
     /**
-     * The keys, each once, in the order every caller takes them.
+     * The keys, each once, in the order every caller of {@code lock} takes them.
+     *
+     * @throws IllegalArgumentException naming the problem if the collection is null or empty, or a key is invalid
+     */
+    static List<String> order(Lock lock, @Nullable Collection<String> keys) {
+        return lock instanceof KeyOrder own ? own.order(keys == null ? List.of() : keys) : order(keys);
+    }
+
+    /**
+     * The keys, each once, in their natural order.
      *
      * @throws IllegalArgumentException naming the problem if the collection is null or empty, or a key is null, blank
      *     or too long
@@ -56,7 +67,7 @@ final class MultiKeyAcquisition {
      */
     static Outcome tryAcquire(Lock lock, Collection<String> keys, Lease lease, Duration wait)
             throws InterruptedException {
-        List<String> ordered = order(keys);
+        List<String> ordered = order(lock, keys);
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null");
         }
@@ -91,7 +102,7 @@ final class MultiKeyAcquisition {
 
     /** Takes every key, waiting as long as it takes for each. */
     static MultiLockHandle acquire(Lock lock, Collection<String> keys, Lease lease) throws InterruptedException {
-        List<String> ordered = order(keys);
+        List<String> ordered = order(lock, keys);
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null");
         }

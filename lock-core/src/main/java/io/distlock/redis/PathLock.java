@@ -3,10 +3,13 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,14 +44,18 @@ import org.jspecify.annotations.Nullable;
  * <p><b>Re-entering.</b> Inside a scope of this thread that holds a path ({@link io.distlock.LockContext}, {@link
  * #callWithLock}, a {@link #asJavaLock} view), acquiring that path or any path below it joins that hold: the nested
  * handle's {@link LockHandle#key()} is the held path's. Acquiring an ancestor of a path the thread holds conflicts
- * like any other acquisition and waits; take the ancestor first. Several paths through {@link #acquireAll} must not
- * contain each other, and there the whole tree is written {@code "/"}, since a blank key is refused.
+ * like any other acquisition and waits; take the ancestor first.
+ *
+ * <p><b>Several paths</b> ({@link #acquireAll} and its siblings) are taken one by one in the order of their segments,
+ * each compared whole, so that an ancestor comes just before its descendants and no two callers can each hold a path
+ * the other waits for (the keys' plain text order could: {@code p/q-z} sorts before {@code p/q/s}). Two spellings of
+ * one path count once; paths that contain each other are refused, since the second would wait for the first.
  *
  * <p>A handle's {@link LockHandle#key()} is its path without a leading or trailing {@code /} ({@code ""} for the whole
  * tree), the key under which {@link io.distlock.LockContext#current(String)} finds it. Not available on a {@link
  * Redlock}.
  */
-public final class PathLock implements Lock {
+public final class PathLock implements Lock, KeyOrder {
 
     private final RedisLock owner;
     private final PathLocks paths;
@@ -144,6 +151,45 @@ public final class PathLock implements Lock {
     public java.util.concurrent.locks.Lock asJavaLock(String path, Lease lease) {
         validate(path, lease);
         return new JavaLockView(owner, this, path, lease);
+    }
+
+    /**
+     * The paths in the order every caller takes several of them: segment by segment, each segment compared whole, so
+     * that a path comes just before its descendants.
+     *
+     * @throws IllegalArgumentException if there is no path, a path is invalid, or one path contains another
+     */
+    @Override
+    public List<String> order(Collection<String> paths) {
+        if (paths == null || paths.isEmpty()) {
+            throw new IllegalArgumentException("paths must name at least one path, but were " + paths);
+        }
+        TreeMap<List<String>, String> ordered = new TreeMap<>(PathLock::compareSegments);
+        for (String path : paths) {
+            ordered.putIfAbsent(TreePath.parse(owner.keyPrefix(), tree, path).segments(), path);
+        }
+        List<String> previous = null;
+        for (List<String> segments : ordered.keySet()) {
+            if (previous != null
+                    && segments.size() > previous.size()
+                    && segments.subList(0, previous.size()).equals(previous)) {
+                throw new IllegalArgumentException("paths taken together must not contain each other, but \""
+                        + ordered.get(previous) + "\" contains \"" + ordered.get(segments) + "\"; take the outer one"
+                        + " alone");
+            }
+            previous = segments;
+        }
+        return List.copyOf(ordered.values());
+    }
+
+    private static int compareSegments(List<String> left, List<String> right) {
+        for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
+            int order = left.get(i).compareTo(right.get(i));
+            if (order != 0) {
+                return order;
+            }
+        }
+        return Integer.compare(left.size(), right.size());
     }
 
     /**

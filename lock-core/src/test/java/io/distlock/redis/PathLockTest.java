@@ -10,6 +10,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.MultiLockHandle;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -17,6 +18,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -347,6 +349,48 @@ class PathLockTest {
                             .isEqualTo("{distlock:" + tree + "}/fence"));
             assertThat(own.lock().tree(tree).tryAcquire("", LONG)).isPresent();
         }
+    }
+
+    @Test
+    void severalPathsAreTakenSegmentBySegmentSoThatCrossingSetsNeverDeadlock() throws Exception {
+        PathLock first = clients.lock().tree(tree);
+        PathLock second = clients.lock().tree(tree);
+        // By plain text p/q-z sorts before p/q/s ('-' before '/'): one caller would take p/q and wait for p/q-z/w while
+        // the other took p/q-z and waited for p/q/s.
+        assertThat(first.order(List.of("p/q-z", "p/q/s"))).containsExactly("p/q/s", "p/q-z");
+        assertThat(first.order(List.of("p/q-z/w", "/p/q/", "p/q"))).containsExactly("/p/q/", "p/q-z/w");
+
+        for (int round = 0; round < 20; round++) {
+            CyclicBarrier start = new CyclicBarrier(2);
+            Future<Optional<MultiLockHandle>> one =
+                    threads.submit(() -> takeTogether(first, start, List.of("p/q", "p/q-z/w")));
+            Future<Optional<MultiLockHandle>> other =
+                    threads.submit(() -> takeTogether(second, start, List.of("p/q-z", "p/q/s")));
+
+            assertThat(one.get(20, TimeUnit.SECONDS)).as("round %d", round).isPresent();
+            assertThat(other.get(20, TimeUnit.SECONDS)).as("round %d", round).isPresent();
+        }
+    }
+
+    private static Optional<MultiLockHandle> takeTogether(PathLock lock, CyclicBarrier start, List<String> paths)
+            throws Exception {
+        start.await(10, TimeUnit.SECONDS);
+        Optional<MultiLockHandle> held = lock.tryAcquireAll(paths, LONG, Duration.ofSeconds(5));
+        held.ifPresent(MultiLockHandle::release);
+        return held;
+    }
+
+    @Test
+    void pathsThatContainEachOtherCannotBeTakenTogether() throws Exception {
+        PathLock lock = clients.lock().tree(tree);
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(List.of("a/b/c", "x", "a"), LONG, Duration.ZERO))
+                .withMessageContaining("\"a\" contains \"a/b/c\"");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(List.of("x", ""), LONG, Duration.ZERO))
+                .withMessageContaining("contain each other");
+        assertThat(lock.tryAcquireAll(List.of(""), LONG, Duration.ZERO)).isPresent();
     }
 
     @Test
