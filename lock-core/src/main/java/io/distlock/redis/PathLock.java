@@ -162,11 +162,20 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public List<String> order(Collection<String> paths) {
         if (paths == null || paths.isEmpty()) {
-            throw new IllegalArgumentException("paths must name at least one path, but were " + paths);
+            throw new IllegalArgumentException("keys must name at least one key (a path), but were " + paths);
         }
         TreeMap<List<String>, String> ordered = new TreeMap<>(PathLock::compareSegments);
         for (String path : paths) {
-            ordered.putIfAbsent(TreePath.parse(owner.keyPrefix(), tree, path).segments(), path);
+            TreePath parsed;
+            try {
+                parsed = TreePath.parse(owner.keyPrefix(), tree, path);
+            } catch (IllegalArgumentException invalid) {
+                throw new IllegalArgumentException(
+                        "keys must not contain a null or blank key or an invalid path, but were " + paths + ": "
+                                + invalid.getMessage(),
+                        invalid);
+            }
+            ordered.putIfAbsent(parsed.segments(), path);
         }
         List<String> previous = null;
         for (List<String> segments : ordered.keySet()) {
