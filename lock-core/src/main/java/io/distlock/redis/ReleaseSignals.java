@@ -16,7 +16,13 @@ final class ReleaseSignals {
     /** A future that completes at the next release of {@code lockKey}; {@link #forget} it when done waiting. */
     CompletableFuture<Void> next(String lockKey) {
         CompletableFuture<Void> signal = new CompletableFuture<>();
-        waiting.computeIfAbsent(lockKey, key -> ConcurrentHashMap.newKeySet()).add(signal);
+        // Added inside compute: a forget() that empties the set removes it from the map atomically, so adding to a set
+        // fetched before would add to one that no release can reach any more.
+        waiting.compute(lockKey, (key, signals) -> {
+            Set<CompletableFuture<Void>> live = signals == null ? ConcurrentHashMap.newKeySet() : signals;
+            live.add(signal);
+            return live;
+        });
         return signal;
     }
 
