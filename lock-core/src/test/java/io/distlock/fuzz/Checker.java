@@ -47,13 +47,40 @@ interface Checker {
     void enter(Section section);
 
     /** Checks, in the middle of a section, that its lock is still its own. */
-    void check(Section section);
+    default void check(Section section) {
+        section.checked(checkpoint(section, "check"));
+    }
 
     /** Checks like {@link #check} and extends the claim to the lock's current lease, for auto-renewed sections. */
-    void refresh(Section section);
+    default void refresh(Section section) {
+        section.checked(checkpoint(section, "refresh"));
+    }
 
-    /** Records that the section exited, before its lock is released. */
-    void exit(Section section);
+    /**
+     * Records that the section exited, before its lock is released. A section whose lock key could not be read only
+     * removes its claim: left behind, the claim would outlive the release and count the next holder as an overlap.
+     */
+    default void exit(Section section) {
+        if (!section.unreadable()) {
+            try {
+                section.checked(checkpoint(section, "exit"));
+                return;
+            } catch (LockView.Unreadable e) {
+                leave(section);
+                throw e;
+            }
+        }
+        leave(section);
+    }
+
+    /**
+     * Judges the section at a checkpoint of one {@code mode}, {@code check}, {@code refresh} or {@code exit}, with the
+     * checker's own script.
+     */
+    State checkpoint(Section section, String mode);
+
+    /** Removes the section's claim without judging it. */
+    void leave(Section section);
 
     /**
      * Notes that an acquisition of {@code key} was refused. Only a checker that learns something from a refusal, such

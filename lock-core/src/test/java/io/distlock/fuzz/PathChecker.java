@@ -72,31 +72,6 @@ final class PathChecker implements Checker {
         section.entered(Entry.of(code));
     }
 
-    @Override
-    public void check(Section section) {
-        section.checked(checkpoint(section, "check"));
-    }
-
-    @Override
-    public void refresh(Section section) {
-        section.checked(checkpoint(section, "refresh"));
-    }
-
-    /** {@inheritDoc} A section whose lock key could not be read only removes its claim, as for keys. */
-    @Override
-    public void exit(Section section) {
-        if (!section.unreadable()) {
-            try {
-                section.checked(checkpoint(section, "exit"));
-                return;
-            } catch (LockView.Unreadable e) {
-                leave(section);
-                throw e;
-            }
-        }
-        leave(section);
-    }
-
     /** Counts the refusal if only an ancestor or descendant of the path had a section inside, or if none had. */
     @Override
     public void refused(String key) {
@@ -106,11 +81,13 @@ final class PathChecker implements Checker {
                 PathKeys.pathOf(key));
     }
 
-    private void leave(Section section) {
+    @Override
+    public void leave(Section section) {
         judgements.execute(PathCheckerScripts.LEAVE, List.of(keys.pathClaims(PathTree.NAME)), section.id());
     }
 
-    private State checkpoint(Section section, String mode) {
+    @Override
+    public State checkpoint(Section section, String mode) {
         return State.of(judgements.judge(
                 checkpoint,
                 section,

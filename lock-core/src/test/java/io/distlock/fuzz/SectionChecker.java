@@ -76,41 +76,15 @@ final class SectionChecker implements Checker {
     }
 
     @Override
-    public void check(Section section) {
-        section.checked(checkpoint(section, "check"));
-    }
-
-    @Override
-    public void refresh(Section section) {
-        section.checked(checkpoint(section, "refresh"));
-    }
-
-    /**
-     * {@inheritDoc} A section whose lock key could not be read only removes its claim: left behind, the claim would
-     * outlive the release and count the next holder as an overlap.
-     */
-    @Override
-    public void exit(Section section) {
-        if (!section.unreadable()) {
-            try {
-                section.checked(checkpoint(section, "exit"));
-                return;
-            } catch (LockView.Unreadable e) {
-                leave(section);
-                throw e;
-            }
-        }
-        leave(section);
-    }
-
-    private void leave(Section section) {
+    public void leave(Section section) {
         judgements.execute(
                 CheckerScripts.LEAVE,
                 List.of(keys.claim(section.key()), keys.readerClaims(section.key())),
                 section.id());
     }
 
-    private State checkpoint(Section section, String mode) {
+    @Override
+    public State checkpoint(Section section, String mode) {
         return State.of(judgements.judge(
                 checkpoint,
                 section,
