@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,16 +98,7 @@ final class PathCommands implements LockCommands {
     /** Makes the lease at least this long, in the holder key and in every ancestor's count, if the hold owns its path. */
     @Override
     public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
-        return runner.run(
-                hold.key(),
-                "re-enter",
-                PathScripts.RENEW,
-                holdKeys(hold),
-                renewArgs(List.of(hold), leaseMillis),
-                value -> {
-                    List<?> answer = (List<?>) value;
-                    return Ownership.of(number(answer.get(0)));
-                });
+        return renewal("re-enter", List.of(hold), leaseMillis, found -> found.get(0));
     }
 
     @Override
@@ -153,19 +145,32 @@ final class PathCommands implements LockCommands {
 
     @Override
     public ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
+        return renewal("renew", holds, leaseMillis, found -> found);
+    }
+
+    /**
+     * Runs {@link PathScripts#RENEW} on the holds, reading each hold's ancestors from its holder key once; the answer
+     * has one ownership per hold, in order.
+     */
+    private <T> ScriptRunner.Call<T> renewal(
+            String operation, List<Hold> holds, long leaseMillis, Function<List<Ownership>, T> result) {
         List<String> keys = new ArrayList<>();
+        List<String> args = new ArrayList<>(2 * holds.size() + 1);
+        args.add(Long.toString(leaseMillis));
         for (Hold hold : holds) {
-            keys.addAll(holdKeys(hold));
+            List<String> below = TreePath.ofHolderKey(hold.lockKey()).ancestorBelowKeys();
+            keys.add(hold.lockKey());
+            keys.addAll(below);
+            args.add(hold.token());
+            args.add(Integer.toString(below.size()));
         }
-        return runner.run(
-                holds.get(0).key(), "renew", PathScripts.RENEW, keys, renewArgs(holds, leaseMillis), answer -> {
-                    if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
-                        throw new IllegalStateException("renewal of " + holds.size() + " paths answered " + answer);
-                    }
-                    return values.stream()
-                            .map(value -> Ownership.of(number(value)))
-                            .toList();
-                });
+        return runner.run(holds.get(0).key(), operation, PathScripts.RENEW, keys, args, answer -> {
+            if (!(answer instanceof List<?> values) || values.size() != holds.size()) {
+                throw new IllegalStateException(operation + " of " + holds.size() + " paths answered " + answer);
+            }
+            return result.apply(
+                    values.stream().map(value -> Ownership.of(number(value))).toList());
+        });
     }
 
     @Override
@@ -187,16 +192,6 @@ final class PathCommands implements LockCommands {
         keys.add(hold.lockKey());
         keys.addAll(TreePath.ofHolderKey(hold.lockKey()).ancestorBelowKeys());
         return keys;
-    }
-
-    private static List<String> renewArgs(List<Hold> holds, long leaseMillis) {
-        List<String> args = new ArrayList<>(2 * holds.size() + 1);
-        args.add(Long.toString(leaseMillis));
-        for (Hold hold : holds) {
-            args.add(hold.token());
-            args.add(Integer.toString(TreePath.ofHolderKey(hold.lockKey()).depth()));
-        }
-        return args;
     }
 
     private static long number(Object answer) {
