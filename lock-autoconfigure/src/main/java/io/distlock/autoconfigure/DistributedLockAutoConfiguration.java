@@ -1,6 +1,7 @@
 package io.distlock.autoconfigure;
 
 import io.distlock.Lock;
+import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
@@ -33,6 +34,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p>When {@code distlock.redlock.nodes} names at least one node, the {@link Lock} bean is a {@link Redlock} over those
  * nodes instead, on Lettuce connection factories of its own that are not beans and close with it; neither the {@link
  * RedisLock} nor the release subscription on the application's Redis is created, and that Redis is left alone.
+ *
+ * <p>The lock tells every {@link LockObserver} bean what it does, in their order; distlock's own observers come from
+ * its metrics auto-configuration.
  *
  * <p>Every bean backs off when the application defines its own; {@code distlock.enabled=false} turns all of them off.
  * {@link DistributedLockAnnotationAutoConfiguration} makes sure annotated methods never run without a lock unnoticed
@@ -67,7 +71,8 @@ public final class DistributedLockAutoConfiguration {
                 ObjectProvider<StringRedisTemplate> stringRedisTemplates,
                 RedisConnectionFactory connectionFactory,
                 ReleaseSubscription releaseSubscription,
-                DistributedLockProperties properties) {
+                DistributedLockProperties properties,
+                ObjectProvider<LockObserver> observers) {
             return RedisLock.builder(LockTemplates.choose(stringRedisTemplates, connectionFactory))
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
@@ -77,6 +82,7 @@ public final class DistributedLockAutoConfiguration {
                     .replicaAcknowledgements(
                             properties.getReplicaAck().getReplicas(),
                             properties.getReplicaAck().getTimeout())
+                    .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }
     }
@@ -93,13 +99,15 @@ public final class DistributedLockAutoConfiguration {
 
         // Closed through its lifecycle before the nodes' factories are destroyed, since it depends on them.
         @Bean
-        Redlock distlockLock(RedlockNodes nodes, DistributedLockProperties properties) {
+        Redlock distlockLock(
+                RedlockNodes nodes, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
             return Redlock.builder(nodes.factories())
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                     .clockDriftFactor(properties.getRedlock().getClockDriftFactor())
+                    .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }
     }

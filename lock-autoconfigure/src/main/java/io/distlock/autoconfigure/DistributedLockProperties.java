@@ -39,6 +39,10 @@ public class DistributedLockProperties implements InitializingBean {
 
     private final ReplicaAck replicaAck = new ReplicaAck();
 
+    private final Metrics metrics = new Metrics();
+
+    private final Observations observations = new Observations();
+
     @NestedConfigurationProperty
     private final RedlockProperties redlock = new RedlockProperties();
 
@@ -100,6 +104,14 @@ public class DistributedLockProperties implements InitializingBean {
 
     public RedlockProperties getRedlock() {
         return redlock;
+    }
+
+    public Metrics getMetrics() {
+        return metrics;
+    }
+
+    public Observations getObservations() {
+        return observations;
     }
 
     /**
@@ -259,6 +271,36 @@ public class DistributedLockProperties implements InitializingBean {
 
         public void setOrder(int order) {
             this.order = order;
+        }
+    }
+
+    /** Micrometer meters of acquisitions, holds, renewals and handovers, when Micrometer is present. */
+    public static class Metrics {
+
+        /** Whether to record distlock's meters in the application's MeterRegistry. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** Micrometer observations (tracing spans) of acquisitions and held regions, when an ObservationRegistry exists. */
+    public static class Observations {
+
+        /** Whether to observe each acquisition and each held region, so that tracing shows lock waits as spans. */
+        private boolean enabled = true;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
         }
     }
 }

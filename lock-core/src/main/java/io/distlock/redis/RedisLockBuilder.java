@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
+import io.distlock.monitor.LockObserver;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -29,6 +30,7 @@ public final class RedisLockBuilder {
     ReleaseSubscription releaseSubscription;
 
     Duration shutdownGracePeriod = Duration.ofSeconds(10);
+    LockObserver observer = LockObserver.NONE;
 
     private int acknowledgingReplicas;
     private @Nullable Duration acknowledgementTimeout;
@@ -92,6 +94,21 @@ public final class RedisLockBuilder {
      */
     public RedisLockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
         this.shutdownGracePeriod = shutdownGracePeriod;
+        return this;
+    }
+
+    /**
+     * Sets what hears the lock's acquisitions, holds, renewals and handovers, such as distlock's Micrometer binding.
+     *
+     * @param observer the observer; {@link LockObserver#NONE}, the default, hears nothing
+     * @return this builder
+     * @throws IllegalArgumentException if the observer is null
+     */
+    public RedisLockBuilder observer(LockObserver observer) {
+        if (observer == null) {
+            throw new IllegalArgumentException("observer must not be null; use LockObserver.NONE for none");
+        }
+        this.observer = observer;
         return this;
     }
 

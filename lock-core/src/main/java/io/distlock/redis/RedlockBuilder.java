@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
+import io.distlock.monitor.LockObserver;
 import io.lettuce.core.ClientOptions;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -72,6 +73,18 @@ public final class RedlockBuilder {
      */
     public RedlockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
         settings.shutdownGracePeriod(shutdownGracePeriod);
+        return this;
+    }
+
+    /**
+     * Sets what hears the lock's acquisitions, holds, renewals and handovers, such as distlock's Micrometer binding.
+     *
+     * @param observer the observer; {@link LockObserver#NONE}, the default, hears nothing
+     * @return this builder
+     * @throws IllegalArgumentException if the observer is null
+     */
+    public RedlockBuilder observer(LockObserver observer) {
+        settings.observer(observer);
         return this;
     }
 
