@@ -9,7 +9,5 @@ public enum LockKind {
     /** A reader's share of a key. */
     READ,
     /** A path of a tree, which conflicts with its ancestors and its descendants. */
-    PATH,
-    /** Several keys taken together in one step. */
-    MULTI
+    PATH
 }

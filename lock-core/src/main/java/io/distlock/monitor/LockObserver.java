@@ -12,8 +12,7 @@ import java.util.List;
  * changes what the lock does.
  *
  * <p><b>Names.</b> {@code key} is the key the application asked for; for a {@linkplain LockKind#PATH path lock} it is
- * the tree's name, since the paths of a tree are many; for {@linkplain LockKind#MULTI several keys at once} it is the
- * first key. Keys can be many and chosen by users (an order number, a SKU), so an observer that tags by them must map
+ * the tree's name, since the paths of a tree are many. Keys can be many and chosen by users (an order number, a SKU), so an observer that tags by them must map
  * them to a few groups first.
  */
 public interface LockObserver {
@@ -40,7 +39,9 @@ public interface LockObserver {
     }
 
     /**
-     * An acquisition begins, on the thread that asked for the lock, after the arguments were checked.
+     * An acquisition begins, on the thread that asked for the lock, after the arguments were checked. Several keys
+     * taken one by one ({@link io.distlock.Lock#acquireAll}) are heard as one acquisition per key; keys that a store
+     * takes together in one step start their holds without an acquisition.
      *
      * @param key the key asked for (see the type's notes on names)
      * @param kind the kind of lock asked for

@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.monitor.LockKind;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -68,9 +69,13 @@ public final class FairLock implements Lock {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         owner.validate(key, lease);
+        return Optional.ofNullable(owner.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
+    }
+
+    private @Nullable LockHandle tryOnce(String key, Lease lease) {
         LockHandle nested = owner.reenter(key, lease, WaitingRoom.FOREVER);
         if (nested != null) {
-            return Optional.of(nested);
+            return nested;
         }
         String lockKey = owner.lockKey(key);
         String ticket = commands.newTicket();
@@ -81,9 +86,9 @@ public final class FairLock implements Lock {
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
         owner.startBackgroundWork();
         return answer.granted()
-                ? Optional.of(owner.holds()
-                        .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis()))
-                : Optional.empty();
+                ? owner.holds()
+                        .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis())
+                : null;
     }
 
     @Override
@@ -93,13 +98,15 @@ public final class FairLock implements Lock {
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(queue(key, lease, waitNanos));
+        return Optional.ofNullable(
+                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         owner.validate(key, lease);
-        LockHandle handle = queue(key, lease, WaitingRoom.FOREVER);
+        LockHandle handle =
+                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }

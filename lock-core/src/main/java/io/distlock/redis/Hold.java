@@ -3,12 +3,17 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.LockKind;
+import io.distlock.monitor.LockObserver.Holding;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,6 +30,7 @@ import org.jspecify.annotations.Nullable;
 final class Hold {
 
     private static final Object RELEASED = new Object();
+    private static final Holding UNOBSERVED = new Holding() {};
 
     private final String key;
     private final String lockKey;
@@ -35,6 +41,13 @@ final class Hold {
     private final long acquiredNanos;
     private final Executor callbackExecutor;
     private final Kind kind;
+    private final long sinceEpochMillis = System.currentTimeMillis();
+    private final String acquiredBy = Thread.currentThread().getName();
+
+    /** What hears how the hold ends; null before it is observed, {@link #UNOBSERVED} once it ended or never will be. */
+    private final AtomicReference<@Nullable Holding> holding = new AtomicReference<>();
+
+    private volatile @Nullable String boundThread;
 
     /** Guarded by this. */
     private int openHandles = 1;
@@ -86,7 +99,13 @@ final class Hold {
         /** The exclusive lock, through the fair queue. */
         FAIR,
         /** A reader's share of the key. */
-        READ
+        READ,
+        /** A path of a tree, whose holder key is the lock key. */
+        PATH
+    }
+
+    Kind kind() {
+        return kind;
     }
 
     String key() {
@@ -176,6 +195,7 @@ final class Hold {
         if (!outcome.compareAndSet(null, lost)) {
             return;
         }
+        ended().lost(reason);
         List<Consumer<LockLostException>> toRun;
         synchronized (this) {
             toRun = callbacks;
@@ -188,7 +208,76 @@ final class Hold {
 
     /** Ends the hold normally; false if it had been lost first. */
     boolean markReleased() {
-        return outcome.compareAndSet(null, RELEASED);
+        if (!outcome.compareAndSet(null, RELEASED)) {
+            return false;
+        }
+        ended().released();
+        return true;
+    }
+
+    /** The last handle was collected without a release: nobody will end the hold, so its observer hears it now. */
+    void markDropped() {
+        ended().dropped();
+    }
+
+    /**
+     * Starts observing the hold, unless it is observed already (a nested acquisition joined it) or has ended unheard. A
+     * hold that ends while its observer starts tells that observer at once.
+     */
+    void observe(Supplier<Holding> observer) {
+        if (holding.get() != null) {
+            return;
+        }
+        Holding started = observer.get();
+        if (holding.compareAndSet(null, started)) {
+            return;
+        }
+        Object current = outcome.get();
+        if (current instanceof LockLostException lost) {
+            started.lost(lost.reason());
+        } else if (current == RELEASED) {
+            started.released();
+        } else {
+            started.dropped();
+        }
+    }
+
+    /** The observer of the hold's end, once; afterwards, and for a hold never observed, one that hears nothing. */
+    private Holding ended() {
+        Holding observer = holding.getAndSet(UNOBSERVED);
+        return observer == null ? UNOBSERVED : observer;
+    }
+
+    /** Marks the hold as owned by one thread, which alone may release it (a {@link JavaLockView}'s lock). */
+    void boundTo(@Nullable String threadName) {
+        boundThread = threadName;
+    }
+
+    /** How the inspection shows the hold; the owner token stays out. */
+    HeldLock view(LockKind lockKind, String shownKey, @Nullable String tree) {
+        long now = System.nanoTime();
+        int handles;
+        boolean renewedNow;
+        synchronized (this) {
+            handles = openHandles;
+            renewedNow = renewedHandles > 0;
+        }
+        return new HeldLock(
+                shownKey,
+                tree,
+                lockKind,
+                Instant.ofEpochMilli(sinceEpochMillis),
+                Duration.ofNanos(now - acquiredNanos),
+                renewedNow,
+                Duration.ofNanos(Math.max(0, expiresByNanos - now)),
+                fencingToken,
+                acquiredBy,
+                boundThread,
+                handles);
+    }
+
+    long acquiredNanos() {
+        return acquiredNanos;
     }
 
     void onLost(Consumer<LockLostException> callback) {

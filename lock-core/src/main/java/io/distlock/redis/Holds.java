@@ -22,8 +22,11 @@ final class Holds {
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final Releaser releaser;
+    private final Hold.Kind exclusiveKind;
 
-    Holds(LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser) {
+    /** @param exclusiveKind the kind of the holds {@link #held} starts: the exclusive lock's, or a path lock's */
+    Holds(LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser, Hold.Kind exclusiveKind) {
+        this.exclusiveKind = exclusiveKind;
         this.commands = commands;
         this.live = live;
         this.renewer = renewer;
@@ -32,7 +35,7 @@ final class Holds {
 
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
     LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), Hold.Kind.EXCLUSIVE);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), exclusiveKind);
         return joined(hold, lease);
     }
 

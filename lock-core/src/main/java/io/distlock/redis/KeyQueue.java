@@ -162,6 +162,16 @@ final class KeyQueue {
         }
     }
 
+    /** How many threads wait in this queue. */
+    int size() {
+        lock.lock();
+        try {
+            return waiters.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     boolean isEmpty() {
         lock.lock();
         try {

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -43,7 +44,11 @@ final class LeaseRenewer implements AutoCloseable {
     /** Holds whose last renewal, in a batch with others, failed or timed out; each is renewed alone until it works. */
     private final Set<Hold> suspects = ConcurrentHashMap.newKeySet();
 
-    LeaseRenewer(LockCommands commands, boolean clustered, Duration lease, Duration interval) {
+    private final ObserverCalls observer;
+    private final ScheduledFuture<?> rounds;
+
+    LeaseRenewer(LockCommands commands, boolean clustered, Duration lease, Duration interval, ObserverCalls observer) {
+        this.observer = observer;
         this.commands = commands;
         this.clustered = clustered;
         this.leaseMillis = lease.toMillis();
@@ -63,7 +68,13 @@ final class LeaseRenewer implements AutoCloseable {
             thread.setDaemon(true);
             return thread;
         });
-        scheduler.scheduleWithFixedDelay(this::renewAll, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+        this.rounds = scheduler.scheduleWithFixedDelay(
+                this::renewAll, interval.toNanos(), interval.toNanos(), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether renewal rounds still run: a round that threw would have ended them, as would {@link #close()}. */
+    boolean isRunning() {
+        return !rounds.isDone();
     }
 
     long leaseMillis() {
@@ -160,15 +171,23 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     private void applyResults(List<Hold> batch, List<Ownership> results, long sentNanos) {
+        int renewed = 0;
         for (int i = 0; i < batch.size(); i++) {
             Hold hold = batch.get(i);
             Ownership result = results.get(i);
             if (result == Ownership.OWNED) {
                 hold.leaseAtLeast(sentNanos, leaseMillis);
+                renewed++;
             } else {
                 hold.markLost(result.lossReason());
                 forget(hold);
             }
+        }
+        if (renewed > 0) {
+            observer.renewed(renewed);
+        }
+        if (renewed < batch.size()) {
+            observer.renewalFailed(batch.size() - renewed);
         }
     }
 
@@ -177,6 +196,7 @@ final class LeaseRenewer implements AutoCloseable {
         if (batch.size() > 1) {
             suspects.addAll(batch);
         }
+        observer.renewalFailed(batch.size());
         log.warn(
                 "Renewing {} distlock lease(s) failed; a hold is reported lost once its lease must have run out: {}",
                 batch.size(),

@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -22,6 +23,29 @@ final class LiveHolds {
                 notifyAll();
             }
         }
+    }
+
+    /** The holds neither released nor known lost, oldest first, for the inspection. */
+    List<Hold> snapshot() {
+        List<Hold> snapshot = new ArrayList<>(holds.size());
+        for (Hold hold : holds) {
+            if (!hold.hasEnded()) {
+                snapshot.add(hold);
+            }
+        }
+        snapshot.sort(Comparator.comparingLong(Hold::acquiredNanos));
+        return snapshot;
+    }
+
+    /** How many holds are neither released nor known lost. */
+    int count() {
+        int count = 0;
+        for (Hold hold : holds) {
+            if (!hold.hasEnded()) {
+                count++;
+            }
+        }
+        return count;
     }
 
     /**

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.monitor.LockKind;
 import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Arrays;
@@ -108,7 +109,8 @@ public final class PathLock implements Lock, KeyOrder {
     public Optional<LockHandle> tryAcquire(String path, Lease lease) {
         TreePath treePath = validate(path, lease);
         try {
-            return Optional.ofNullable(take(treePath, lease, 0));
+            return Optional.ofNullable(
+                    owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -129,7 +131,8 @@ public final class PathLock implements Lock, KeyOrder {
         if (waitNanos == 0) {
             return tryAcquire(path, lease);
         }
-        return Optional.ofNullable(take(treePath, lease, waitNanos));
+        return Optional.ofNullable(
+                owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, waitNanos)));
     }
 
     /**
@@ -140,7 +143,8 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public LockHandle acquire(String path, Lease lease) throws InterruptedException {
         TreePath treePath = validate(path, lease);
-        LockHandle handle = take(treePath, lease, WaitingRoom.FOREVER);
+        LockHandle handle =
+                owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for path '" + path + "' ended without the lock");
         }

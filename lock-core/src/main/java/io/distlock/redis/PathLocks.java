@@ -16,6 +16,7 @@ final class PathLocks {
     private final boolean clustered;
     private final Duration watchdogLease;
     private final Duration renewInterval;
+    private final ObserverCalls observer;
 
     /** Guarded by this. */
     private @Nullable LeaseRenewer renewer;
@@ -32,7 +33,9 @@ final class PathLocks {
             LiveHolds live,
             boolean clustered,
             Duration watchdogLease,
-            Duration renewInterval) {
+            Duration renewInterval,
+            ObserverCalls observer) {
+        this.observer = observer;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.live = live;
@@ -57,12 +60,18 @@ final class PathLocks {
         }
         synchronized (this) {
             if (holds == null) {
-                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval);
-                Releaser releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null);
-                holds = new Holds(commands, live, renewer, releaser);
+                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval, observer);
+                Releaser releaser =
+                        new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer);
+                holds = new Holds(commands, live, renewer, releaser, Hold.Kind.PATH);
             }
             return holds;
         }
+    }
+
+    /** Whether the path holds' renewer runs, or was never needed. */
+    synchronized boolean isRenewerRunning() {
+        return renewer == null || renewer.isRunning();
     }
 
     /** Stops renewing; called once the owning lock's grace period is over. */

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.monitor.LockKind;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -60,7 +61,7 @@ public final class ReadLock implements Lock {
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         owner.validate(key, lease);
         try {
-            return Optional.ofNullable(take(key, lease, 0));
+            return Optional.ofNullable(owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -75,13 +76,14 @@ public final class ReadLock implements Lock {
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(take(key, lease, waitNanos));
+        return Optional.ofNullable(owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         owner.validate(key, lease);
-        LockHandle handle = take(key, lease, WaitingRoom.FOREVER);
+        LockHandle handle =
+                owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }

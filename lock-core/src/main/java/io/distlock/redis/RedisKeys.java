@@ -38,6 +38,16 @@ final class RedisKeys {
         return "{" + prefix + key + "}";
     }
 
+    /**
+     * The application's key in a lock key, or the tree's name in a path lock's key (whose hash tag is the tree's); the
+     * lock key itself if it is not one of this prefix's.
+     */
+    String nameOf(String lockKey) {
+        String start = "{" + prefix;
+        int end = lockKey.indexOf('}');
+        return lockKey.startsWith(start) && end >= start.length() ? lockKey.substring(start.length(), end) : lockKey;
+    }
+
     static String fenceKey(String lockKey) {
         return lockKey + FENCE_SUFFIX;
     }

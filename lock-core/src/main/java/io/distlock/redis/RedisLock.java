@@ -5,9 +5,15 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockKind;
 import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +43,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
+public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, InspectableLock {
 
     /**
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
@@ -71,6 +77,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
     private final @Nullable KeysTogether together;
     private final @Nullable PathLocks paths;
     private final LiveHolds live = new LiveHolds();
+    private final ObserverCalls observer;
+    private final LockInspection inspection;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
     private volatile boolean closed;
@@ -84,16 +92,18 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
         this.name = servers.name();
         this.commands = servers.commands();
         this.waitingRoom = servers.waitingRoom();
+        this.observer = new ObserverCalls(settings.observer);
         this.renewer = new LeaseRenewer(
-                commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval());
+                commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval(), observer);
         this.subscriptions = servers.subscriptions();
         this.ownsSubscriptions = servers.ownsSubscriptions();
         this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
         this.handovers =
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
-        this.releaser = new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair());
-        this.holds = new Holds(commands, live, renewer, releaser);
+        this.releaser =
+                new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
+        this.holds = new Holds(commands, live, renewer, releaser, Hold.Kind.EXCLUSIVE);
         this.acquirer = new Acquirer(
                 this,
                 commands,
@@ -123,7 +133,15 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
                         live,
                         servers.clustered(),
                         settings.watchdogLease,
-                        settings.effectiveRenewInterval());
+                        settings.effectiveRenewInterval(),
+                        observer);
+        this.inspection = new LockInspection(
+                keys,
+                commands,
+                live,
+                waitingRoom,
+                subscriptions,
+                () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning()));
     }
 
     /**
@@ -157,7 +175,10 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         validate(key, lease);
-        return acquirer.tryOnce(key, keys.lockKey(key), lease);
+        return Optional.ofNullable(observer.acquisition(
+                key,
+                LockKind.EXCLUSIVE,
+                () -> acquirer.tryOnce(key, keys.lockKey(key), lease).orElse(null)));
     }
 
     @Override
@@ -167,13 +188,15 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(acquirer.acquire(key, keys.lockKey(key), lease, waitNanos));
+        return Optional.ofNullable(observer.acquisition(
+                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         validate(key, lease);
-        LockHandle handle = acquirer.acquire(key, keys.lockKey(key), lease, WaitingRoom.FOREVER);
+        LockHandle handle = observer.acquisition(
+                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -189,7 +212,13 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
     @Override
     public KeysAtOnce.@Nullable Taken tryAcquireAtOnce(List<String> keys, Lease lease) {
         keys.forEach(key -> validate(key, lease));
-        return together == null ? null : together.tryAll(keys, lease);
+        KeysAtOnce.Taken taken = together == null ? null : together.tryAll(keys, lease);
+        if (taken != null && taken.handles() != null) {
+            for (int i = 0; i < keys.size(); i++) {
+                observer.held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);
+            }
+        }
+        return taken;
     }
 
     @Override
@@ -296,12 +325,50 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce {
 
     /** Takes the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
     void ownedByThread(LockHandle handle) {
-        threadOwned.add((RedisLockHandle) handle);
+        RedisLockHandle own = (RedisLockHandle) handle;
+        threadOwned.add(own);
+        own.hold().boundTo(Thread.currentThread().getName());
     }
 
     /** Ends the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
     void noLongerOwnedByThread(LockHandle handle) {
         threadOwned.remove((RedisLockHandle) handle);
+    }
+
+    @Override
+    public List<HeldLock> heldLocks() {
+        return inspection.heldLocks();
+    }
+
+    @Override
+    public int heldCount() {
+        return inspection.heldCount();
+    }
+
+    @Override
+    public Map<String, Integer> waitingThreads() {
+        return inspection.waitingThreads();
+    }
+
+    @Override
+    public int waitingCount() {
+        return inspection.waitingCount();
+    }
+
+    /** Not for a Redlock's nodes: a Redlock throws {@link UnsupportedOperationException}. */
+    @Override
+    public KeyState keyState(String key) {
+        return inspection.keyState(key);
+    }
+
+    @Override
+    public BackendState checkBackend() {
+        return inspection.checkBackend();
+    }
+
+    /** Runs acquisitions of the lock's other kinds under its observer. */
+    ObserverCalls observer() {
+        return observer;
     }
 
     /**

@@ -3,8 +3,13 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -45,7 +50,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory} on a standalone Redis 6.2 or newer;
  * the nodes must be independent masters, not replicas of each other or members of one cluster.
  */
-public final class Redlock implements Lock, ClosingLifecycle {
+public final class Redlock implements Lock, ClosingLifecycle, InspectableLock {
 
     private final RedisLock lock;
     private final int nodes;
@@ -166,6 +171,42 @@ public final class Redlock implements Lock, ClosingLifecycle {
     @Override
     public boolean isRunning() {
         return lock.isRunning();
+    }
+
+    @Override
+    public List<HeldLock> heldLocks() {
+        return lock.heldLocks();
+    }
+
+    @Override
+    public int heldCount() {
+        return lock.heldCount();
+    }
+
+    @Override
+    public Map<String, Integer> waitingThreads() {
+        return lock.waitingThreads();
+    }
+
+    @Override
+    public int waitingCount() {
+        return lock.waitingCount();
+    }
+
+    /**
+     * Not available: each node keeps its own copy of a key, and only a majority decides who holds it.
+     *
+     * @throws UnsupportedOperationException always
+     */
+    @Override
+    public KeyState keyState(String key) {
+        return lock.keyState(key);
+    }
+
+    /** The server is reachable when a majority of the nodes answered the probe script within the command timeout. */
+    @Override
+    public BackendState checkBackend() {
+        return lock.checkBackend();
     }
 
     @Override

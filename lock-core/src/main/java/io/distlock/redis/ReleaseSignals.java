@@ -40,6 +40,16 @@ final class ReleaseSignals {
         }
     }
 
+    /** Adds how many waiters wait here, by the lock key they wait for, to {@code counts}. */
+    void countWaiting(Map<String, Integer> counts) {
+        waiting.forEach((lockKey, signals) -> {
+            int size = signals.size();
+            if (size > 0) {
+                counts.merge(lockKey, size, Integer::sum);
+            }
+        });
+    }
+
     /** Wakes every waiter: releases may have been missed, or the lock is closing. */
     void releasedAll() {
         waiting.values().forEach(signals -> signals.forEach(signal -> signal.complete(null)));

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.monitor.BackendState;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -117,6 +118,20 @@ public final class ReleaseSubscription implements ClosingLifecycle {
         if (registered != null) {
             registered.remove(listener);
         }
+    }
+
+    /** How the subscription to the channel stands, for the inspection's health check. */
+    BackendState.Subscription state(String channel) {
+        if (closed) {
+            return BackendState.Subscription.CLOSED;
+        }
+        if (!listeners.containsKey(channel)) {
+            return BackendState.Subscription.NOT_STARTED;
+        }
+        RedisConnection current = connection;
+        return subscribed.contains(channel) && current != null && !current.isClosed() && current.isSubscribed()
+                ? BackendState.Subscription.SUBSCRIBED
+                : BackendState.Subscription.RECONNECTING;
     }
 
     private void subscribeAll() {

@@ -24,6 +24,7 @@ final class Releaser {
     private final LeaseRenewer renewer;
     private final Supplier<String> newToken;
     private final @Nullable FairCommands fair;
+    private final ObserverCalls observer;
 
     /** @param fair the fair lock's commands, or null where there is no fair lock */
     Releaser(
@@ -32,7 +33,9 @@ final class Releaser {
             LiveHolds live,
             LeaseRenewer renewer,
             Supplier<String> newToken,
-            @Nullable FairCommands fair) {
+            @Nullable FairCommands fair,
+            ObserverCalls observer) {
+        this.observer = observer;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.live = live;
@@ -100,6 +103,7 @@ final class Releaser {
     void dropped(Hold hold, Lease handleLease) {
         if (hold.leave(handleLease)) {
             forget(hold);
+            hold.markDropped();
         }
     }
 
@@ -157,7 +161,9 @@ final class Releaser {
             next.unreserve(null);
             throw lost(hold, handedOver.ownership());
         }
-        if (!next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
+        if (next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
+            observer.handedOver(hold.key());
+        } else {
             releaseInBackground(hold.key(), hold.lockKey(), receiver);
         }
         if (!hold.markReleased()) {

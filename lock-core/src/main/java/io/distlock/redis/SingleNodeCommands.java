@@ -163,6 +163,12 @@ final class SingleNodeCommands implements LockCommands {
                 value -> Ownership.of(number(value)));
     }
 
+    /** The lock key's remaining lease in ms; -1 without expiry, -2 if it holds no lock ({@link InspectionScripts}). */
+    ScriptRunner.Call<Long> remainingMillis(String key, String lockKey) {
+        return runner.run(
+                key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), LockCommands::number);
+    }
+
     @Override
     public ScriptRunner.Call<Status> status(Hold hold) {
         return LockCommands.status(runner, hold);

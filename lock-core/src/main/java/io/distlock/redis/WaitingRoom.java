@@ -1,5 +1,7 @@
 package io.distlock.redis;
 
+import java.util.HashMap;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -96,6 +98,21 @@ final class WaitingRoom {
         if (queue != null) {
             queue.othersTurn(nanos);
         }
+    }
+
+    /**
+     * How many threads wait, by the lock key (for a path lock: the tree's release key) they wait for; no zero counts.
+     */
+    Map<String, Integer> waitingThreads() {
+        Map<String, Integer> counts = new HashMap<>();
+        queues.forEach((lockKey, queue) -> {
+            int size = queue.size();
+            if (size > 0) {
+                counts.merge(lockKey, size, Integer::sum);
+            }
+        });
+        readers.countWaiting(counts);
+        return counts;
     }
 
     /** Wakes every waiter to fail: the lock is closing. Waiters that enter later fail at once. */

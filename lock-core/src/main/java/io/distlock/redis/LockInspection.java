@@ -1,0 +1,152 @@
+package io.distlock.redis;
+
+import io.distlock.LockBackendException;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockKind;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What {@link RedisLock} answers as an {@link InspectableLock}: its holds and waiters from memory, a key's state and a
+ * health check from one read-only script that takes nothing.
+ */
+final class LockInspection {
+
+    /** The key the health check reads; nobody locks it, and reading it changes nothing. */
+    private static final String PROBE_KEY = "health-probe";
+
+    private final RedisKeys keys;
+    private final LockCommands commands;
+    private final LiveHolds live;
+    private final WaitingRoom waitingRoom;
+    private final List<ReleaseSubscription> subscriptions;
+    private final BooleanSupplier renewersRunning;
+
+    LockInspection(
+            RedisKeys keys,
+            LockCommands commands,
+            LiveHolds live,
+            WaitingRoom waitingRoom,
+            List<ReleaseSubscription> subscriptions,
+            BooleanSupplier renewersRunning) {
+        this.keys = keys;
+        this.commands = commands;
+        this.live = live;
+        this.waitingRoom = waitingRoom;
+        this.subscriptions = subscriptions;
+        this.renewersRunning = renewersRunning;
+    }
+
+    List<HeldLock> heldLocks() {
+        List<Hold> holds = live.snapshot();
+        List<HeldLock> views = new ArrayList<>(holds.size());
+        for (Hold hold : holds) {
+            boolean path = hold.kind() == Hold.Kind.PATH;
+            views.add(hold.view(kindOf(hold), hold.key(), path ? keys.nameOf(hold.lockKey()) : null));
+        }
+        return views;
+    }
+
+    int heldCount() {
+        return live.count();
+    }
+
+    Map<String, Integer> waitingThreads() {
+        Map<String, Integer> byKey = new LinkedHashMap<>();
+        waitingRoom
+                .waitingThreads()
+                .forEach((lockKey, count) -> byKey.merge(keys.nameOf(lockKey), count, Integer::sum));
+        return byKey;
+    }
+
+    int waitingCount() {
+        int count = 0;
+        for (int waiting : waitingRoom.waitingThreads().values()) {
+            count += waiting;
+        }
+        return count;
+    }
+
+    KeyState keyState(String key) {
+        RedisKeys.validate(key);
+        if (!(commands instanceof SingleNodeCommands single)) {
+            throw new UnsupportedOperationException("a Redlock cannot tell one key's state: each node has its own copy,"
+                    + " and a majority decides; ask the nodes themselves");
+        }
+        String lockKey = keys.lockKey(key);
+        long remaining = single.remainingMillis(key, lockKey).awaitAnswer();
+        boolean heldHere = live.snapshot().stream()
+                .anyMatch(
+                        hold -> hold.kind() != Hold.Kind.PATH && hold.lockKey().equals(lockKey));
+        return new KeyState(key, remaining != -2, remaining >= 0 ? Duration.ofMillis(remaining) : null, heldHere);
+    }
+
+    BackendState checkBackend() {
+        long start = System.nanoTime();
+        String error = commands instanceof QuorumCommands quorum ? probeMajority(quorum) : probe(commands);
+        Duration roundTrip = error == null ? Duration.ofNanos(System.nanoTime() - start) : null;
+        return new BackendState(error == null, roundTrip, error, renewersRunning.getAsBoolean(), subscription());
+    }
+
+    /** Null if the server answered the probe in time; otherwise why not. */
+    private @Nullable String probe(LockCommands target) {
+        if (!(target instanceof SingleNodeCommands single)) {
+            return null;
+        }
+        try {
+            single.remainingMillis(PROBE_KEY, keys.lockKey(PROBE_KEY)).awaitAnswer();
+            return null;
+        } catch (LockBackendException e) {
+            return e.getMessage();
+        }
+    }
+
+    private @Nullable String probeMajority(QuorumCommands quorum) {
+        List<ScriptRunner.Call<Long>> calls = quorum.nodes().stream()
+                .map(node -> node.remainingMillis(PROBE_KEY, keys.lockKey(PROBE_KEY)))
+                .toList();
+        int answered = 0;
+        String lastError = null;
+        for (ScriptRunner.Call<Long> call : calls) {
+            try {
+                call.awaitAnswer();
+                answered++;
+            } catch (LockBackendException e) {
+                lastError = e.getMessage();
+            }
+        }
+        return answered >= quorum.quorum()
+                ? null
+                : answered + " of " + calls.size() + " nodes answered, and a majority needs " + quorum.quorum()
+                        + "; last error: " + lastError;
+    }
+
+    /** The worst state among the subscriptions (one per node for a Redlock). */
+    private BackendState.Subscription subscription() {
+        BackendState.Subscription worst = BackendState.Subscription.SUBSCRIBED;
+        for (ReleaseSubscription subscription : subscriptions) {
+            BackendState.Subscription state = subscription.state(keys.releaseChannel());
+            if (state.ordinal() > worst.ordinal()) {
+                worst = state;
+            }
+        }
+        return worst;
+    }
+
+    private static LockKind kindOf(Hold hold) {
+        return switch (hold.kind()) {
+            case EXCLUSIVE -> LockKind.EXCLUSIVE;
+            case FAIR -> LockKind.FAIR;
+            case READ -> LockKind.READ;
+            case PATH -> LockKind.PATH;
+        };
+    }
+}
