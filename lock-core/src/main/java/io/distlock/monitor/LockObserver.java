@@ -2,6 +2,7 @@ package io.distlock.monitor;
 
 import io.distlock.LockLostException;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Hears what a lock does, so that metrics and tracing can follow it. Every method has an empty default, so an observer
@@ -28,7 +29,7 @@ public interface LockObserver {
      * @throws IllegalArgumentException if the list or one of its observers is null
      */
     static LockObserver of(List<? extends LockObserver> observers) {
-        if (observers == null || observers.contains(null)) {
+        if (observers == null || observers.stream().anyMatch(Objects::isNull)) {
             throw new IllegalArgumentException("observers must not be null or contain null: " + observers);
         }
         return switch (observers.size()) {

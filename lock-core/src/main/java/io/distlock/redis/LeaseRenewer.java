@@ -74,7 +74,7 @@ final class LeaseRenewer implements AutoCloseable {
 
     /** Whether renewal rounds still run: a round that threw would have ended them, as would {@link #close()}. */
     boolean isRunning() {
-        return !rounds.isDone();
+        return !scheduler.isShutdown() && !rounds.isDone();
     }
 
     long leaseMillis() {
