@@ -1,0 +1,190 @@
+package io.distlock.autoconfigure.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.monitor.LockKind;
+import io.distlock.test.TestRedis;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.observation.tck.TestObservationRegistry;
+import java.time.Duration;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+class DistributedLockMetricsAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(
+                    DataRedisAutoConfiguration.class,
+                    DistributedLockAutoConfiguration.class,
+                    DistributedLockMetricsAutoConfiguration.class))
+            .withPropertyValues("spring.data.redis.port=" + TestRedis.shared().port(), "spring.data.redis.timeout=2s");
+
+    private final ApplicationContextRunner withSpringBootsRegistries = runner.withConfiguration(AutoConfigurations.of(
+            MetricsAutoConfiguration.class,
+            CompositeMeterRegistryAutoConfiguration.class,
+            SimpleMetricsExportAutoConfiguration.class,
+            ObservationAutoConfiguration.class));
+
+    @Test
+    void springBootsRegistriesGetTheMetersTheGaugesAndTheObservations() {
+        withSpringBootsRegistries.run(context -> {
+            assertThat(context).hasSingleBean(MicrometerLockObserver.class);
+            assertThat(context).hasSingleBean(LockGaugesBinder.class);
+            assertThat(context).hasSingleBean(ObservationLockObserver.class);
+            MeterRegistry meters = context.getBean(MeterRegistry.class);
+            String key = "configured:" + UUID.randomUUID();
+
+            try (LockHandle held = context.getBean(Lock.class)
+                    .tryAcquire(key, Lease.fixed(Duration.ofSeconds(10)))
+                    .orElseThrow()) {
+                assertThat(meters.get(LockGaugesBinder.HELD_LOCKS).gauge().value())
+                        .isEqualTo(1.0);
+            }
+
+            assertThat(meters.get(MicrometerLockObserver.ACQUIRE)
+                            .tags("group", "configured", "outcome", "acquired")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+            // Spring Boot's observation handler derives a timer from each observation, under the observation's name.
+            assertThat(meters.get(ObservationLockObserver.HELD)
+                            .tags("distlock.group", "configured", "distlock.outcome", "released")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+        });
+    }
+
+    @Test
+    void withoutRegistriesThereAreNoObserversAndTheLockStillWorks() {
+        runner.run(context -> {
+            assertThat(context).doesNotHaveBean(MicrometerLockObserver.class);
+            assertThat(context).doesNotHaveBean(ObservationLockObserver.class);
+            assertThat(context).doesNotHaveBean(LockGaugesBinder.class);
+            assertLocks(context.getBean(Lock.class));
+        });
+    }
+
+    @Test
+    void withoutMicrometerNothingIsConfiguredAndTheLockStillWorks() {
+        runner.withUserConfiguration(Registries.class)
+                .withClassLoader(new FilteredClassLoader("io.micrometer."))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(LockKeyGroups.class);
+                    assertThat(context).doesNotHaveBean(MicrometerLockObserver.class);
+                    assertLocks(context.getBean(Lock.class));
+                });
+    }
+
+    @Test
+    void metricsEnabledFalseLeavesOnlyTheObservations() {
+        runner.withUserConfiguration(Registries.class)
+                .withPropertyValues("distlock.metrics.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(MicrometerLockObserver.class);
+                    assertThat(context).doesNotHaveBean(LockGaugesBinder.class);
+                    assertThat(context).hasSingleBean(ObservationLockObserver.class);
+                });
+    }
+
+    @Test
+    void observationsEnabledFalseLeavesOnlyTheMeters() {
+        runner.withUserConfiguration(Registries.class)
+                .withPropertyValues("distlock.observations.enabled=false")
+                .run(context -> {
+                    assertThat(context).hasSingleBean(MicrometerLockObserver.class);
+                    assertThat(context).hasSingleBean(LockGaugesBinder.class);
+                    assertThat(context).doesNotHaveBean(ObservationLockObserver.class);
+                });
+    }
+
+    @Test
+    void distlockEnabledFalseTurnsTheObserversOffWithTheLock() {
+        runner.withUserConfiguration(Registries.class)
+                .withPropertyValues("distlock.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(Lock.class);
+                    assertThat(context).doesNotHaveBean(LockKeyGroups.class);
+                    assertThat(context).doesNotHaveBean(MicrometerLockObserver.class);
+                    assertThat(context).doesNotHaveBean(ObservationLockObserver.class);
+                });
+    }
+
+    @Test
+    void theApplicationsKeyGroupsTagTheMeters() {
+        runner.withUserConfiguration(Registries.class, OneGroup.class).run(context -> {
+            assertThat(context).getBean(LockKeyGroups.class).isSameAs(context.getBean("byTenant"));
+            assertLocks(context.getBean(Lock.class));
+
+            assertThat(context.getBean(MeterRegistry.class)
+                            .get(MicrometerLockObserver.ACQUIRE)
+                            .tags("group", "everything")
+                            .timer()
+                            .count())
+                    .isEqualTo(1);
+        });
+    }
+
+    @Test
+    void theApplicationsOwnObserverReplacesDistlocks() {
+        runner.withUserConfiguration(Registries.class, OwnObserver.class).run(context -> {
+            assertThat(context).getBean(MicrometerLockObserver.class).isSameAs(context.getBean("ownObserver"));
+        });
+    }
+
+    private static void assertLocks(Lock lock) {
+        try (LockHandle held = lock.tryAcquire("configured:" + UUID.randomUUID(), Lease.fixed(Duration.ofSeconds(10)))
+                .orElseThrow()) {
+            assertThat(held.isHeld()).isTrue();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Registries {
+
+        @Bean
+        SimpleMeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        ObservationRegistry observationRegistry() {
+            return TestObservationRegistry.create();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OneGroup {
+
+        @Bean
+        LockKeyGroups byTenant() {
+            return (key, kind) -> kind == LockKind.PATH ? "trees" : "everything";
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnObserver {
+
+        @Bean
+        MicrometerLockObserver ownObserver(MeterRegistry registry) {
+            return new MicrometerLockObserver(registry, LockKeyGroups.byPrefix());
+        }
+    }
+}
