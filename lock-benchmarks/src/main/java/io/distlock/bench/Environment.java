@@ -78,6 +78,11 @@ public record Environment(
                         + (cluster ? "with `useClusterServers()` and every node's address" : "(single server)")
                         + ", `tryLock(wait, lease, MILLISECONDS)` + `unlock()`");
         contenders.put(
+                "distlock + Micrometer",
+                "distlock " + Versions.distlock() + " `RedisLock` telling what it does to its Micrometer meters and"
+                        + " observations (an in-memory registry, observations handled by Micrometer's meter handler,"
+                        + " as with Spring Boot's Actuator and no tracer), otherwise as distlock");
+        contenders.put(
                 "distlock fair", "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
         contenders.put(
                 "Redisson fair",

@@ -9,6 +9,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
+    DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
     DISTLOCK_RW("distlock-rw", "distlock read-write", true, 0),
     DISTLOCK_PATH("distlock-path", "distlock path lock", true, 0),
@@ -129,6 +130,7 @@ public enum ContenderKind {
     public Contender create(RedisNodes redis) {
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
+            case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
             case DISTLOCK_RW -> new DistlockContender(redis, false, true);
             case DISTLOCK_PATH -> new DistlockPathContender(redis);

@@ -3,6 +3,7 @@ package io.distlock.bench.contender;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import java.time.Duration;
 import java.util.Optional;
@@ -12,7 +13,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 /**
  * distlock's {@link RedisLock} (or its {@linkplain RedisLock#fair() fair lock}) with default settings and fixed leases,
  * the way the peers are given theirs; as a read-write contender, reads go through {@link RedisLock#reading()} and
- * writes through the exclusive lock, which is the writer.
+ * writes through the exclusive lock, which is the writer. As the observed contender, it tells Micrometer what it does.
  */
 final class DistlockContender implements Contender {
 
@@ -22,8 +23,17 @@ final class DistlockContender implements Contender {
     private final Lock readLock;
 
     DistlockContender(RedisNodes redis, boolean fair, boolean readWrite) {
+        this(redis, fair, readWrite, LockObserver.NONE);
+    }
+
+    /** The plain lock, telling an observer what it does, to measure what observing costs. */
+    DistlockContender(RedisNodes redis, LockObserver observer) {
+        this(redis, false, false, observer);
+    }
+
+    private DistlockContender(RedisNodes redis, boolean fair, boolean readWrite, LockObserver observer) {
         this.connectionFactory = LettuceFactories.start(redis);
-        this.redisLock = RedisLock.builder(connectionFactory).build();
+        this.redisLock = RedisLock.builder(connectionFactory).observer(observer).build();
         this.lock = fair ? redisLock.fair() : redisLock;
         this.readLock = readWrite ? redisLock.reading() : lock;
     }
