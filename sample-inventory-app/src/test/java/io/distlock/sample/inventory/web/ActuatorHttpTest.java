@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.sample.inventory.UseTestRedis;
+import io.distlock.sample.inventory.InventoryTest;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -13,20 +13,17 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.ContextConfiguration;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** distlock's endpoint and health contributor over real HTTP, as an operator's tools call them. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-@ContextConfiguration(initializers = UseTestRedis.class)
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+/**
+ * distlock's endpoint and health contributor over real HTTP, as an operator's tools call them, on the port {@link
+ * InventoryTest} starts the application on.
+ */
+@InventoryTest
 class ActuatorHttpTest {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
