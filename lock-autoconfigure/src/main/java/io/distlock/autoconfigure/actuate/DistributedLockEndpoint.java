@@ -7,6 +7,7 @@ import io.distlock.monitor.LockKind;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -69,7 +70,7 @@ public class DistributedLockEndpoint {
         try {
             state = lock.keyState(key);
         } catch (IllegalArgumentException e) {
-            throw invalid(e.getMessage(), e);
+            throw invalid(Objects.requireNonNullElse(e.getMessage(), "invalid key"), e);
         } catch (UnsupportedOperationException e) {
             throw invalid(
                     "a Redlock cannot report one key's state, since each node has its own copy and a majority decides;"
@@ -79,7 +80,7 @@ public class DistributedLockEndpoint {
         return new KeyDescriptor(state.key(), state.held(), text(state.remainingLease()), state.heldByThisInstance());
     }
 
-    // The reason is what the HTTP client reads; the message, what the log shows.
+    // The reason is what Actuator answers the request with; the message, what a log shows.
     private static InvalidEndpointRequestException invalid(String reason, RuntimeException cause) {
         return new InvalidEndpointRequestException(reason, reason, cause);
     }

@@ -85,6 +85,22 @@ class DistributedLockEndpointTest {
     }
 
     @Test
+    void pathLockShowsItsPathAndTree() {
+        String tree = key + ":tree";
+        ActuatorContexts.onSharedRedis().run(context -> {
+            Lock paths = context.getBean(Lock.class).tree(tree);
+            DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
+            try (LockHandle held = paths.tryAcquire("warehouse/aisle-7").orElseThrow()) {
+                HeldLockDescriptor hold = endpoint.locks().held().get(0);
+                assertThat(hold.key()).isEqualTo("warehouse/aisle-7");
+                assertThat(hold.tree()).isEqualTo(tree);
+                assertThat(hold.kind()).isEqualTo(LockKind.PATH);
+                assertThat(hold.fencingToken()).isEqualTo(held.fencingToken());
+            }
+        });
+    }
+
+    @Test
     void javaLockShowsTheThreadThatOwnsIt() {
         ActuatorContexts.onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
