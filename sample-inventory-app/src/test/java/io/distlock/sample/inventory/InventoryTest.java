@@ -12,12 +12,13 @@ import org.springframework.context.annotation.Import;
 import org.springframework.test.context.ContextConfiguration;
 
 /**
- * The whole application against the shared test Redis, with MockMvc and the test-only {@link SlowInventoryTasks}. One
- * annotation for every such test, so they all share one cached application context.
+ * The whole application on a random port against the shared test Redis, with MockMvc and the test-only {@link
+ * SlowInventoryTasks}. One annotation for every such test, so they all share one cached application context: switching
+ * contexts would stop this one, and a stopped lock stays closed.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
-@SpringBootTest
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @AutoConfigureMockMvc
 @ContextConfiguration(initializers = UseTestRedis.class)
 @Import(SlowInventoryTasks.class)

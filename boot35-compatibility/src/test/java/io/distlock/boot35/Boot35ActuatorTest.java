@@ -1,0 +1,70 @@
+package io.distlock.boot35;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.autoconfigure.actuate.DistributedLockEndpoint;
+import io.distlock.autoconfigure.actuate.DistributedLockEndpoint.HeldLockDescriptor;
+import io.distlock.test.TestRedis;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.assertj.core.groups.Tuple;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.health.HealthContributorRegistry;
+import org.springframework.boot.actuate.health.HealthEndpoint;
+import org.springframework.boot.actuate.health.Status;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/**
+ * An application on Spring Boot 3.5 with Actuator: distlock's endpoint works, and its health contributor, which is
+ * built on Spring Boot 4's health types, is left out without failing the start.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class Boot35ActuatorTest {
+
+    private final String key = "boot35-actuator:" + UUID.randomUUID();
+
+    private final ApplicationContextRunner application = new ApplicationContextRunner()
+            .withUserConfiguration(Application.class)
+            .withPropertyValues(
+                    "spring.data.redis.port=" + TestRedis.shared().port(),
+                    "spring.data.redis.timeout=2s",
+                    "management.endpoints.web.exposure.include=health,distlock");
+
+    @Test
+    void endpointShowsAHeldLockAndReadsItsKey() {
+        application.run(context -> {
+            assertThat(context).hasNotFailed();
+            Lock lock = context.getBean(Lock.class);
+            DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
+            try (LockHandle held = lock.tryAcquire(key).orElseThrow()) {
+                assertThat(endpoint.locks().held())
+                        .extracting(HeldLockDescriptor::key, HeldLockDescriptor::fencingToken)
+                        .containsExactly(Tuple.tuple(key, held.fencingToken()));
+                assertThat(endpoint.key(key).heldByThisInstance()).isTrue();
+            }
+            assertThat(endpoint.key(key).held()).isFalse();
+        });
+    }
+
+    @Test
+    void noDistlockHealthContributorAndHealthStillUp() {
+        application.run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).doesNotHaveBean("distlockHealthIndicator");
+            assertThat(context.getBean(HealthContributorRegistry.class).getContributor("distlock"))
+                    .isNull();
+            assertThat(context.getBean(HealthEndpoint.class).health().getStatus())
+                    .isEqualTo(Status.UP);
+        });
+    }
+
+    /** Like a user's {@code @SpringBootApplication}, without scanning this test's other configurations. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Application {}
+}

@@ -1,0 +1,161 @@
+package io.distlock.autoconfigure.actuate;
+
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockKind;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+
+/**
+ * The {@code distlock} Actuator endpoint: which locks this instance holds and which keys its threads wait for, and,
+ * for one key, how it stands on the server. It only reads: it takes, renews and releases nothing, and never shows an
+ * owner token, so what it shows cannot be used to release someone else's lock.
+ *
+ * <p>Times are ISO-8601 text ({@link java.time.Instant#toString()}, {@link Duration#toString()}), so the JSON is the
+ * same whichever Jackson version the application serializes it with.
+ */
+@Endpoint(id = "distlock")
+public class DistributedLockEndpoint {
+
+    /** What {@link HeldLockDescriptor#thread()} says for a lock that any thread may release. */
+    public static final String ANY_THREAD = "released from any thread";
+
+    private final InspectableLock lock;
+
+    /**
+     * An endpoint that shows this lock.
+     *
+     * @param lock the lock to show
+     */
+    public DistributedLockEndpoint(InspectableLock lock) {
+        this.lock = lock;
+    }
+
+    /**
+     * What this instance holds and waits for, from memory, without a server call.
+     *
+     * @return the holds, oldest first, and the waiting threads by key
+     */
+    @ReadOperation
+    public LocksDescriptor locks() {
+        List<HeldLockDescriptor> held =
+                lock.heldLocks().stream().map(HeldLockDescriptor::of).toList();
+        Map<String, Integer> waiting = lock.waitingThreads();
+        // Counted from the same snapshots as the lists, so that the counts always match what is listed.
+        int waitingCount = waiting.values().stream().mapToInt(Integer::intValue).sum();
+        return new LocksDescriptor(held, waiting, held.size(), waitingCount);
+    }
+
+    /**
+     * How one key stands on the server: one read-only command, which takes no lock.
+     *
+     * @param key the key, as the application passes it to {@link io.distlock.Lock}
+     * @return the key's state
+     * @throws InvalidEndpointRequestException if the key is invalid, or the lock is a Redlock, which cannot tell one
+     *     key's state (Actuator answers 400)
+     * @throws io.distlock.LockBackendException if the server did not answer in time
+     */
+    @ReadOperation
+    public KeyDescriptor key(@Selector String key) {
+        KeyState state;
+        try {
+            state = lock.keyState(key);
+        } catch (IllegalArgumentException e) {
+            throw invalid(Objects.requireNonNullElse(e.getMessage(), "invalid key"), e);
+        } catch (UnsupportedOperationException e) {
+            throw invalid(
+                    "a Redlock cannot report one key's state, since each node has its own copy and a majority decides;"
+                            + " the endpoint without a key lists this instance's holds and waiters",
+                    e);
+        }
+        return new KeyDescriptor(state.key(), state.held(), text(state.remainingLease()), state.heldByThisInstance());
+    }
+
+    // The reason is what Actuator answers the request with; the message, what a log shows.
+    private static InvalidEndpointRequestException invalid(String reason, RuntimeException cause) {
+        return new InvalidEndpointRequestException(reason, reason, cause);
+    }
+
+    private static @Nullable String text(@Nullable Duration duration) {
+        return duration == null ? null : duration.toString();
+    }
+
+    /**
+     * What this instance holds and waits for.
+     *
+     * @param held the holds, oldest first
+     * @param waiting the number of waiting threads by key (for a path lock, by the tree's name); no zero counts
+     * @param heldCount how many holds {@code held} lists
+     * @param waitingCount how many threads {@code waiting} counts in all
+     */
+    public record LocksDescriptor(
+            List<HeldLockDescriptor> held, Map<String, Integer> waiting, int heldCount, int waitingCount)
+            implements OperationResponseBody {}
+
+    /**
+     * One hold of this instance.
+     *
+     * @param key the key, or for a path lock the path
+     * @param tree the tree of a path lock; null for every other kind
+     * @param kind how the lock was taken
+     * @param since when the hold began by this machine's clock, as an ISO-8601 instant
+     * @param heldFor how long the hold has lasted, as an ISO-8601 duration
+     * @param remainingLease this instance's conservative estimate of the lease left, as an ISO-8601 duration
+     * @param lease {@code renewed} if the lease is renewed automatically, {@code fixed} otherwise
+     * @param fencingToken the hold's fencing token
+     * @param acquiredBy the name of the thread that acquired the lock
+     * @param thread the name of the only thread that may release the lock (one taken through {@link
+     *     io.distlock.Lock#asJavaLock}), or {@value #ANY_THREAD}
+     * @param reentrancyDepth how many open handles share the hold: 1, plus one per nested acquisition
+     */
+    public record HeldLockDescriptor(
+            String key,
+            @Nullable String tree,
+            LockKind kind,
+            String since,
+            String heldFor,
+            String remainingLease,
+            String lease,
+            long fencingToken,
+            String acquiredBy,
+            String thread,
+            int reentrancyDepth) {
+
+        static HeldLockDescriptor of(HeldLock hold) {
+            String thread = hold.boundThread();
+            return new HeldLockDescriptor(
+                    hold.key(),
+                    hold.tree(),
+                    hold.kind(),
+                    hold.since().toString(),
+                    hold.heldFor().toString(),
+                    hold.remainingLease().toString(),
+                    hold.renewed() ? "renewed" : "fixed",
+                    hold.fencingToken(),
+                    hold.acquiredBy(),
+                    thread == null ? ANY_THREAD : thread,
+                    hold.handles());
+        }
+    }
+
+    /**
+     * How one key stands on the server.
+     *
+     * @param key the key asked about
+     * @param held whether anyone holds the key
+     * @param remainingLease the lease left as the server counts it, as an ISO-8601 duration; null if the key is free
+     * @param heldByThisInstance whether a hold of this instance owns the key
+     */
+    public record KeyDescriptor(
+            String key, boolean held, @Nullable String remainingLease, boolean heldByThisInstance)
+            implements OperationResponseBody {}
+}
