@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
@@ -52,6 +53,23 @@ class DistributedLockAutoConfigurationTest {
             Lock lock = context.getBean(Lock.class);
             try (LockHandle held = lock.tryAcquire(
                             "autoconfig:" + System.nanoTime(), Lease.fixed(Duration.ofSeconds(5)))
+                    .orElseThrow()) {
+                assertThat(held.isHeld()).isTrue();
+            }
+        });
+    }
+
+    @Test
+    void theLockStillWorksAfterTheContextWasPausedAndRestarted() {
+        runner.run(context -> {
+            ConfigurableApplicationContext application =
+                    context.getSourceApplicationContext(ConfigurableApplicationContext.class);
+            // What Spring's test framework does to a cached context that the next test class does not use.
+            application.pause();
+            application.restart();
+
+            try (LockHandle held = context.getBean(Lock.class)
+                    .tryAcquire("paused:" + System.nanoTime(), Lease.fixed(Duration.ofSeconds(5)))
                     .orElseThrow()) {
                 assertThat(held.isHeld()).isTrue();
             }

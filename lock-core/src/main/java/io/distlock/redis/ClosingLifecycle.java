@@ -20,6 +20,17 @@ interface ClosingLifecycle extends SmartLifecycle, AutoCloseable {
         close();
     }
 
+    /**
+     * Not stopped when the context is only paused (Spring 7 pauses cached test contexts, and restarts them when a test
+     * needs them again): closing cannot be undone, so a paused component would stay closed after the restart.
+     *
+     * @return false
+     */
+    // No @Override: Spring 6 (Boot 3.5) has no such method, and there it is simply never called.
+    default boolean isPauseable() {
+        return false;
+    }
+
     @Override
     default int getPhase() {
         return RedisLock.LIFECYCLE_PHASE;

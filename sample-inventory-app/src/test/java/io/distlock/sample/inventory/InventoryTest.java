@@ -13,8 +13,8 @@ import org.springframework.test.context.ContextConfiguration;
 
 /**
  * The whole application on a random port against the shared test Redis, with MockMvc and the test-only {@link
- * SlowInventoryTasks}. One annotation for every such test, so they all share one cached application context: switching
- * contexts would stop this one, and a stopped lock stays closed.
+ * SlowInventoryTasks}. One annotation for every such test, MockMvc and real HTTP alike, so they all share one cached
+ * application context and the application starts once.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
