@@ -18,7 +18,8 @@ import java.util.Locale;
  *       is never made current; its parent is the observation current where the lock was acquired.
  * </ul>
  *
- * Low-cardinality key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
+ * Their contextual names, which tracers use as span names, are {@code distlock acquire <group>} and {@code distlock
+ * hold <group>}. Low-cardinality key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
  * {@code distlock.group} and {@code distlock.outcome} (as for {@link MicrometerLockObserver}'s timers). High-cardinality
  * key values, for spans only: {@code distlock.key}, and for a hold {@code distlock.fencing.token} and, once lost,
  * {@code distlock.lost.reason}.

@@ -9,9 +9,6 @@ import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.monitor.LockKind;
 import io.distlock.test.TestRedis;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.micrometer.observation.ObservationRegistry;
-import io.micrometer.observation.tck.TestObservationRegistry;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
@@ -83,7 +80,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void withoutMicrometerNothingIsConfiguredAndTheLockStillWorks() {
-        runner.withUserConfiguration(Registries.class)
+        runner.withUserConfiguration(TestRegistries.class)
                 .withClassLoader(new FilteredClassLoader("io.micrometer."))
                 .run(context -> {
                     assertThat(context).hasNotFailed();
@@ -95,7 +92,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void metricsEnabledFalseLeavesOnlyTheObservations() {
-        runner.withUserConfiguration(Registries.class)
+        runner.withUserConfiguration(TestRegistries.class)
                 .withPropertyValues("distlock.metrics.enabled=false")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(MicrometerLockObserver.class);
@@ -106,7 +103,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void observationsEnabledFalseLeavesOnlyTheMeters() {
-        runner.withUserConfiguration(Registries.class)
+        runner.withUserConfiguration(TestRegistries.class)
                 .withPropertyValues("distlock.observations.enabled=false")
                 .run(context -> {
                     assertThat(context).hasSingleBean(MicrometerLockObserver.class);
@@ -117,7 +114,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void distlockEnabledFalseTurnsTheObserversOffWithTheLock() {
-        runner.withUserConfiguration(Registries.class)
+        runner.withUserConfiguration(TestRegistries.class)
                 .withPropertyValues("distlock.enabled=false")
                 .run(context -> {
                     assertThat(context).doesNotHaveBean(Lock.class);
@@ -129,7 +126,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void theApplicationsKeyGroupsTagTheMeters() {
-        runner.withUserConfiguration(Registries.class, OneGroup.class).run(context -> {
+        runner.withUserConfiguration(TestRegistries.class, OneGroup.class).run(context -> {
             assertThat(context).getBean(LockKeyGroups.class).isSameAs(context.getBean("byTenant"));
             assertLocks(context.getBean(Lock.class));
 
@@ -144,7 +141,7 @@ class DistributedLockMetricsAutoConfigurationTest {
 
     @Test
     void theApplicationsOwnObserverReplacesDistlocks() {
-        runner.withUserConfiguration(Registries.class, OwnObserver.class).run(context -> {
+        runner.withUserConfiguration(TestRegistries.class, OwnObserver.class).run(context -> {
             assertThat(context).getBean(MicrometerLockObserver.class).isSameAs(context.getBean("ownObserver"));
         });
     }
@@ -153,20 +150,6 @@ class DistributedLockMetricsAutoConfigurationTest {
         try (LockHandle held = lock.tryAcquire("configured:" + UUID.randomUUID(), Lease.fixed(Duration.ofSeconds(10)))
                 .orElseThrow()) {
             assertThat(held.isHeld()).isTrue();
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class Registries {
-
-        @Bean
-        SimpleMeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
-
-        @Bean
-        ObservationRegistry observationRegistry() {
-            return TestObservationRegistry.create();
         }
     }
 

@@ -12,7 +12,6 @@ import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import io.micrometer.observation.tck.TestObservationRegistryAssert;
@@ -31,8 +30,6 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
 
 /** The meters and observations that a real lock on a real Redis records through the auto-configured observers. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -48,7 +45,7 @@ class LockMetricsTest {
                     DistributedLockMetricsAutoConfiguration.class,
                     // Binds the gauges to the registry.
                     MetricsAutoConfiguration.class))
-            .withUserConfiguration(Registries.class)
+            .withUserConfiguration(TestRegistries.class)
             .withPropertyValues(
                     "spring.data.redis.port=" + TestRedis.shared().port(),
                     "spring.data.redis.timeout=2s",
@@ -253,19 +250,5 @@ class LockMetricsTest {
                 .tag("outcome", outcome)
                 .counter()
                 .count();
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    static class Registries {
-
-        @Bean
-        SimpleMeterRegistry meterRegistry() {
-            return new SimpleMeterRegistry();
-        }
-
-        @Bean
-        TestObservationRegistry observationRegistry() {
-            return TestObservationRegistry.create();
-        }
     }
 }
