@@ -44,7 +44,6 @@ class ActuatorHttpTest {
         try (LockHandle held =
                 lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30))).orElseThrow()) {
             String body = get("/actuator/distlock", 200);
-            System.out.println("GET /actuator/distlock while " + key + " is held: " + body);
             JsonNode locks = JSON.readTree(body);
             JsonNode hold = locks.get("held").get(0);
             assertThat(locks.get("heldCount").asInt()).isEqualTo(1);
