@@ -40,7 +40,7 @@ final class Hold {
     private final long leaseMillis;
     private final long acquiredNanos;
     private final Executor callbackExecutor;
-    private final Kind kind;
+    private final LockKind kind;
     private final long sinceEpochMillis = System.currentTimeMillis();
     private final String acquiredBy = Thread.currentThread().getName();
 
@@ -68,7 +68,7 @@ final class Hold {
             long leaseMillis,
             long sentNanos,
             Executor callbackExecutor,
-            Kind kind) {
+            LockKind kind) {
         this.key = key;
         this.lockKey = lockKey;
         this.token = token;
@@ -84,27 +84,16 @@ final class Hold {
 
     /** Whether the hold was taken through the {@linkplain FairLock fair lock}, whose release serves its queue. */
     boolean isFair() {
-        return kind == Kind.FAIR;
+        return kind == LockKind.FAIR;
     }
 
     /** Whether the hold is a reader's ({@link ReadLock}): its token is a field of the lock key, then a hash. */
     boolean isRead() {
-        return kind == Kind.READ;
+        return kind == LockKind.READ;
     }
 
-    /** How the hold was taken. */
-    enum Kind {
-        /** The exclusive lock, which is also the write lock. */
-        EXCLUSIVE,
-        /** The exclusive lock, through the fair queue. */
-        FAIR,
-        /** A reader's share of the key. */
-        READ,
-        /** A path of a tree, whose holder key is the lock key. */
-        PATH
-    }
-
-    Kind kind() {
+    /** How the hold was taken; for a path, its holder key is the lock key. */
+    LockKind kind() {
         return kind;
     }
 
@@ -254,7 +243,7 @@ final class Hold {
     }
 
     /** How the inspection shows the hold; the owner token stays out. */
-    HeldLock view(LockKind lockKind, String shownKey, @Nullable String tree) {
+    HeldLock view(@Nullable String tree) {
         long now = System.nanoTime();
         int handles;
         boolean renewedNow;
@@ -263,9 +252,9 @@ final class Hold {
             renewedNow = renewedHandles > 0;
         }
         return new HeldLock(
-                shownKey,
+                key,
                 tree,
-                lockKind,
+                kind,
                 Instant.ofEpochMilli(sinceEpochMillis),
                 Duration.ofNanos(now - acquiredNanos),
                 renewedNow,

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.monitor.LockKind;
 import io.distlock.redis.LockCommands.Ownership;
 import io.distlock.redis.LockCommands.Status;
 import java.time.Duration;
@@ -22,10 +23,10 @@ final class Holds {
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final Releaser releaser;
-    private final Hold.Kind exclusiveKind;
+    private final LockKind exclusiveKind;
 
     /** @param exclusiveKind the kind of the holds {@link #held} starts: the exclusive lock's, or a path lock's */
-    Holds(LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser, Hold.Kind exclusiveKind) {
+    Holds(LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser, LockKind exclusiveKind) {
         this.exclusiveKind = exclusiveKind;
         this.commands = commands;
         this.live = live;
@@ -41,7 +42,7 @@ final class Holds {
 
     /** Starts a reader's hold: {@code token} is a field of the lock key, a hash while readers hold it. */
     LockHandle heldRead(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), Hold.Kind.READ);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), LockKind.READ);
         return joined(hold, lease);
     }
 
@@ -58,7 +59,7 @@ final class Holds {
             long startNanos,
             long grantedMillis) {
         long leaseMillis = leaseMillis(lease);
-        Hold hold = start(key, lockKey, token, fencingToken, lease, startNanos, grantedMillis, Hold.Kind.FAIR);
+        Hold hold = start(key, lockKey, token, fencingToken, lease, startNanos, grantedMillis, LockKind.FAIR);
         LockHandle handle = joined(hold, lease);
         if (grantedMillis < leaseMillis) {
             // Most held sections end long before a third of the short lease: only those that do not pay the extension.
@@ -77,7 +78,7 @@ final class Holds {
             Lease lease,
             long startNanos,
             long grantedMillis,
-            Hold.Kind kind) {
+            LockKind kind) {
         Hold hold = new Hold(
                 key,
                 lockKey,

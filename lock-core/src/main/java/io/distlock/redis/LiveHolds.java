@@ -2,7 +2,6 @@ package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,7 +24,7 @@ final class LiveHolds {
         }
     }
 
-    /** The holds neither released nor known lost, oldest first, for the inspection. */
+    /** The holds neither released nor known lost, in no particular order, for the inspection. */
     List<Hold> snapshot() {
         List<Hold> snapshot = new ArrayList<>(holds.size());
         for (Hold hold : holds) {
@@ -33,7 +32,6 @@ final class LiveHolds {
                 snapshot.add(hold);
             }
         }
-        snapshot.sort(Comparator.comparingLong(Hold::acquiredNanos));
         return snapshot;
     }
 

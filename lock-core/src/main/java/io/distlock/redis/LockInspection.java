@@ -8,6 +8,7 @@ import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +48,10 @@ final class LockInspection {
 
     List<HeldLock> heldLocks() {
         List<Hold> holds = live.snapshot();
+        holds.sort(Comparator.comparingLong(Hold::acquiredNanos));
         List<HeldLock> views = new ArrayList<>(holds.size());
         for (Hold hold : holds) {
-            boolean path = hold.kind() == Hold.Kind.PATH;
-            views.add(hold.view(kindOf(hold), hold.key(), path ? keys.nameOf(hold.lockKey()) : null));
+            views.add(hold.view(hold.kind() == LockKind.PATH ? keys.nameOf(hold.lockKey()) : null));
         }
         return views;
     }
@@ -84,8 +85,7 @@ final class LockInspection {
         String lockKey = keys.lockKey(key);
         long remaining = single.remainingMillis(key, lockKey).awaitAnswer();
         boolean heldHere = live.snapshot().stream()
-                .anyMatch(
-                        hold -> hold.kind() != Hold.Kind.PATH && hold.lockKey().equals(lockKey));
+                .anyMatch(hold -> hold.kind() != LockKind.PATH && hold.lockKey().equals(lockKey));
         return new KeyState(key, remaining != -2, remaining >= 0 ? Duration.ofMillis(remaining) : null, heldHere);
     }
 
@@ -139,14 +139,5 @@ final class LockInspection {
             }
         }
         return worst;
-    }
-
-    private static LockKind kindOf(Hold hold) {
-        return switch (hold.kind()) {
-            case EXCLUSIVE -> LockKind.EXCLUSIVE;
-            case FAIR -> LockKind.FAIR;
-            case READ -> LockKind.READ;
-            case PATH -> LockKind.PATH;
-        };
     }
 }

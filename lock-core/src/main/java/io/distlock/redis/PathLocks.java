@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.monitor.LockKind;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
@@ -63,7 +64,7 @@ final class PathLocks {
                 renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval, observer);
                 Releaser releaser =
                         new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer);
-                holds = new Holds(commands, live, renewer, releaser, Hold.Kind.PATH);
+                holds = new Holds(commands, live, renewer, releaser, LockKind.PATH);
             }
             return holds;
         }

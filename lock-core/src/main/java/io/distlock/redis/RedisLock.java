@@ -103,7 +103,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
         this.releaser =
                 new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
-        this.holds = new Holds(commands, live, renewer, releaser, Hold.Kind.EXCLUSIVE);
+        this.holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
         this.acquirer = new Acquirer(
                 this,
                 commands,
