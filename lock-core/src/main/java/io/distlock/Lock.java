@@ -3,6 +3,7 @@ package io.distlock;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
+import java.util.concurrent.CompletionStage;
 
 /**
  * Named distributed locks: at most one owner at a time holds a key, across every thread and process that uses the same
@@ -16,6 +17,13 @@ import java.util.Optional;
  * {@code tryAcquire} without a wait returns at once; with a wait it keeps trying until the wait ends and then returns
  * empty; {@code acquire} waits as long as it takes. Waiting threads are woken when the holder releases; they do not
  * poll. Waiting forms are interruptible: they throw {@link InterruptedException} and leave nothing held.
+ *
+ * <h2>Without blocking a thread</h2>
+ * {@link #tryAcquireAsync} and {@link #acquireAsync} return a {@link CompletionStage} at once and complete it when the
+ * lock is acquired or the wait ends, for asynchronous and reactive code. The handle they give is like any other: it may
+ * be released from any thread, and its lease is renewed and its loss reported until then. Cancelling the returned
+ * stage ends the wait, and a grant that arrives after the cancel is released again. An asynchronous acquisition is
+ * always a new owner's.
  *
  * <h2>Reentrancy: only inside a scope that holds the key</h2>
  * An acquisition re-enters a hold only when the current thread is working inside a scope that holds the same key
@@ -153,6 +161,51 @@ public interface Lock {
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
     LockHandle acquire(String key, Lease lease) throws InterruptedException;
+
+    /**
+     * Takes the lock without blocking the calling thread, waiting up to {@code wait} for the holder to release it.
+     *
+     * <p>The returned stage completes with the handle, or with empty if the lock stayed held for the whole wait. It
+     * fails with {@link IllegalArgumentException} if the key, lease or wait is invalid, with {@link
+     * LockBackendException} if the store could not be asked (at the latest when the wait ends, as for {@link
+     * #tryAcquire(String, Lease, Duration)}), and with {@link IllegalStateException} if the lock is closed, also while
+     * waiting. No thread of the caller waits, so interrupts do not apply.
+     *
+     * <p>To give up early, cancel this stage (through {@link CompletionStage#toCompletableFuture()}), not a stage that
+     * depends on it: the wait ends and nothing is held; a grant that arrives after the cancel is released again. The
+     * same holds if anyone else completes the stage first.
+     *
+     * <p>An asynchronous acquisition never re-enters a scope of the calling thread, since that scope may end before the
+     * stage does. Asked for a key that a scope of the calling thread holds, the stage fails at once
+     * with {@link IllegalStateException}: waiting for that scope from inside it might never end.
+     *
+     * <p>This default waits with {@link #tryAcquire(String, Lease, Duration)} on a thread of its own (a virtual thread
+     * on Java 21 and later), which the cancel interrupts, and completes the stage on that thread. {@link
+     * io.distlock.redis.RedisLock} overrides it and waits without any thread.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the new hold
+     * @param wait how long to wait at most; {@link Duration#ZERO} tries once
+     * @return a stage that completes with the handle, or empty if the lock stayed held for the whole wait
+     */
+    default CompletionStage<Optional<LockHandle>> tryAcquireAsync(String key, Lease lease, Duration wait) {
+        return AsyncAcquisitions.onThreadOfItsOwn(this, key, lease, wait);
+    }
+
+    /**
+     * Takes the lock without blocking the calling thread, like {@link #tryAcquireAsync}, but fails the stage with
+     * {@link LockNotAcquiredException} when the lock stayed held for the whole wait. Cancelling the returned stage
+     * cancels the acquisition.
+     *
+     * @param key the lock's name
+     * @param lease the lease of the new hold
+     * @param wait how long to wait at most; {@link Duration#ZERO} tries once
+     * @return a stage that completes with the handle, or fails as {@link #tryAcquireAsync} does, or with {@link
+     *     LockNotAcquiredException}
+     */
+    default CompletionStage<LockHandle> acquireAsync(String key, Lease lease, Duration wait) {
+        return AsyncAcquisitions.orNotAcquired(tryAcquireAsync(key, lease, wait), key, wait);
+    }
 
     /**
      * Runs {@code work} while holding the lock, waiting up to {@code wait} for it, and releases the lock afterwards
