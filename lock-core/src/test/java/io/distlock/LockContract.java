@@ -26,13 +26,13 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The behaviour every {@link Lock} implementation promises, as a suite that an implementation's test extends; it runs
- * {@link MultiKeyContract} too.
+ * {@link MultiKeyContract} and {@link AsyncContract} too.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public abstract class LockContract implements MultiKeyContract {
+public abstract class LockContract implements MultiKeyContract, AsyncContract {
 
     private static final Duration LONG = Duration.ofSeconds(30);
     private static final Duration SHORT_WAIT = Duration.ofMillis(300);

@@ -17,6 +17,17 @@ final class CompositeLockObserver implements LockObserver {
     public Acquisition acquisitionStarted(String key, LockKind kind) {
         List<Acquisition> each = new ArrayList<>(observers.size());
         observers.forEach(observer -> each.add(observer.acquisitionStarted(key, kind)));
+        return all(each);
+    }
+
+    @Override
+    public Acquisition asyncAcquisitionStarted(String key, LockKind kind) {
+        List<Acquisition> each = new ArrayList<>(observers.size());
+        observers.forEach(observer -> each.add(observer.asyncAcquisitionStarted(key, kind)));
+        return all(each);
+    }
+
+    private static Acquisition all(List<Acquisition> each) {
         return new Acquisition() {
             @Override
             public void acquired() {

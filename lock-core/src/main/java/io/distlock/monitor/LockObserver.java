@@ -53,6 +53,20 @@ public interface LockObserver {
     }
 
     /**
+     * An acquisition that no thread waits for ({@link io.distlock.Lock#tryAcquireAsync}) begins, on the thread that
+     * asked for the lock. It ends on whichever thread completes it, so by default it is not heard: an observer that
+     * keeps state per thread, such as an open tracing scope, must not end that state on another thread. Observers that
+     * do not (timers, counters) may hear it as they hear {@link #acquisitionStarted}.
+     *
+     * @param key the key asked for (see the type's notes on names)
+     * @param kind the kind of lock asked for
+     * @return what hears how it ends, on any thread; never null
+     */
+    default Acquisition asyncAcquisitionStarted(String key, LockKind kind) {
+        return Acquisition.NONE;
+    }
+
+    /**
      * A new hold begins: the server granted the key to a new owner, or a releasing holder of this instance handed it
      * over. Called on the acquiring thread right after {@link Acquisition#acquired()}; a nested acquisition that joins
      * a hold of its scope starts none.

@@ -72,7 +72,7 @@ final class KeyQueue {
             for (Waiter waiter : waiters) {
                 if (waiter.state == State.WAITING) {
                     waiter.state = State.GRANTED;
-                    waiter.wake.signal();
+                    waiter.signal();
                     return;
                 }
             }
@@ -124,7 +124,7 @@ final class KeyQueue {
                 if (waiter.state == State.GRANTED) {
                     waiter.state = State.WAITING;
                 }
-                waiter.wake.signal();
+                waiter.signal();
             }
         } finally {
             lock.unlock();
@@ -135,7 +135,7 @@ final class KeyQueue {
         lock.lock();
         try {
             closing = true;
-            waiters.forEach(waiter -> waiter.wake.signal());
+            waiters.forEach(waiter -> waiter.signal());
         } finally {
             lock.unlock();
         }
@@ -181,7 +181,10 @@ final class KeyQueue {
         }
     }
 
-    /** One thread waiting for a key. Its methods other than deliver and unreserve are called by that thread only. */
+    /**
+     * One thread, or one acquisition that waits without a thread, waiting for a key. Its methods other than deliver and
+     * unreserve are called by that waiter only.
+     */
     final class Waiter {
 
         private final KeyQueue queue;
@@ -193,6 +196,8 @@ final class KeyQueue {
         private State state = State.BUSY;
         private long fencingToken;
         private long handedOverNanos;
+        private long sleepNanos;
+        private @Nullable Runnable onWake;
 
         private Waiter(KeyQueue queue, String token, long leaseMillis, boolean tryFirst) {
             this.queue = queue;
@@ -248,50 +253,98 @@ final class KeyQueue {
          * @param deadlineNanos by the monotonic clock, or {@link WaitingRoom#FOREVER}
          */
         WaitingRoom.Turn await(long deadlineNanos) throws InterruptedException {
-            boolean forever = deadlineNanos == WaitingRoom.FOREVER;
             queue.lock.lock();
             try {
                 while (true) {
-                    if (state == State.DELIVERED) {
-                        return WaitingRoom.Turn.HANDED_OVER;
+                    WaitingRoom.Turn turn = turnDue(deadlineNanos);
+                    if (turn != null) {
+                        return turn;
                     }
-                    if ((queue.closing || queue.room.isClosed()) && state != State.RESERVED) {
-                        return WaitingRoom.Turn.CLOSED;
-                    }
-                    if (state == State.GRANTED) {
-                        state = State.BUSY;
-                        return WaitingRoom.Turn.TRY;
-                    }
-                    if (state != State.RESERVED && queue.unclaimedTurn) {
-                        queue.unclaimedTurn = false;
-                        state = State.BUSY;
-                        return WaitingRoom.Turn.TRY;
-                    }
-                    long now = System.nanoTime();
-                    if (!forever && now - deadlineNanos >= 0) {
-                        return WaitingRoom.Turn.TIMED_OUT;
-                    }
-                    long sleep = Long.MAX_VALUE;
-                    if (queue.holderExpiryKnown && state != State.RESERVED) {
-                        long untilExpiry = queue.holderExpiresByNanos - now;
-                        if (untilExpiry <= 0) {
-                            // One waiter tries; the rest wait for its answer, which moves the expiry on.
-                            queue.holderExpiresByNanos = now + EXPIRY_CLAIM_NANOS;
-                            state = State.BUSY;
-                            return WaitingRoom.Turn.TRY;
-                        }
-                        sleep = untilExpiry;
-                    }
-                    if (!forever) {
-                        sleep = Math.min(sleep, deadlineNanos - now);
-                    }
-                    if (state == State.BUSY) {
-                        state = State.WAITING;
-                    }
-                    wake.awaitNanos(sleep);
+                    wake.awaitNanos(sleepNanos);
                 }
             } finally {
                 queue.lock.unlock();
+            }
+        }
+
+        /**
+         * What {@link #await} would return now, without a thread to park: the turn if one is due, or else null, after
+         * which the first event that could bring a turn runs {@code wakeUp} once. The caller must also look again
+         * after {@link #sleepNanos()}, when the deadline or the holder's lease may be due.
+         *
+         * @param wakeUp runs under the queue's lock, so it must only hand the work on, never do it
+         */
+        WaitingRoom.@Nullable Turn turnOrWakeUp(long deadlineNanos, Runnable wakeUp) {
+            queue.lock.lock();
+            try {
+                WaitingRoom.Turn turn = turnDue(deadlineNanos);
+                onWake = turn == null ? wakeUp : null;
+                return turn;
+            } finally {
+                queue.lock.unlock();
+            }
+        }
+
+        /** How long the last {@link #turnOrWakeUp} that found no turn may sleep at most; Long.MAX_VALUE: no limit. */
+        long sleepNanos() {
+            queue.lock.lock();
+            try {
+                return sleepNanos;
+            } finally {
+                queue.lock.unlock();
+            }
+        }
+
+        /** Under the queue's lock: the turn due now, or null with {@link #sleepNanos} set and the waiter WAITING. */
+        private WaitingRoom.@Nullable Turn turnDue(long deadlineNanos) {
+            if (state == State.DELIVERED) {
+                return WaitingRoom.Turn.HANDED_OVER;
+            }
+            if ((queue.closing || queue.room.isClosed()) && state != State.RESERVED) {
+                return WaitingRoom.Turn.CLOSED;
+            }
+            if (state == State.GRANTED) {
+                state = State.BUSY;
+                return WaitingRoom.Turn.TRY;
+            }
+            if (state != State.RESERVED && queue.unclaimedTurn) {
+                queue.unclaimedTurn = false;
+                state = State.BUSY;
+                return WaitingRoom.Turn.TRY;
+            }
+            boolean forever = deadlineNanos == WaitingRoom.FOREVER;
+            long now = System.nanoTime();
+            if (!forever && now - deadlineNanos >= 0) {
+                return WaitingRoom.Turn.TIMED_OUT;
+            }
+            long sleep = Long.MAX_VALUE;
+            if (queue.holderExpiryKnown && state != State.RESERVED) {
+                long untilExpiry = queue.holderExpiresByNanos - now;
+                if (untilExpiry <= 0) {
+                    // One waiter tries; the rest wait for its answer, which moves the expiry on.
+                    queue.holderExpiresByNanos = now + EXPIRY_CLAIM_NANOS;
+                    state = State.BUSY;
+                    return WaitingRoom.Turn.TRY;
+                }
+                sleep = untilExpiry;
+            }
+            if (!forever) {
+                sleep = Math.min(sleep, deadlineNanos - now);
+            }
+            if (state == State.BUSY) {
+                state = State.WAITING;
+            }
+            sleepNanos = sleep;
+            return null;
+        }
+
+        /** Under the queue's lock: wakes the parked thread, or the acquisition that waits without one. */
+        private void signal() {
+            wake.signal();
+            Runnable wakeUp = onWake;
+            if (wakeUp != null) {
+                onWake = null;
+                wakeUp.run();
             }
         }
 
@@ -321,7 +374,7 @@ final class KeyQueue {
                 this.fencingToken = fencingToken;
                 this.handedOverNanos = sentNanos;
                 state = State.DELIVERED;
-                wake.signal();
+                signal();
                 return true;
             } finally {
                 queue.lock.unlock();
@@ -343,7 +396,7 @@ final class KeyQueue {
                 }
                 if (state == State.RESERVED) {
                     state = State.GRANTED;
-                    wake.signal();
+                    signal();
                 }
             } finally {
                 queue.lock.unlock();

@@ -59,6 +59,37 @@ final class ObserverCalls {
         return handle;
     }
 
+    /** Starts observing an acquisition that no thread waits for; {@link #asyncEnded} follows, on any thread. */
+    Acquisition asyncStarted(String key, LockKind kind) {
+        return silent ? Acquisition.NONE : call(() -> observer.asyncAcquisitionStarted(key, kind), Acquisition.NONE);
+    }
+
+    /**
+     * Ends observing an acquisition that no thread waits for, before its caller hears of it, so that a hold is observed
+     * before its caller can release it.
+     *
+     * @param handle the lock taken, or null if the acquisition ended without it
+     * @param failure what ended the acquisition, if it failed or was cancelled
+     */
+    void asyncEnded(
+            Acquisition acquisition,
+            String key,
+            LockKind kind,
+            @Nullable LockHandle handle,
+            @Nullable Throwable failure) {
+        if (silent) {
+            return;
+        }
+        if (failure != null) {
+            run(() -> acquisition.failed(failure));
+        } else if (handle == null) {
+            run(acquisition::notAcquired);
+        } else {
+            run(acquisition::acquired);
+            held(handle, key, kind);
+        }
+    }
+
     /** Observes the hold of a handle just taken, unless a nested acquisition's hold is observed already. */
     void held(LockHandle handle, String key, LockKind kind) {
         if (silent || !(handle instanceof RedisLockHandle own)) {

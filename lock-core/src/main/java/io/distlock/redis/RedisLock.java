@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
@@ -15,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -68,6 +71,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final Releaser releaser;
     private final Holds holds;
     private final Acquirer acquirer;
+    private final AsyncAcquirer asyncAcquirer;
     private final List<ReleaseSubscription> subscriptions;
     private final boolean ownsSubscriptions;
     private final ReleaseSubscription.Listener releases;
@@ -117,6 +121,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
                         subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
                     }
                 }));
+        this.asyncAcquirer = new AsyncAcquirer(
+                this, commands, waitingRoom, releaser, acquirer, new AsyncThreads("distlock-async"), observer);
         this.fair =
                 servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers, waitingRoom.readers());
         this.reading = commands instanceof SingleNodeCommands single
@@ -201,6 +207,29 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
         return handle;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>No thread waits: the acquisition waits in the same first-come-first-served queue as the blocking ones, woken
+     * by releases, handovers and timers. Its stage completes on a daemon thread of this lock's, never on a thread of the
+     * Redis client, so dependent stages may block without stalling Redis connections. A key held by a scope of the
+     * calling thread fails the stage as the interface says.
+     */
+    @Override
+    public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String key, Lease lease, Duration wait) {
+        long waitNanos;
+        try {
+            validate(key, lease);
+            waitNanos = Waits.nanos(wait);
+        } catch (RuntimeException refused) {
+            return CompletableFuture.failedFuture(refused);
+        }
+        if (LockContext.current(key).isPresent()) {
+            return Lock.super.tryAcquireAsync(key, lease, wait);
+        }
+        return asyncAcquirer.acquire(key, keys.lockKey(key), lease, waitNanos);
     }
 
     /**

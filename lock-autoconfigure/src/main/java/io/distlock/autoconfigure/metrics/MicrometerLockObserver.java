@@ -85,6 +85,12 @@ public final class MicrometerLockObserver implements LockObserver {
                 .withRegistry(registry);
     }
 
+    /** Timed as a blocking acquisition is: a timer sample may stop on any thread. */
+    @Override
+    public Acquisition asyncAcquisitionStarted(String key, LockKind kind) {
+        return acquisitionStarted(key, kind);
+    }
+
     @Override
     public Acquisition acquisitionStarted(String key, LockKind kind) {
         Timer.Sample sample = Timer.start(registry);

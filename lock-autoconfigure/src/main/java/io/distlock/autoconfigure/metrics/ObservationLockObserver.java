@@ -6,6 +6,7 @@ import io.distlock.monitor.LockObserver;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Observes each acquisition and each held region with Micrometer's Observation API, so that tracing shows lock waits
@@ -51,7 +52,16 @@ public final class ObservationLockObserver implements LockObserver {
     @Override
     public Acquisition acquisitionStarted(String key, LockKind kind) {
         Observation observation = observation(ACQUIRE, "acquire", key, kind).start();
-        Observation.Scope scope = observation.openScope();
+        return ended(observation, observation.openScope());
+    }
+
+    /** Observed without a scope: no thread waits, and a scope must be closed on the thread that opened it. */
+    @Override
+    public Acquisition asyncAcquisitionStarted(String key, LockKind kind) {
+        return ended(observation(ACQUIRE, "acquire", key, kind).start(), null);
+    }
+
+    private static Acquisition ended(Observation observation, Observation.@Nullable Scope scope) {
         return new Acquisition() {
             @Override
             public void acquired() {
@@ -70,7 +80,9 @@ public final class ObservationLockObserver implements LockObserver {
             }
 
             private void end(String outcome) {
-                scope.close();
+                if (scope != null) {
+                    scope.close();
+                }
                 observation.lowCardinalityKeyValue("distlock.outcome", outcome).stop();
             }
         };

@@ -1,0 +1,81 @@
+package io.distlock.redis;
+
+import io.distlock.Lease;
+import io.distlock.LockHandle;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Takes locks for {@link RedisLock#tryAcquireAsync} without blocking a thread: one {@link AsyncAcquisition} per call,
+ * waiting in the same {@link WaitingRoom} as the blocking {@link Acquirer}, with what the acquisitions share.
+ */
+final class AsyncAcquirer {
+
+    private final RedisLock owner;
+    private final LockCommands commands;
+    private final WaitingRoom waitingRoom;
+    private final Releaser releaser;
+    private final Acquirer acquirer;
+    private final AsyncThreads threads;
+    private final ObserverCalls observer;
+
+    AsyncAcquirer(
+            RedisLock owner,
+            LockCommands commands,
+            WaitingRoom waitingRoom,
+            Releaser releaser,
+            Acquirer acquirer,
+            AsyncThreads threads,
+            ObserverCalls observer) {
+        this.owner = owner;
+        this.commands = commands;
+        this.waitingRoom = waitingRoom;
+        this.releaser = releaser;
+        this.acquirer = acquirer;
+        this.threads = threads;
+        this.observer = observer;
+    }
+
+    /**
+     * Starts an acquisition that waits up to {@code waitNanos} ({@link WaitingRoom#FOREVER}: no limit; zero: one
+     * attempt).
+     */
+    CompletableFuture<Optional<LockHandle>> acquire(String key, String lockKey, Lease lease, long waitNanos) {
+        if (commands.isConnected()) {
+            startBackgroundWork();
+        }
+        return new AsyncAcquisition(this, key, lockKey, lease, waitNanos).start();
+    }
+
+    void startBackgroundWork() {
+        acquirer.startBackgroundWork();
+    }
+
+    Holds holds() {
+        return owner.holds();
+    }
+
+    LockCommands commands() {
+        return commands;
+    }
+
+    WaitingRoom waitingRoom() {
+        return waitingRoom;
+    }
+
+    Releaser releaser() {
+        return releaser;
+    }
+
+    AsyncThreads threads() {
+        return threads;
+    }
+
+    ObserverCalls observer() {
+        return observer;
+    }
+
+    IllegalStateException closed(String key) {
+        return owner.closed(key);
+    }
+}

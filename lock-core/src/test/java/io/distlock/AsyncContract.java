@@ -1,0 +1,110 @@
+package io.distlock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What every {@link Lock} promises about acquisitions that no caller's thread waits for ({@link Lock#tryAcquireAsync},
+ * {@link Lock#acquireAsync}); {@link LockContract} runs it for each implementation.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+public interface AsyncContract {
+
+    /** A lease that outlasts every test. */
+    Lease ASYNC_LEASE = Lease.fixed(Duration.ofSeconds(30));
+
+    /**
+     * An independent client of the store under test, standing for another process.
+     *
+     * @return a new lock client
+     */
+    Lock newClient();
+
+    /**
+     * A key unique to this test run.
+     *
+     * @param name the key's name within the test
+     * @return the key
+     */
+    String key(String name);
+
+    @Test
+    default void anAsynchronousAcquisitionOfAFreeKeyHoldsIt() {
+        Lock lock = newClient();
+        String key = key("free");
+
+        LockHandle held = lock.acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(5))
+                .toCompletableFuture()
+                .join();
+
+        assertThat(held.isHeld()).isTrue();
+        assertThat(newClient().tryAcquire(key, ASYNC_LEASE)).isEmpty();
+        held.release();
+        newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
+    }
+
+    @Test
+    default void anAsynchronousAcquisitionGetsTheKeyWhenAnotherClientReleasesIt() throws Exception {
+        Lock holder = newClient();
+        String key = key("released");
+        LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
+
+        CompletableFuture<LockHandle> waiting = newClient()
+                .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
+                .toCompletableFuture();
+        await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> true);
+        assertThat(waiting).isNotDone();
+        held.release();
+
+        LockHandle next = waiting.get(10, TimeUnit.SECONDS);
+        assertThat(next.fencingToken()).isGreaterThan(held.fencingToken());
+        next.release();
+    }
+
+    @Test
+    default void anAsynchronousAcquisitionEndsWithoutTheKeyWhenItStaysHeld() {
+        Lock holder = newClient();
+        String key = key("held");
+        LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
+
+        Optional<LockHandle> acquired = newClient()
+                .tryAcquireAsync(key, ASYNC_LEASE, Duration.ofMillis(300))
+                .toCompletableFuture()
+                .join();
+
+        assertThat(acquired).isEmpty();
+        assertThatThrownBy(() -> newClient()
+                        .acquireAsync(key, ASYNC_LEASE, Duration.ZERO)
+                        .toCompletableFuture()
+                        .join())
+                .hasCauseInstanceOf(LockNotAcquiredException.class);
+        held.release();
+    }
+
+    @Test
+    default void aCancelledAsynchronousAcquisitionHoldsNothing() {
+        Lock holder = newClient();
+        String key = key("cancelled");
+        LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
+        CompletableFuture<LockHandle> waiting = newClient()
+                .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
+                .toCompletableFuture();
+        await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(2)).until(() -> true);
+
+        assertThat(waiting.cancel(false)).isTrue();
+        held.release();
+
+        Lock third = newClient();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(
+                        () -> third.tryAcquire(key, ASYNC_LEASE).orElseThrow().release());
+    }
+}
