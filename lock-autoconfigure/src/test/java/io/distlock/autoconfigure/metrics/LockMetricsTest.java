@@ -216,6 +216,37 @@ class LockMetricsTest {
         });
     }
 
+    @Test
+    void asynchronousAcquisitionsAreTimedAndObservedWithoutAScopeOnAnyThread() {
+        runner.run(context -> {
+            RedisLock lock = context.getBean(RedisLock.class);
+            TestObservationRegistry observations = context.getBean(TestObservationRegistry.class);
+            String key = "stock:" + id;
+
+            LockHandle held = lock.acquireAsync(key, Lease.fixed(LONG), LONG)
+                    .toCompletableFuture()
+                    .get(10, TimeUnit.SECONDS);
+            assertThat(lock.tryAcquireAsync(key, Lease.fixed(LONG), Duration.ofMillis(200))
+                            .toCompletableFuture()
+                            .get(10, TimeUnit.SECONDS))
+                    .isEmpty();
+            held.release();
+
+            assertThat(acquisitions(context, "acquired")).isEqualTo(1);
+            assertThat(acquisitions(context, "not_acquired")).isEqualTo(1);
+            assertThat(heldTimer(context, "stock", "released")).isEqualTo(1);
+            assertThat(observations.getCurrentObservation()).isNull();
+            TestObservationRegistryAssert.assertThat(observations)
+                    .hasNumberOfObservationsWithNameEqualTo(ObservationLockObserver.ACQUIRE, 2)
+                    .hasAnObservation(acquisition -> acquisition
+                            .hasNameEqualTo(ObservationLockObserver.ACQUIRE)
+                            .hasLowCardinalityKeyValue("distlock.outcome", "acquired"))
+                    .hasAnObservation(acquisition -> acquisition
+                            .hasNameEqualTo(ObservationLockObserver.ACQUIRE)
+                            .hasLowCardinalityKeyValue("distlock.outcome", "not_acquired"));
+        });
+    }
+
     private static MeterRegistry meters(AssertableApplicationContext context) {
         return context.getBean(MeterRegistry.class);
     }
