@@ -6,7 +6,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Where the threads of this process wait for locks: one first-come-first-served queue per Redis key.
+ * Where the threads of this process wait for locks: one first-come-first-served queue per Redis key. An {@link
+ * AsyncAcquisition} waits in the same queue without a thread, as if it were one.
  *
  * <p>Two things end a wait. A holder of this process that releases the key hands it straight to the longest waiting
  * thread ({@link #reserveNext}), in the same Redis round trip, so the key never looks free in between. Any other
@@ -28,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  *   <caption>Waiter states and transitions</caption>
  *   <tr><th>From</th><th>Event</th><th>To</th></tr>
  *   <tr><td>(new)</td><td>{@link #enter}</td><td>BUSY</td></tr>
- *   <tr><td>BUSY</td><td>{@link KeyQueue.Waiter#await} parks the thread</td><td>WAITING</td></tr>
+ *   <tr><td>BUSY</td><td>{@link KeyQueue.Waiter#await} parks the thread, or {@link KeyQueue.Waiter#turnOrWakeUp}
+ *       finds no turn for an acquisition without a thread</td><td>WAITING</td></tr>
  *   <tr><td>WAITING</td><td>{@link #released}: a release without handover, here or announced</td><td>GRANTED</td></tr>
  *   <tr><td>WAITING</td><td>a turn nobody claimed, or the holder's lease ran out: {@code await} returns {@link
  *       Turn#TRY}</td><td>BUSY</td></tr>
