@@ -1,6 +1,8 @@
 package io.distlock;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
@@ -116,6 +118,28 @@ public interface LockHandle extends AutoCloseable {
      * @throws LockBackendException if Redis could not be asked; the lock then expires with its lease
      */
     void release();
+
+    /**
+     * Releases this acquisition like {@link #release()}, without blocking the calling thread: for asynchronous and
+     * reactive code, which must not wait for Redis on an event loop. The stage completes once the release (or the
+     * handover to a waiter of this instance) is confirmed; it fails with {@link IllegalStateException} if this handle
+     * was already released, with {@link LockLostException} if the lock was lost before release, and with {@link
+     * LockBackendException} if Redis could not be asked, in which case the lock expires with its lease. The handle
+     * counts as released from the call on, whatever the outcome.
+     *
+     * <p>This default releases on the calling thread and returns a completed stage; the handles of {@link
+     * io.distlock.redis.RedisLock} and its kinds release without blocking.
+     *
+     * @return a stage that completes when the release is done
+     */
+    default CompletionStage<Void> releaseAsync() {
+        try {
+            release();
+            return CompletableFuture.completedFuture(null);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
 
     /**
      * Releases this acquisition like {@link #release()}, unless it was already released, in which case it does

@@ -90,6 +90,27 @@ public interface AsyncContract {
     }
 
     @Test
+    default void anAsynchronousReleaseFreesTheKeyForAWaiterOfAnotherClient() throws Exception {
+        Lock holder = newClient();
+        String key = key("released-async");
+        LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
+        CompletableFuture<LockHandle> waiting = newClient()
+                .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
+                .toCompletableFuture();
+
+        held.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
+
+        LockHandle next = waiting.get(10, TimeUnit.SECONDS);
+        assertThat(held.releaseAsync().toCompletableFuture())
+                .failsWithin(Duration.ofSeconds(5))
+                .withThrowableThat()
+                .havingCause()
+                .isInstanceOf(IllegalStateException.class);
+        next.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
+    }
+
+    @Test
     default void aCancelledAsynchronousAcquisitionHoldsNothing() {
         Lock holder = newClient();
         String key = key("cancelled");

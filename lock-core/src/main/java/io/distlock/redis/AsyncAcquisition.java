@@ -280,14 +280,14 @@ final class AsyncAcquisition {
     }
 
     private static void giveBack(LockHandle handle) {
-        try {
-            handle.release();
-        } catch (RuntimeException e) {
-            log.warn(
-                    "Lock '{}' was acquired after its asynchronous acquisition was cancelled and could not be given "
-                            + "back; it expires with its lease: {}",
-                    handle.key(),
-                    e.getMessage());
-        }
+        handle.releaseAsync().whenComplete((released, failure) -> {
+            if (failure != null) {
+                log.warn(
+                        "Lock '{}' was acquired after its asynchronous acquisition was cancelled and could not be "
+                                + "given back; it expires with its lease: {}",
+                        handle.key(),
+                        ScriptRunner.unwrap(failure).getMessage());
+            }
+        });
     }
 }

@@ -19,10 +19,17 @@ final class AsyncThreads implements Executor {
 
     private static final long IDLE_SECONDS = 60;
 
+    private static final AsyncThreads SHARED = new AsyncThreads("distlock-async");
+
     private final ThreadPoolExecutor completions;
     private final ScheduledThreadPoolExecutor timers;
 
-    AsyncThreads(String name) {
+    /** The threads every lock of this JVM shares: they come and go with the work, so one set is enough. */
+    static AsyncThreads shared() {
+        return SHARED;
+    }
+
+    private AsyncThreads(String name) {
         this.completions = new ThreadPoolExecutor(
                 0, Integer.MAX_VALUE, IDLE_SECONDS, TimeUnit.SECONDS, new SynchronousQueue<>(), daemons(name));
         this.timers = new ScheduledThreadPoolExecutor(1, daemons(name + "-timer"));

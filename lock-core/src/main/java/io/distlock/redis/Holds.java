@@ -161,6 +161,10 @@ final class Holds {
         releaser.release(hold, handleLease);
     }
 
+    CompletableFuture<Void> releaseAsync(Hold hold, Lease handleLease) {
+        return releaser.releaseAsync(hold, handleLease);
+    }
+
     void dropped(Hold hold, Lease handleLease) {
         releaser.dropped(hold, handleLease);
     }

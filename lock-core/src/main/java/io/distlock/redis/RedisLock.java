@@ -121,8 +121,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
                         subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
                     }
                 }));
-        this.asyncAcquirer = new AsyncAcquirer(
-                this, commands, waitingRoom, releaser, acquirer, new AsyncThreads("distlock-async"), observer);
+        this.asyncAcquirer =
+                new AsyncAcquirer(this, commands, waitingRoom, releaser, acquirer, AsyncThreads.shared(), observer);
         this.fair =
                 servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers, waitingRoom.readers());
         this.reading = commands instanceof SingleNodeCommands single

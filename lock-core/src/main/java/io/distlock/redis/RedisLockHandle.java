@@ -5,6 +5,8 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -106,6 +108,28 @@ final class RedisLockHandle implements LockHandle {
         }
         whenDropped.clean();
         holds.release(hold, lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>No thread waits for Redis: the stage completes on a daemon thread of distlock's, never on a thread of the
+     * Redis client.
+     */
+    @Override
+    public CompletionStage<Void> releaseAsync() {
+        if (!released.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(
+                    new IllegalStateException("lock '" + hold.key() + "' was already released through this handle"));
+        }
+        whenDropped.clean();
+        CompletableFuture<Void> release;
+        try {
+            release = holds.releaseAsync(hold, lease);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return release.whenCompleteAsync((done, failure) -> {}, AsyncThreads.shared());
     }
 
     @Override

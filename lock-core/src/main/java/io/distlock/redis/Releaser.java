@@ -5,7 +5,8 @@ import io.distlock.LockBackendException;
 import io.distlock.LockLostException;
 import io.distlock.redis.LockCommands.HandedOver;
 import io.distlock.redis.LockCommands.Ownership;
-import io.distlock.redis.LockCommands.Released;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -51,17 +52,33 @@ final class Releaser {
      * @throws LockBackendException if Redis did not confirm the release; the key then expires with its lease
      */
     void release(Hold hold, Lease handleLease) {
+        try {
+            release(hold, handleLease, true).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException failure ? failure : e;
+        }
+    }
+
+    /**
+     * Closes one handle of the hold like {@link #release(Hold, Lease)}, without blocking: the result completes on a
+     * client thread, or fails with what {@code release} throws.
+     */
+    CompletableFuture<Void> releaseAsync(Hold hold, Lease handleLease) {
+        return release(hold, handleLease, false);
+    }
+
+    /**
+     * @param block whether to wait for Redis on the calling thread, so that the result is complete on return and
+     *     everything ran on the caller's thread, as a blocking release should
+     */
+    private CompletableFuture<Void> release(Hold hold, Lease handleLease, boolean block) {
         if (!hold.leave(handleLease)) {
             LockLostException lost = hold.lostOrNull();
-            if (lost != null) {
-                throw lost;
-            }
-            return;
+            return lost == null ? CompletableFuture.completedFuture(null) : CompletableFuture.failedFuture(lost);
         }
         forget(hold);
         if (hold.isFair() && fair != null) {
-            releaseFair(hold, fair);
-            return;
+            return releaseFair(hold, fair, block);
         }
         boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
@@ -69,30 +86,40 @@ final class Releaser {
         if (hold.lostOrNull() == null && !hold.isRead()) {
             KeyQueue.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
-                handOver(hold, next);
-                return;
+                return handOver(hold, next, block);
             }
             othersFirst = waitingRoom.othersFirst(hold.lockKey());
         }
-        Released released = null;
+        return answer(commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst), block)
+                .handle((released, failure) -> {
+                    if (released != null && released.reservedForOthers()) {
+                        waitingRoom.othersTurn(
+                                hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
+                    } else if (released == null || !released.readersRemain()) {
+                        // A reader leaving while others stay frees nothing: waking every waiter would only send them
+                        // all to be refused again.
+                        waitingRoom.released(hold.lockKey());
+                    }
+                    if (failure != null) {
+                        throw releaseFailed(hold, failure);
+                    }
+                    if (released.ownership() == Ownership.OWNED && hold.markReleased()) {
+                        return null;
+                    }
+                    throw lost(hold, released.ownership());
+                });
+    }
+
+    /** Redis's answer, waited for here when {@code block}. */
+    private static <T> CompletableFuture<T> answer(ScriptRunner.Call<T> call, boolean block) {
+        if (!block) {
+            return call.answerWithinTimeout();
+        }
         try {
-            released = commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst)
-                    .awaitAnswer();
-        } catch (LockBackendException e) {
-            throw releaseFailed(hold, e);
-        } finally {
-            if (released != null && released.reservedForOthers()) {
-                waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
-            } else if (released == null || !released.readersRemain()) {
-                // A reader leaving while others stay frees nothing: waking every waiter would only send them all to
-                // be refused again.
-                waitingRoom.released(hold.lockKey());
-            }
+            return CompletableFuture.completedFuture(call.awaitAnswer());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
         }
-        if (released.ownership() == Ownership.OWNED && hold.markReleased()) {
-            return;
-        }
-        throw lost(hold, released.ownership());
     }
 
     /**
@@ -108,19 +135,19 @@ final class Releaser {
     }
 
     /** Releases a fair hold, which hands the key to the first waiter in its queue in Redis, of whatever instance. */
-    private static void releaseFair(Hold hold, FairCommands fair) {
+    private static CompletableFuture<Void> releaseFair(Hold hold, FairCommands fair, boolean block) {
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         hold.lostOrNull();
-        Ownership found;
-        try {
-            found = fair.release(hold.key(), hold.lockKey(), hold.token()).awaitAnswer();
-        } catch (LockBackendException e) {
-            throw releaseFailed(hold, e);
-        }
-        if (found == Ownership.OWNED && hold.markReleased()) {
-            return;
-        }
-        throw lost(hold, found);
+        return answer(fair.release(hold.key(), hold.lockKey(), hold.token()), block)
+                .handle((found, failure) -> {
+                    if (failure != null) {
+                        throw releaseFailed(hold, failure);
+                    }
+                    if (found == Ownership.OWNED && hold.markReleased()) {
+                        return null;
+                    }
+                    throw lost(hold, found);
+                });
     }
 
     /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */
@@ -144,44 +171,49 @@ final class Releaser {
     }
 
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
-    private void handOver(Hold hold, KeyQueue.Waiter next) {
+    private CompletableFuture<Void> handOver(Hold hold, KeyQueue.Waiter next, boolean block) {
         String receiver = next.token();
         ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
-        HandedOver handedOver;
-        try {
-            handedOver = call.awaitAnswer();
-        } catch (LockBackendException e) {
-            // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are freed.
-            next.unreserve(newToken);
-            releaseInBackground(hold.key(), hold.lockKey(), receiver);
-            releaseInBackground(hold.key(), hold.lockKey(), hold.token());
-            throw releaseFailed(hold, e);
-        }
-        if (handedOver.ownership() != Ownership.OWNED) {
-            next.unreserve(null);
-            throw lost(hold, handedOver.ownership());
-        }
-        if (next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
-            observer.handedOver(hold.key());
-        } else {
-            releaseInBackground(hold.key(), hold.lockKey(), receiver);
-        }
-        if (!hold.markReleased()) {
-            throw lost(hold, Ownership.GONE);
-        }
+        return answer(call, block).handle((handedOver, failure) -> {
+            if (failure != null) {
+                // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are
+                // freed.
+                next.unreserve(newToken);
+                releaseInBackground(hold.key(), hold.lockKey(), receiver);
+                releaseInBackground(hold.key(), hold.lockKey(), hold.token());
+                throw releaseFailed(hold, failure);
+            }
+            if (handedOver.ownership() != Ownership.OWNED) {
+                next.unreserve(null);
+                throw lost(hold, handedOver.ownership());
+            }
+            if (next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
+                observer.handedOver(hold.key());
+            } else {
+                releaseInBackground(hold.key(), hold.lockKey(), receiver);
+            }
+            if (!hold.markReleased()) {
+                throw lost(hold, Ownership.GONE);
+            }
+            return null;
+        });
     }
 
     /**
      * Ends a hold whose release Redis did not confirm; it expires with its lease. The loss, if the hold was already
      * known lost, is the more telling exception; otherwise the backend failure.
      */
-    private static RuntimeException releaseFailed(Hold hold, LockBackendException failure) {
+    private static RuntimeException releaseFailed(Hold hold, Throwable failure) {
+        Throwable cause = ScriptRunner.unwrap(failure);
+        RuntimeException backend = cause instanceof RuntimeException runtime
+                ? runtime
+                : new IllegalStateException("release of lock '" + hold.key() + "' failed", cause);
         LockLostException lost = hold.lostOrNull();
         hold.markReleased();
         if (lost == null) {
-            return failure;
+            return backend;
         }
-        lost.addSuppressed(failure);
+        lost.addSuppressed(backend);
         return lost;
     }
 }

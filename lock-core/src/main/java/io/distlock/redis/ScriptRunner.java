@@ -372,6 +372,24 @@ final class ScriptRunner {
             }
         }
 
+        /**
+         * The answer without waiting for it: completes on a client thread, or fails with {@link LockBackendException}
+         * if Redis failed or did not answer within the command timeout.
+         */
+        CompletableFuture<T> answerWithinTimeout() {
+            CompletableFuture<T> within = new CompletableFuture<>();
+            answer.copy().orTimeout(commandTimeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
+                if (error == null) {
+                    within.complete(value);
+                } else if (unwrap(error) instanceof TimeoutException) {
+                    within.completeExceptionally(timedOut(commandTimeoutNanos));
+                } else {
+                    within.completeExceptionally(failure(key, operation, error));
+                }
+            });
+            return within;
+        }
+
         /** The failure for a caller that stopped waiting after {@code waitedNanos}. */
         LockBackendException timedOut(long waitedNanos) {
             String heard = progress.get();

@@ -8,6 +8,7 @@ import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
@@ -199,6 +200,43 @@ class AsyncAcquisitionTest {
     }
 
     @Test
+    void anAsynchronousReleaseHandsTheKeyToAnAsynchronousWaiterOfThisInstance() throws Exception {
+        LockHandle holder = lock.tryAcquire(key, LEASE).orElseThrow();
+        CompletableFuture<LockHandle> waiting =
+                lock.acquireAsync(key, LEASE, Duration.ofSeconds(20)).toCompletableFuture();
+        await().atMost(Duration.ofSeconds(2)).until(() -> lock.waitingThreads().containsValue(1));
+        AtomicReference<String> releasedOn = new AtomicReference<>();
+
+        holder.releaseAsync()
+                .whenComplete(
+                        (done, failure) -> releasedOn.set(Thread.currentThread().getName()))
+                .toCompletableFuture()
+                .get(5, TimeUnit.SECONDS);
+
+        LockHandle next = waiting.get(5, TimeUnit.SECONDS);
+        assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
+        assertThat(releasedOn.get()).startsWith("distlock-async");
+        next.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
+        assertThat(redis.command("EXISTS", "{distlock:" + key + "}")).isEqualTo("0");
+    }
+
+    @Test
+    void anAsynchronousReleaseOfALostLockFailsWithTheLossAndLeavesTheNewOwnersKey() {
+        LockHandle expiring =
+                lock.tryAcquire(key, Lease.fixed(Duration.ofMillis(100))).orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(expiring::isLost);
+        LockHandle next = clients.lock().tryAcquire(key, LEASE).orElseThrow();
+
+        assertThat(expiring.releaseAsync().toCompletableFuture())
+                .failsWithin(Duration.ofSeconds(5))
+                .withThrowableThat()
+                .havingCause()
+                .isInstanceOf(LockLostException.class);
+        assertThat(next.isHeld()).isTrue();
+        next.release();
+    }
+
+    @Test
     void manyAsynchronousHoldersOfTwoInstancesNeverOverlap() throws Exception {
         RunOutcome locked = runChains(true);
         RunOutcome unlocked = runChains(false);
@@ -310,7 +348,7 @@ class AsyncAcquisitionTest {
                     sections.schedule(
                             () -> {
                                 inside.decrementAndGet();
-                                handle.ifPresent(LockHandle::release);
+                                handle.ifPresent(LockHandle::releaseAsync);
                                 section.complete(null);
                             },
                             1,
