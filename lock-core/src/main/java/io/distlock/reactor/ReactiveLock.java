@@ -194,7 +194,11 @@ public final class ReactiveLock {
         }));
     }
 
-    /** One acquisition attempt per subscription: empty if the wait ran out, cancelled with the subscription. */
+    /**
+     * One acquisition attempt per subscription: empty if the wait ran out, cancelled with the subscription. Not {@code
+     * Mono.fromCompletionStage}: in Reactor 3.8 it does cancel the future, but a handle that completes it as the
+     * subscription is cancelled would be dropped unreleased; here exactly one side, delivery or cancel, wins.
+     */
     private Mono<Optional<LockHandle>> attempt(String key, Lease lease, Duration wait) {
         return Mono.<Optional<LockHandle>>create(sink -> {
                     CompletableFuture<Optional<LockHandle>> acquisition =
