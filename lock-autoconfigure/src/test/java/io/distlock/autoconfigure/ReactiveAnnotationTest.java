@@ -118,6 +118,29 @@ class ReactiveAnnotationTest {
     }
 
     @Test
+    void releasedWhenTheFluxFails() {
+        Flux<String> call =
+                publishers.flux(id, Flux.concat(Flux.just("a"), Flux.error(new IllegalStateException("out of stock"))));
+
+        assertThatThrownBy(() -> call.collectList().block(Duration.ofSeconds(5)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("out of stock");
+        assertThat(isFree()).isTrue();
+    }
+
+    @Test
+    void aLeaseLostWhileTheMonoRunsFailsItWithLockLost() {
+        AtomicBoolean cancelled = new AtomicBoolean();
+        Mono<String> call =
+                publishers.neverUnderShortLease(id, Mono.<String>never().doOnCancel(() -> cancelled.set(true)));
+
+        assertThatThrownBy(() -> call.block(Duration.ofSeconds(10)))
+                .isInstanceOfSatisfying(
+                        LockLostException.class, e -> assertThat(e.key()).isEqualTo(key));
+        await().atMost(Duration.ofSeconds(2)).untilTrue(cancelled);
+    }
+
+    @Test
     void releasedWhenTheMonoSubscriptionIsCancelled() {
         AtomicBoolean cancelled = new AtomicBoolean();
         Disposable subscription = publishers
@@ -203,6 +226,19 @@ class ReactiveAnnotationTest {
 
         Flux.range(0, callers)
                 .flatMap(i -> publishers.deduct(id, stock), callers)
+                .then()
+                .block(Duration.ofSeconds(40));
+
+        assertThat(stock).hasValue(0);
+    }
+
+    @Test
+    void concurrentFluxDeductionsUnderTheLockLoseNoUpdate() {
+        int callers = 20;
+        AtomicInteger stock = new AtomicInteger(callers);
+
+        Flux.range(0, callers)
+                .flatMap(i -> publishers.deductEach(id, stock), callers)
                 .then()
                 .block(Duration.ofSeconds(40));
 
@@ -299,6 +335,16 @@ class ReactiveAnnotationTest {
         @DistributedLock(key = "'reactive:' + #id", leaseSeconds = 1, waitSeconds = 10)
         public Flux<Long> endlessUnderShortLease(String id, Flux<Long> work) {
             return work;
+        }
+
+        @DistributedLock(key = "'reactive:' + #id", leaseSeconds = 1, waitSeconds = 10)
+        public Mono<String> neverUnderShortLease(String id, Mono<String> work) {
+            return work;
+        }
+
+        @DistributedLock(key = "'counter:' + #id", leaseSeconds = 30, waitSeconds = 30)
+        public Flux<Integer> deductEach(String id, AtomicInteger stock) {
+            return deductLater(stock).thenMany(Flux.just(1, 2));
         }
 
         @DistributedLock(key = "'reactive:' + #id", waitSeconds = 10)
