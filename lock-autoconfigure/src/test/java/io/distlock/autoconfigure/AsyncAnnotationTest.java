@@ -211,6 +211,21 @@ class AsyncAnnotationTest {
     }
 
     @Test
+    void calledInsideAScopeThatHoldsItsKeyTheStageFailsAtOnceInsteadOfWaitingForItself() {
+        try (LockHandle held = lock.tryAcquire(key, ELSEWHERE).orElseThrow();
+                LockContext.Scope scope = LockContext.enter(held)) {
+            CompletableFuture<String> call = stages.pending(id, CompletableFuture.completedFuture("ran"));
+
+            assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class)
+                    .cause()
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("held by a scope of the calling thread");
+        }
+        assertThat(stages.runs(id)).isZero();
+    }
+
+    @Test
     void concurrentDeductionsUnderTheLockLoseNoUpdate() throws Exception {
         int callers = 20;
         Counter counter = new Counter(callers);
