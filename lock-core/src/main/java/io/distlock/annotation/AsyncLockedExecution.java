@@ -11,6 +11,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -23,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * <p>The method's synchronous part runs on the thread that completes the acquisition, inside a {@link LockContext}
  * scope of the handle; the later stages of its work do not see that scope. The future returned to the caller
  * completes after the release. If the caller completes it first (a cancel, or {@code orTimeout}), the acquisition is
- * cancelled, or, once the method runs, the method's own future is cancelled and the lock released at once: work the
- * method started that does not watch its future's cancellation may then go on without the lock.
+ * cancelled, or, once the method runs, the method's own future is cancelled and the lock released right away (off the
+ * caller's thread): work the method started that does not watch its future's cancellation may then go on without the
+ * lock.
  */
 final class AsyncLockedExecution {
 
@@ -119,7 +121,8 @@ final class AsyncLockedExecution {
                 return;
             }
             if (onLost == OnLockLost.THROW) {
-                handle.onLost(result::completeExceptionally);
+                // Off the lock's internal thread, which must return quickly: the caller's stages run on this one.
+                handle.onLost(lost -> ForkJoinPool.commonPool().execute(() -> result.completeExceptionally(lost)));
             }
             CompletionStage<?> stage;
             LockContext.Scope scope = LockContext.enter(handle);
@@ -176,17 +179,22 @@ final class AsyncLockedExecution {
                 work.cancel(false);
             }
             if (released.compareAndSet(false, true)) {
-                try {
-                    handle.close();
-                } catch (LockLostException lost) {
-                    // Already what the caller's future failed with, or the caller gave up anyway.
-                } catch (RuntimeException releaseFailure) {
-                    log.warn(
-                            "Lock '{}' could not be released after its caller stopped waiting; it expires with its"
-                                    + " lease: {}",
-                            handle.key(),
-                            releaseFailure.getMessage());
-                }
+                // Not on the canceller's thread, which may be the JDK's one timer thread of every orTimeout.
+                ForkJoinPool.commonPool().execute(this::releaseEarly);
+            }
+        }
+
+        private void releaseEarly() {
+            try {
+                handle.close();
+            } catch (LockLostException lost) {
+                // Already what the caller's future failed with, or the caller gave up anyway.
+            } catch (RuntimeException releaseFailure) {
+                log.warn(
+                        "Lock '{}' could not be released after its caller stopped waiting; it expires with its lease:"
+                                + " {}",
+                        handle.key(),
+                        releaseFailure.getMessage());
             }
         }
 

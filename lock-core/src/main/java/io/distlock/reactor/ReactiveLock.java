@@ -184,10 +184,12 @@ public final class ReactiveLock {
      */
     private static <T> Flux<T> endOnLoss(Flux<T> running, LockHandle held) {
         AtomicReference<@Nullable LockLostException> lost = new AtomicReference<>();
-        Mono<LockLostException> loss = Mono.create(sink -> held.onLost(exception -> {
-            lost.set(exception);
-            sink.success(exception);
-        }));
+        // Signalled off the lock's internal thread, which must return quickly: downstream runs on the signalling one.
+        Mono<LockLostException> loss = Mono.<LockLostException>create(sink -> held.onLost(exception -> {
+                    lost.set(exception);
+                    sink.success(exception);
+                }))
+                .publishOn(Schedulers.boundedElastic());
         return running.takeUntilOther(loss).concatWith(Mono.defer(() -> {
             LockLostException exception = lost.get();
             return exception == null ? Mono.empty() : Mono.error(exception);
