@@ -193,6 +193,24 @@ class AsyncAnnotationTest {
     }
 
     @Test
+    void aLossFoundOnlyAtReleaseFailsTheStageWithLockLost() {
+        CompletableFuture<String> work = new CompletableFuture<>();
+        CompletableFuture<String> call = stages.pending(id, work);
+        await().atMost(Duration.ofSeconds(5)).until(() -> stages.runs(id) == 1);
+
+        // A fixed lease is not renewed, so nothing notices the key is gone until the release.
+        TestRedis.shared().command("DEL", "{distlock:" + key + "}");
+        work.complete("finished");
+
+        assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOfSatisfying(
+                        LockLostException.class,
+                        e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.KEY_GONE));
+    }
+
+    @Test
     void aLossFoundAtReleaseIsLoggedUnderLogAndTheResultReturned() throws Exception {
         CompletableFuture<String> work = new CompletableFuture<>();
         CompletableFuture<String> call = stages.underShortLeaseLogged(id, work);

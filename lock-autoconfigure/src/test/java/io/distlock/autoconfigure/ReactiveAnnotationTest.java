@@ -203,6 +203,23 @@ class ReactiveAnnotationTest {
     }
 
     @Test
+    void aLossFoundOnlyAtReleaseFailsTheMonoWithLockLost() {
+        Sinks.One<String> work = Sinks.one();
+        CompletableFuture<String> call = publishers.mono(id, work.asMono()).toFuture();
+        await().atMost(Duration.ofSeconds(5)).until(() -> publishers.runs(id) == 1);
+
+        // A fixed lease is not renewed, so nothing notices the key is gone until the release.
+        TestRedis.shared().command("DEL", "{distlock:" + key + "}");
+        work.tryEmitValue("finished");
+
+        assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOfSatisfying(
+                        LockLostException.class,
+                        e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.KEY_GONE));
+    }
+
+    @Test
     void theHandleIsInTheReactorContextAndInLockContextDuringTheSynchronousPart() {
         List<Long> tokens = publishers.tokens(id).block(Duration.ofSeconds(5));
 

@@ -171,9 +171,12 @@ public final class ReactiveLock {
                     if (onLost == OnLockLost.THROW) {
                         running = endOnLoss(running, held);
                     }
-                    return running.contextWrite(context -> ReactiveLockContext.with(context, lock, held));
+                    // Released here rather than by usingWhen's completion hook, which would wrap a LockLostException.
+                    return running.contextWrite(context -> ReactiveLockContext.with(context, lock, held))
+                            .concatWith(release(() -> releaseAfterCompletion(held, onLost))
+                                    .then(Mono.empty()));
                 },
-                held -> release(() -> releaseAfterCompletion(held, onLost)),
+                held -> Mono.empty(),
                 (held, failure) -> release(() -> releaseAfterFailure(held, failure)),
                 held -> release(() -> releaseAfterFailure(held, null)));
     }
