@@ -85,7 +85,9 @@ class AsyncAnnotationTest {
         CompletableFuture<String> call = stages.pending(id, work);
         Duration returnedAfter = Duration.ofNanos(System.nanoTime() - start);
 
-        assertThat(returnedAfter).isLessThan(Duration.ofSeconds(1));
+        // A blocked caller would return only after the release below, or after the 10 s wait: a loaded machine is slow,
+        // never that slow.
+        assertThat(returnedAfter).isLessThan(Duration.ofSeconds(3));
         await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> true);
         assertThat(call).isNotDone();
         assertThat(stages.runs(id)).isZero();
