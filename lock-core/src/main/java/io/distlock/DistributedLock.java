@@ -23,11 +23,21 @@ import java.lang.annotation.Target;
  * the wait, the method does not run: a {@link LockNotAcquiredException} is thrown, or the {@link #fallback()} method
  * is called instead. There is no way to run the method without its lock.
  *
+ * <p>A method returning a {@code CompletionStage} or {@code CompletableFuture}, or a Reactor {@code Mono} or {@code
+ * Flux}, holds its lock until what it returned ends: the stage completes, or the publisher completes, fails or is
+ * cancelled. The lock is then taken without blocking the caller and the method called once it is held (for a {@code
+ * Mono} or {@code Flux}, on subscription); when it is not acquired, the fallback's stage or publisher is used, or the
+ * stage or publisher fails with {@link LockNotAcquiredException}. Cancelling the returned future, or timing it out,
+ * cancels the method's future and releases the lock. With {@link OnLockLost#THROW}, a loss while the work runs ends it
+ * with {@link LockLostException}. The handle is visible through {@link LockContext} only during the method's
+ * synchronous part; in a {@code Mono} or {@code Flux} it is in the Reactor context ({@code
+ * io.distlock.reactor.ReactiveLockContext}).
+ *
  * <p>Everything about the annotation is checked when the bean is created, so a mistake fails application start-up
  * rather than the first call: which attributes are set together, the expressions' syntax and the parameter names and
- * beans they use, the lease and wait values, the fallback method, and the return type (methods returning {@code
- * CompletionStage}, {@code Future} or a Reactive Streams {@code Publisher} are refused, since their work would outlive
- * the lock). What only a call can tell, a key, tree or path that evaluates to something invalid, is an {@link
+ * beans they use, the lease and wait values, the fallback method, and the return type (a plain {@code Future}, a
+ * {@code Flow.Publisher} or a Reactive Streams {@code Publisher} other than {@code Mono} and {@code Flux} is refused,
+ * since the lock could not follow its work, as is {@link #keys()} on an asynchronous method). What only a call can tell, a key, tree or path that evaluates to something invalid, is an {@link
  * IllegalArgumentException} naming the method, the expression and the arguments, and the method does not run.
  *
  * <p>Like {@code @Transactional}, the annotation works through a Spring proxy: calls from inside the same bean

@@ -6,9 +6,13 @@ import io.distlock.DistributedLock;
 import io.distlock.LockNotAcquiredException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
+import org.reactivestreams.Publisher;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /** Every mistake in a {@code @DistributedLock} fails start-up with a message that names it. */
@@ -43,10 +47,45 @@ class DistributedLockStartupCheckTest {
     }
 
     @Test
-    void asynchronousAndReactiveReturnTypesAreRejected() {
-        assertStartupFails(ReturnsFuture.class, "ReturnsFuture.deduct(String)", "CompletableFuture", "not supported");
-        assertStartupFails(ReturnsPlainFuture.class, "ReturnsPlainFuture.deduct(String)", "Future", "not supported");
-        assertStartupFails(ReturnsMono.class, "ReturnsMono.deduct(String)", "Mono", "not supported");
+    void stagesMonosAndFluxesStart() {
+        runner.withBean(ReturnsFuture.class)
+                .withBean(ReturnsStage.class)
+                .withBean(ReturnsMono.class)
+                .withBean(ReturnsFlux.class)
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void deferredResultsThatCannotBeTrackedAreRefusedNamingTheTypeAndWhatIsAllowed() {
+        assertStartupFails(
+                ReturnsPlainFuture.class,
+                "ReturnsPlainFuture.deduct(String)",
+                "java.util.concurrent.Future",
+                "may return CompletionStage or CompletableFuture, or, with Reactor, Mono or Flux");
+        assertStartupFails(
+                ReturnsFlowPublisher.class,
+                "ReturnsFlowPublisher.deduct(String)",
+                "java.util.concurrent.Flow$Publisher",
+                "other than Reactor's Mono and Flux");
+        assertStartupFails(
+                ReturnsOtherPublisher.class,
+                "ReturnsOtherPublisher.deduct(String)",
+                "OtherPublisher",
+                "other than Reactor's Mono and Flux");
+        assertStartupFails(
+                ReturnsOwnStage.class,
+                "ReturnsOwnStage.deduct(String)",
+                "OwnStage",
+                "a CompletionStage of its own type");
+    }
+
+    @Test
+    void severalKeysOnAnAsynchronousMethodAreRefusedSayingWhatToDoInstead() {
+        assertStartupFails(
+                SeveralKeysAsync.class,
+                "SeveralKeysAsync.transfer(String, String)",
+                "not supported for asynchronous return types yet",
+                "Lock.callWithLocks");
     }
 
     @Test
@@ -193,6 +232,53 @@ class DistributedLockStartupCheckTest {
         @DistributedLock(key = "#sku")
         public Mono<String> deduct(String sku) {
             return Mono.just(sku);
+        }
+    }
+
+    public static class ReturnsFlux {
+        @DistributedLock(key = "#sku")
+        public Flux<String> deduct(String sku) {
+            return Flux.just(sku);
+        }
+    }
+
+    public static class ReturnsStage {
+        @DistributedLock(key = "#sku")
+        public CompletionStage<String> deduct(String sku) {
+            return CompletableFuture.completedFuture(sku);
+        }
+    }
+
+    public static class ReturnsFlowPublisher {
+        @DistributedLock(key = "#sku")
+        public Flow.Publisher<String> deduct(String sku) {
+            return subscriber -> {};
+        }
+    }
+
+    /** A Reactive Streams publisher of another library than Reactor, as RxJava's Flowable is. */
+    public interface OtherPublisher extends Publisher<String> {}
+
+    public static class ReturnsOtherPublisher {
+        @DistributedLock(key = "#sku")
+        public OtherPublisher deduct(String sku) {
+            return subscriber -> {};
+        }
+    }
+
+    public static class OwnStage extends CompletableFuture<String> {}
+
+    public static class ReturnsOwnStage {
+        @DistributedLock(key = "#sku")
+        public OwnStage deduct(String sku) {
+            return new OwnStage();
+        }
+    }
+
+    public static class SeveralKeysAsync {
+        @DistributedLock(keys = {"#from", "#to"})
+        public CompletableFuture<String> transfer(String from, String to) {
+            return CompletableFuture.completedFuture(from);
         }
     }
 

@@ -16,7 +16,8 @@ import org.springframework.aop.support.AopUtils;
 /**
  * Takes the lock (all the locks, or the path in its tree) of a {@code @DistributedLock} method before it runs and
  * releases it afterwards; when it is not acquired in time, calls the fallback or throws {@link
- * LockNotAcquiredException} without running the method.
+ * LockNotAcquiredException} without running the method. For a method returning a {@code CompletionStage}, {@code Mono}
+ * or {@code Flux}, the lock is taken without blocking the caller and held until what the method returned ends.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 
@@ -46,6 +47,9 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         Object[] args = invocation.getArguments();
         LockedPath.Call onPath = locked.path(target, args);
         if (onPath != null) {
+            if (locked.kind() != ReturnKind.PLAIN) {
+                return invokeDeferred(invocation, locked, onPath.lockIn(lock.get()), onPath.path(), target, args);
+            }
             return invokeOnPath(invocation, locked, onPath, target, args);
         }
         Lock taking = locked.read()
@@ -55,6 +59,9 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             return invokeWithKeys(invocation, locked, taking, target, args);
         }
         String key = locked.key(target, args);
+        if (locked.kind() != ReturnKind.PLAIN) {
+            return invokeDeferred(invocation, locked, taking, key, target, args);
+        }
         Optional<LockHandle> handle;
         try {
             handle = taking.tryAcquire(key, locked.lease(), locked.waitTime());
@@ -63,6 +70,24 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throw new LockNotAcquiredException(key, locked.waitTime(), e);
         }
         return proceedHolding(invocation, locked, target, args, key, handle.orElse(null));
+    }
+
+    /**
+     * A method whose work goes on after it returns: the lock is acquired without blocking this thread, the method
+     * called once it is held, and the lock held until the returned stage or publisher ends.
+     */
+    private Object invokeDeferred(
+            MethodInvocation invocation, LockedMethod locked, Lock taking, String key, Object target, Object[] args) {
+        if (locked.kind() == ReturnKind.STAGE) {
+            return AsyncLockedExecution.call(
+                    taking.tryAcquireAsync(key, locked.lease(), locked.waitTime()),
+                    key,
+                    locked.waitTime(),
+                    locked.onLost(),
+                    invocation::proceed,
+                    notAcquired -> locked.notAcquired(target, args, notAcquired));
+        }
+        return ReactiveLockedExecution.call(locked, taking, key, invocation, target, args);
     }
 
     private @Nullable Object invokeOnPath(

@@ -25,6 +25,7 @@ import org.springframework.util.ObjectUtils;
 final class LockedMethod {
 
     private final Method method;
+    private final ReturnKind kind;
     private final boolean fair;
     private final boolean read;
     private final boolean severalKeys;
@@ -41,6 +42,7 @@ final class LockedMethod {
 
     LockedMethod(
             Method method,
+            ReturnKind kind,
             boolean fair,
             boolean read,
             boolean severalKeys,
@@ -55,6 +57,7 @@ final class LockedMethod {
             ParameterNameDiscoverer parameterNames,
             @Nullable BeanResolver beans) {
         this.method = method;
+        this.kind = kind;
         this.fair = fair;
         this.read = read;
         this.severalKeys = severalKeys;
@@ -72,6 +75,11 @@ final class LockedMethod {
 
     Method method() {
         return method;
+    }
+
+    /** How long the lock is held: while the method runs, or until what it returns ends. */
+    ReturnKind kind() {
+        return kind;
     }
 
     Lease lease() {

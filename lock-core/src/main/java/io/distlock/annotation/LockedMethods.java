@@ -12,10 +12,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Flow;
-import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -36,7 +33,6 @@ import org.springframework.util.ReflectionUtils;
 public final class LockedMethods {
 
     private static final long MAX_LEASE_SECONDS = Lease.MAX_FIXED.toSeconds();
-    private static final String REACTIVE_PUBLISHER = "org.reactivestreams.Publisher";
     private static final Map<Class<?>, List<Method>> ANNOTATED_BY_CLASS = new ConcurrentReferenceHashMap<>();
 
     private final @Nullable BeanFactory beanFactory;
@@ -117,7 +113,7 @@ public final class LockedMethods {
             throw new DistributedLockDefinitionException(method, "the annotation is missing");
         }
         checkReachable(method);
-        checkReturnType(method);
+        ReturnKind kind = ReturnKind.of(method);
         Lease lease = lease(method, annotation.leaseSeconds());
         Duration wait = waitTime(method, annotation.waitSeconds());
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
@@ -132,12 +128,20 @@ public final class LockedMethods {
             checkSingleKey(method, keyTexts.get(0), keys.get(0));
         }
         Method fallback = fallback(method, targetClass, annotation.fallback());
+        if (kind != ReturnKind.PLAIN && annotation.keys().length > 0) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "keys (several locks, all or none) is not supported for asynchronous return types yet; lock the"
+                            + " keys inside the asynchronous work with Lock.callWithLocks, or make the method return a"
+                            + " plain value");
+        }
         if (annotation.read() && annotation.fair()) {
             throw new DistributedLockDefinitionException(
                     method, "read and fair cannot be combined: readers never queue; set one of them");
         }
         return new LockedMethod(
                 method,
+                kind,
                 annotation.fair(),
                 annotation.read(),
                 annotation.keys().length > 0,
@@ -160,37 +164,6 @@ public final class LockedMethods {
                     "private and static methods are never called through the Spring proxy, so they could not be "
                             + "locked; make the method public (or protected/package-private) and non-static");
         }
-    }
-
-    private static void checkReturnType(Method method) {
-        Class<?> type = method.getReturnType();
-        boolean deferred = CompletionStage.class.isAssignableFrom(type)
-                || Future.class.isAssignableFrom(type)
-                || Flow.Publisher.class.isAssignableFrom(type)
-                || isReactivePublisher(type);
-        if (deferred) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    "it returns " + type.getName() + ", whose work goes on after the method returns and the lock is "
-                            + "released; asynchronous and reactive return types are not supported yet. Lock inside the "
-                            + "asynchronous work instead, or return a plain value");
-        }
-    }
-
-    /** By name, since Reactive Streams need not be on the class path; walks the whole type hierarchy. */
-    private static boolean isReactivePublisher(@Nullable Class<?> type) {
-        if (type == null) {
-            return false;
-        }
-        if (type.getName().equals(REACTIVE_PUBLISHER) || isReactivePublisher(type.getSuperclass())) {
-            return true;
-        }
-        for (Class<?> implemented : type.getInterfaces()) {
-            if (isReactivePublisher(implemented)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private Lease lease(Method method, long seconds) {
