@@ -1,6 +1,5 @@
 package io.distlock.annotation;
 
-import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
@@ -141,35 +140,29 @@ final class AsyncLockedExecution {
             stage.whenComplete(this::finish);
         }
 
+        /**
+         * Releases without blocking, since the stage may complete on a thread of the Redis client, where a blocking
+         * release would wait for an answer only that thread can read; completes the caller's future after it.
+         */
         private void finish(@Nullable Object value, @Nullable Throwable failure) {
             if (!released.compareAndSet(false, true)) {
                 return;
             }
-            if (failure != null) {
-                Throwable cause = unwrap(failure);
-                try {
-                    handle.close();
-                } catch (RuntimeException releaseFailure) {
-                    cause.addSuppressed(releaseFailure);
-                }
-                result.completeExceptionally(cause);
-                return;
-            }
-            try {
-                handle.close();
-            } catch (LockLostException lost) {
-                if (onLost == OnLockLost.THROW) {
+            handle.releaseAsync().whenComplete((done, releaseFailure) -> {
+                Throwable notReleased = releaseFailure == null ? null : unwrap(releaseFailure);
+                if (failure != null) {
+                    Throwable cause = unwrap(failure);
+                    if (notReleased != null && !(notReleased instanceof IllegalStateException)) {
+                        cause.addSuppressed(notReleased);
+                    }
+                    result.completeExceptionally(cause);
+                } else if (notReleased instanceof LockLostException lost && onLost == OnLockLost.THROW) {
                     result.completeExceptionally(lost);
-                    return;
+                } else {
+                    logReleaseFailure(notReleased, "its work finished");
+                    result.complete(value);
                 }
-                log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), lost.getMessage());
-            } catch (LockBackendException backend) {
-                log.warn(
-                        "Lock '{}' could not be released after its work finished; it expires with its lease: {}",
-                        handle.key(),
-                        backend.getMessage());
-            }
-            result.complete(value);
+            });
         }
 
         /** The caller's future was completed first (cancel, timeout, or a loss): stop the work, release now. */
@@ -179,22 +172,29 @@ final class AsyncLockedExecution {
                 work.cancel(false);
             }
             if (released.compareAndSet(false, true)) {
-                // Not on the canceller's thread, which may be the JDK's one timer thread of every orTimeout.
-                ForkJoinPool.commonPool().execute(this::releaseEarly);
+                handle.releaseAsync().whenComplete((done, releaseFailure) -> {
+                    Throwable notReleased = releaseFailure == null ? null : unwrap(releaseFailure);
+                    // A loss is already what the caller's future failed with, or the caller gave up anyway.
+                    if (!(notReleased instanceof LockLostException)) {
+                        logReleaseFailure(notReleased, "its caller stopped waiting");
+                    }
+                });
             }
         }
 
-        private void releaseEarly() {
-            try {
-                handle.close();
-            } catch (LockLostException lost) {
-                // Already what the caller's future failed with, or the caller gave up anyway.
-            } catch (RuntimeException releaseFailure) {
+        /**
+         * Logs why a release after the work failed; nothing for a handle the work released itself (through {@link
+         * LockContext}), which is what {@link LockHandle#close()} would have ignored.
+         */
+        private void logReleaseFailure(@Nullable Throwable notReleased, String when) {
+            if (notReleased instanceof LockLostException lost) {
+                log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), lost.getMessage());
+            } else if (notReleased != null && !(notReleased instanceof IllegalStateException)) {
                 log.warn(
-                        "Lock '{}' could not be released after its caller stopped waiting; it expires with its lease:"
-                                + " {}",
+                        "Lock '{}' could not be released after {}; it expires with its lease: {}",
                         handle.key(),
-                        releaseFailure.getMessage());
+                        when,
+                        notReleased.getMessage());
             }
         }
 

@@ -30,7 +30,8 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>{@link #withLock} and {@link #withLockMany} hold the lock until the work's publisher completes, fails or is
  * cancelled (also by a downstream {@code take(n)} or {@code timeout}), and release it then, before the completion
- * reaches downstream. The release runs on {@link Schedulers#boundedElastic()}, since it is a call to the store. While
+ * reaches downstream. The release blocks no thread either ({@link LockHandle#releaseAsync()}), since the work may end on
+ * a thread of the Redis client, which a blocking release would stall until the command timeout. While
  * held, the handle is in the work's Reactor context (see {@link ReactiveLockContext}); inside a publisher that already
  * holds the key through the same lock, the work joins that hold instead of acquiring again.
  *
@@ -173,12 +174,11 @@ public final class ReactiveLock {
                     }
                     // Released here rather than by usingWhen's completion hook, which would wrap a LockLostException.
                     return running.contextWrite(context -> ReactiveLockContext.with(context, lock, held))
-                            .concatWith(release(() -> releaseAfterCompletion(held, onLost))
-                                    .then(Mono.empty()));
+                            .concatWith(releaseAfterCompletion(held, onLost).then(Mono.empty()));
                 },
                 held -> Mono.empty(),
-                (held, failure) -> release(() -> releaseAfterFailure(held, failure)),
-                held -> release(() -> releaseAfterFailure(held, null)));
+                (held, failure) -> releaseAfterFailure(held, failure),
+                held -> releaseAfterFailure(held, null));
     }
 
     /**
@@ -235,36 +235,36 @@ public final class ReactiveLock {
                 });
     }
 
-    private static Mono<Void> release(Runnable release) {
-        return Mono.fromRunnable(release)
-                .subscribeOn(Schedulers.boundedElastic())
-                .then();
+    /** The release, waiting for the store on no thread; an already released handle counts as released. */
+    private static Mono<Void> released(LockHandle held) {
+        return Mono.defer(() -> Mono.fromCompletionStage(held.releaseAsync()))
+                .onErrorMap(CompletionException.class, e -> e.getCause() == null ? e : e.getCause())
+                .onErrorResume(IllegalStateException.class, alreadyReleased -> Mono.empty());
     }
 
-    private static void releaseAfterCompletion(LockHandle held, OnLockLost onLost) {
-        try {
-            held.close();
-        } catch (LockLostException lost) {
-            if (onLost == OnLockLost.THROW) {
-                throw lost;
+    private static Mono<Void> releaseAfterCompletion(LockHandle held, OnLockLost onLost) {
+        return released(held).onErrorResume(notReleased -> {
+            if (notReleased instanceof LockLostException lost) {
+                if (onLost == OnLockLost.THROW) {
+                    return Mono.error(lost);
+                }
+                log.warn("Work under lock '{}' finished after the lock was lost: {}", held.key(), lost.getMessage());
+            } else {
+                log.warn(
+                        "Lock '{}' could not be released after its work finished; it expires with its lease: {}",
+                        held.key(),
+                        notReleased.getMessage());
             }
-            log.warn("Work under lock '{}' finished after the lock was lost: {}", held.key(), lost.getMessage());
-        } catch (RuntimeException backend) {
-            log.warn(
-                    "Lock '{}' could not be released after its work finished; it expires with its lease: {}",
-                    held.key(),
-                    backend.getMessage());
-        }
+            return Mono.empty();
+        });
     }
 
     /** After a failure or a cancel, which stays what downstream sees; a release failure is attached or logged. */
-    private static void releaseAfterFailure(LockHandle held, @Nullable Throwable failure) {
-        try {
-            held.close();
-        } catch (RuntimeException releaseFailure) {
+    private static Mono<Void> releaseAfterFailure(LockHandle held, @Nullable Throwable failure) {
+        return released(held).onErrorResume(releaseFailure -> {
             if (failure instanceof LockLostException && releaseFailure instanceof LockLostException) {
                 // The loss that ended the work, found again.
-                return;
+                return Mono.empty();
             }
             if (failure != null) {
                 failure.addSuppressed(releaseFailure);
@@ -274,19 +274,20 @@ public final class ReactiveLock {
                         held.key(),
                         releaseFailure.getMessage());
             }
-        }
+            return Mono.empty();
+        });
     }
 
     private static void giveBack(LockHandle handle) {
-        try {
-            handle.release();
-        } catch (RuntimeException e) {
-            log.warn(
-                    "Lock '{}' was granted after its subscription was cancelled and could not be released; it expires"
-                            + " with its lease: {}",
-                    handle.key(),
-                    e.getMessage());
-        }
+        handle.releaseAsync().whenComplete((released, failure) -> {
+            if (failure != null) {
+                log.warn(
+                        "Lock '{}' was granted after its subscription was cancelled and could not be released; it "
+                                + "expires with its lease: {}",
+                        handle.key(),
+                        unwrap(failure).getMessage());
+            }
+        });
     }
 
     private static Throwable unwrap(Throwable failure) {
