@@ -10,6 +10,8 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
+import io.distlock.monitor.LockKind;
+import io.distlock.monitor.LockObserver;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -218,6 +220,78 @@ class AsyncAcquisitionTest {
         assertThat(releasedOn.get()).startsWith("distlock-async");
         next.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(redis.command("EXISTS", "{distlock:" + key + "}")).isEqualTo("0");
+    }
+
+    @Test
+    void aReleaseOnAThreadOfTheRedisClientDoesNotWaitForItself() throws Exception {
+        CompletableFuture<String> ranOn = new CompletableFuture<>();
+        CompletableFuture<Duration> took = new CompletableFuture<>();
+        AtomicReference<LockHandle> target = new AtomicReference<>();
+        RedisLock observed = clients.lock(settings -> settings.observer(onReleased(() -> {
+            LockHandle releasing = target.getAndSet(null);
+            if (releasing != null) {
+                ranOn.complete(Thread.currentThread().getName());
+                long started = System.nanoTime();
+                releasing.releaseAsync().whenComplete((done, failure) -> {
+                    if (failure == null) {
+                        took.complete(Duration.ofNanos(System.nanoTime() - started));
+                    } else {
+                        took.completeExceptionally(failure);
+                    }
+                });
+            }
+        })));
+        LockHandle trigger = observed.tryAcquire(key + ":trigger", LEASE).orElseThrow();
+        target.set(observed.tryAcquire(key + ":target", LEASE).orElseThrow());
+
+        trigger.releaseAsync();
+
+        assertThat(ranOn.get(5, TimeUnit.SECONDS)).contains("lettuce");
+        assertThat(took.get(10, TimeUnit.SECONDS)).isLessThan(Duration.ofSeconds(1));
+        assertThat(redis.command("EXISTS", "{distlock:" + key + ":target}")).isEqualTo("0");
+    }
+
+    @Test
+    void aBlockingReleaseOnAThreadOfTheRedisClientWaitsForTheCommandTimeout() throws Exception {
+        CompletableFuture<Duration> failedAfter = new CompletableFuture<>();
+        AtomicReference<LockHandle> target = new AtomicReference<>();
+        RedisLock observed = clients.lock(settings -> settings.observer(onReleased(() -> {
+            LockHandle releasing = target.getAndSet(null);
+            if (releasing != null) {
+                long started = System.nanoTime();
+                try {
+                    releasing.release();
+                    failedAfter.completeExceptionally(new AssertionError("the blocking release returned"));
+                } catch (LockBackendException stalled) {
+                    failedAfter.complete(Duration.ofNanos(System.nanoTime() - started));
+                }
+            }
+        })));
+        LockHandle trigger = observed.tryAcquire(key + ":trigger", LEASE).orElseThrow();
+        target.set(observed.tryAcquire(key + ":target", LEASE).orElseThrow());
+
+        trigger.releaseAsync();
+
+        assertThat(failedAfter.get(10, TimeUnit.SECONDS)).isGreaterThanOrEqualTo(RedisClients.COMMAND_TIMEOUT);
+    }
+
+    /**
+     * An observer that runs {@code action} when a hold ends. A release that blocks no thread ends its hold where Redis's
+     * answer is read: on the event loop thread of the lock's connection, where asynchronous work on the same Redis goes
+     * on too.
+     */
+    private static LockObserver onReleased(Runnable action) {
+        return new LockObserver() {
+            @Override
+            public Holding holdStarted(String heldKey, LockKind kind, long fencingToken) {
+                return new Holding() {
+                    @Override
+                    public void released() {
+                        action.run();
+                    }
+                };
+            }
+        };
     }
 
     @Test
