@@ -9,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A contender measured through its non-blocking API: an acquisition returns a stage at once, and no thread of the
- * caller waits for the lock or for the release. Its blocking {@link #tryAcquire} waits for that same stage, so the
+ * caller waits for the lock. Its blocking {@link #tryAcquire} waits for that same stage, so the
  * worker's self-check and the cluster tests exercise the path the benchmark measures.
  */
 public interface AsyncContender extends Contender {
@@ -51,7 +51,10 @@ public interface AsyncContender extends Contender {
         return failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
     }
 
-    /** Releases one asynchronous acquisition, from any thread, without blocking it. */
+    /**
+     * Releases one asynchronous acquisition, from any thread: without blocking it where the contender's API can
+     * release asynchronously, else by releasing before it returns the completed stage.
+     */
     @FunctionalInterface
     interface AsyncRelease {
 
