@@ -104,9 +104,11 @@ public record BenchmarkSettings(
     }
 
     /**
-     * Settings for a smoke run: every contender in every scenario but the path scenario, for a fraction of a second
-     * each, except the 5-node Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and would
-     * only add two servers and two worker JVMs to every build. {@link #pathSmoke} runs the path scenario.
+     * Settings for a smoke run: every blocking contender in every scenario but the path scenario, for a fraction of a
+     * second each, except the 5-node Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and
+     * would only add two servers and two worker JVMs to every build. {@link #pathSmoke} runs the path scenario, {@link
+     * #asyncSmoke} the non-blocking contenders: each in a run of its own, so that no run starts more worker JVMs at once
+     * than a small machine boots within the workers' first timeouts.
      *
      * @param output where results go
      * @return the settings
@@ -117,7 +119,7 @@ public record BenchmarkSettings(
                         .filter(scenario -> !scenario.amongHeldLocks())
                         .toList(),
                 Arrays.stream(ContenderKind.values())
-                        .filter(kind -> kind != ContenderKind.REDLOCK_5)
+                        .filter(kind -> kind != ContenderKind.REDLOCK_5 && !kind.isAsync())
                         .toList(),
                 output);
     }
@@ -135,6 +137,25 @@ public record BenchmarkSettings(
                 Arrays.stream(ContenderKind.values())
                         .filter(ContenderKind::isPath)
                         .toList(),
+                output);
+    }
+
+    /**
+     * Settings for a smoke run of the non-blocking contenders alone, in the scenarios they run in, for a fraction of a
+     * second each.
+     *
+     * @param output where results go
+     * @return the settings
+     */
+    public static BenchmarkSettings asyncSmoke(Path output) {
+        List<ContenderKind> async = Arrays.stream(ContenderKind.values())
+                .filter(ContenderKind::isAsync)
+                .toList();
+        return smoke(
+                Arrays.stream(Scenario.values())
+                        .filter(scenario -> async.stream().anyMatch(scenario::includes))
+                        .toList(),
+                async,
                 output);
     }
 

@@ -64,6 +64,12 @@ public record Environment(
                 "distlock",
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `Lease.fixed(...)`, on a "
                         + factory + " (" + lettuceClient + ")");
+        contenders.put(
+                "distlock async",
+                "distlock " + Versions.distlock() + " `RedisLock`, default settings, `tryAcquireAsync(key,"
+                        + " Lease.fixed(...), wait)`, the critical section and `release()` in the completion callback,"
+                        + " the next acquisition started from there; as many acquisitions in flight as the scenario has"
+                        + " threads, no thread waiting for any of them; on a " + factory + " (" + lettuceClient + ")");
         for (ContenderKind redlock : List.of(ContenderKind.REDLOCK_3, ContenderKind.REDLOCK_5)) {
             contenders.put(
                     redlock.label(),
@@ -82,6 +88,16 @@ public record Environment(
                 "distlock " + Versions.distlock() + " `RedisLock` telling what it does to its Micrometer meters and"
                         + " observations (an in-memory registry, observations handled by Micrometer's meter handler,"
                         + " as with Spring Boot's Actuator and no tracer), otherwise as distlock");
+        contenders.put(
+                "Redisson async",
+                "Redisson " + Versions.redisson() + " `RLock` on a client configured as Redisson's,"
+                        + " `tryLockAsync(wait, lease, MILLISECONDS, ownerId)` + `unlockAsync(ownerId)`, an owner id of"
+                        + " its own per acquisition (Redisson names owners by thread id), driven like distlock async");
+        contenders.put(
+                "Redisson reactive",
+                "Redisson " + Versions.redisson() + " `RLockReactive` from `RedissonClient.reactive()`,"
+                        + " `tryLock(wait, lease, MILLISECONDS, ownerId)` + `unlock(ownerId)` as `Mono`s, an owner id"
+                        + " of its own per acquisition, driven like distlock async");
         contenders.put(
                 "distlock fair", "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
         contenders.put(

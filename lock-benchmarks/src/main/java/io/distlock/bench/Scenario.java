@@ -78,7 +78,9 @@ public enum Scenario {
      * application processes (4), as Redlock's users run it; 2 and 3 would lengthen the run without asking anything
      * new of it. The read-heavy scenario asks what sharing the reads buys, so it runs the read-write locks and, as the
      * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else. The path
-     * locks run in the path scenario, and nothing else does.
+     * locks run in the path scenario, and nothing else does. The non-blocking contenders run in one JVM (1 to 3): the
+     * critical sections of 4 and 5 call Redis and would block the completion threads that the non-blocking API must
+     * not block.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
@@ -86,6 +88,9 @@ public enum Scenario {
     public boolean includes(ContenderKind kind) {
         if (this == PATH_AMONG_HELD || kind.isPath()) {
             return this == PATH_AMONG_HELD && kind.isPath();
+        }
+        if (kind.isAsync()) {
+            return this == UNCONTENDED || this == PARALLEL || this == CONTENDED;
         }
         if (this == READ_HEAVY_PROCESSES) {
             return kind.isReadWrite() || kind == ContenderKind.DISTLOCK;

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Runs every contender (but the 5-node Redlock, see {@link BenchmarkSettings#smoke}) in every scenario but the path
- * scenario, which {@link PathBenchmarkSmokeTest} runs, for a fraction of a second, so that the build notices when the benchmark
+ * Runs every blocking contender (but the 5-node Redlock, see {@link BenchmarkSettings#smoke}) in every scenario but
+ * the path scenario, which {@link PathBenchmarkSmokeTest} runs (the non-blocking ones run in {@link
+ * AsyncBenchmarkSmokeTest}), for a fraction of a second, so that the build notices when the benchmark
  * breaks: figures must come out, with no violations and no failures. The full run is the {@code benchmarks} profile.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)

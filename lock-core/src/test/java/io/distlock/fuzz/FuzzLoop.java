@@ -8,21 +8,28 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.MultiLockHandle;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
- * One fuzz worker thread: until the run ends, draws an operation, a lease, a key and, with a read-write lock, whether
+ * One fuzz worker thread, or with asynchronous holders one chain of acquisitions in flight ({@link #runAsync}): until
+ * the run ends, draws an operation, a lease, a key and, with a read-write lock, whether
  * to read or write, runs one critical section under the lock with the checker watching, and judges what the holder
  * learned about a lost lock.
  */
@@ -83,7 +90,7 @@ final class FuzzLoop implements Runnable {
             String key = workload.key(operation, random);
             reading = workload.reads(random);
             lock = target.lock(reading);
-            try {
+            boolean goOn = counted(() -> {
                 if (operation == Operation.CALL || operation == Operation.RUN) {
                     withCallback(operation, plan, key);
                 } else if (operation == Operation.SEVERAL_KEYS) {
@@ -91,18 +98,130 @@ final class FuzzLoop implements Runnable {
                 } else {
                     withHandle(operation, plan, key);
                 }
-            } catch (InterruptedException e) {
+            });
+            if (!goOn) {
                 return;
-            } catch (LockBackendException e) {
-                tally.expectedError(Count.BACKEND_ERRORS, name, e);
-            } catch (LockView.Unreadable e) {
-                tally.expectedError(Count.LOCK_UNREADABLE, name, e);
-            } catch (Checker.CheckerFailure e) {
-                tally.error(Count.CHECKER_ERRORS, name, e);
-            } catch (RuntimeException | ExecutionException | TimeoutException e) {
-                tally.error(Count.UNEXPECTED_ERRORS, name, e);
             }
         }
+    }
+
+    /**
+     * Runs this loop as a chain of asynchronous holders instead of a thread: each acquisition goes through {@code
+     * tryAcquireAsync} or {@code acquireAsync} with no thread waiting for it, and the next one starts when the section
+     * of the last one ended. The section and its release run when the acquisition completes, on one of {@code holders}'
+     * threads, and half the releases on yet another thread: the checker's section blocks (it calls Redis and sleeps to
+     * outlive short leases), which must not hold up the thread the lock completes its stages on.
+     *
+     * <p>The steps of a chain run one after another, each started by the completion of the one before, so the loop's
+     * state and random draws stay confined to one step at a time, as in a thread.
+     *
+     * @param holders where sections run
+     * @return a stage that completes once the run's time is over and the chain's last section ended
+     */
+    CompletableFuture<Void> runAsync(Executor holders) {
+        CompletableFuture<Void> ended = new CompletableFuture<>();
+        nextAsync(holders, ended);
+        return ended;
+    }
+
+    private void nextAsync(Executor holders, CompletableFuture<Void> ended) {
+        if (System.nanoTime() - endNanos >= 0) {
+            ended.complete(null);
+            return;
+        }
+        boolean renewedHold = opensWithRenewedHold && sections == 0;
+        Operation operation = renewedHold ? Operation.ASYNC_ACQUIRE : workload.asyncOperation(random);
+        LeaseProfile.Plan plan =
+                (renewedHold ? LeaseProfile.RENEWED_HELD : workload.profile(operation, random)).plan(random);
+        String key = workload.key(operation, random);
+        reading = workload.reads(random);
+        lock = target.lock(reading);
+        Duration wait = workload.wait(random);
+        long calledNanos = System.nanoTime();
+        CompletionStage<Optional<LockHandle>> acquiring;
+        try {
+            acquiring = operation == Operation.ASYNC_TRY
+                    ? lock.tryAcquireAsync(key, plan.lease(), wait)
+                    : lock.acquireAsync(key, plan.lease(), wait).thenApply(Optional::of);
+        } catch (RuntimeException e) {
+            acquiring = CompletableFuture.failedFuture(e);
+        }
+        acquiring.whenCompleteAsync(
+                (acquired, failure) -> {
+                    if (counted(() -> withAsyncHandle(operation, plan, key, calledNanos, acquired, failure))) {
+                        nextAsync(holders, ended);
+                    } else {
+                        ended.complete(null);
+                    }
+                },
+                holders);
+    }
+
+    /** The section of an asynchronous acquisition, once it completed with {@code acquired} or {@code failure}. */
+    private void withAsyncHandle(
+            Operation operation,
+            LeaseProfile.Plan plan,
+            String key,
+            long calledNanos,
+            @Nullable Optional<LockHandle> acquired,
+            @Nullable Throwable failure)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        Throwable cause =
+                failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        if (cause instanceof LockNotAcquiredException || (cause == null && acquired.isEmpty())) {
+            tally.add(Count.NOT_ACQUIRED);
+            checker.refused(key);
+            return;
+        }
+        if (cause instanceof RuntimeException runtime) {
+            throw runtime;
+        }
+        if (cause != null) {
+            throw new IllegalStateException("the acquisition failed", cause);
+        }
+        tally.acquired(operation, plan.profile(), reading);
+        Section section = newSection(key, acquired.get(), calledNanos);
+        boolean exited = false;
+        try {
+            checker.enter(section);
+            work(plan, section);
+            exit(section);
+            exited = true;
+        } finally {
+            if (!exited) {
+                abandon(section);
+            }
+        }
+        section.lossReported(random.nextBoolean() ? releaseElsewhere(section.handle()) : release(section.handle()));
+        judge(section, plan);
+    }
+
+    /**
+     * Runs one section's work, counting what it throws.
+     *
+     * @return false if the worker was interrupted and must stop
+     */
+    private boolean counted(SectionWork work) {
+        try {
+            work.run();
+        } catch (InterruptedException e) {
+            return false;
+        } catch (LockBackendException e) {
+            tally.expectedError(Count.BACKEND_ERRORS, name, e);
+        } catch (LockView.Unreadable e) {
+            tally.expectedError(Count.LOCK_UNREADABLE, name, e);
+        } catch (Checker.CheckerFailure e) {
+            tally.error(Count.CHECKER_ERRORS, name, e);
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            tally.error(Count.UNEXPECTED_ERRORS, name, e);
+        }
+        return true;
+    }
+
+    /** One section's work, as {@link #counted} runs it. */
+    @FunctionalInterface
+    private interface SectionWork {
+        void run() throws InterruptedException, ExecutionException, TimeoutException;
     }
 
     /** The forms that hand out a handle: the worker releases it, or has another thread release it. */

@@ -58,7 +58,14 @@ record FuzzReport(
         rows.add("| measure | value |");
         rows.add("|---|---:|");
         row(rows, "locks on", placement.description());
-        row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
+        if (settings.asyncHolders()) {
+            row(
+                    rows,
+                    "processes x acquisitions in flight (asynchronous holders, no thread waiting)",
+                    settings.processes() + " x " + settings.threads());
+        } else {
+            row(rows, "processes x threads", settings.processes() + " x " + settings.threads());
+        }
         row(
                 rows,
                 kind.paths()
@@ -74,7 +81,7 @@ record FuzzReport(
                 rows,
                 "**acquisitions**",
                 "**" + number(acquisitions) + "** (" + number(acquisitions / settings.seconds()) + "/s)");
-        for (Operation operation : Operation.values()) {
+        for (Operation operation : Operation.forHolders(settings.asyncHolders())) {
             row(
                     rows,
                     "&nbsp;&nbsp;" + operation.label(),

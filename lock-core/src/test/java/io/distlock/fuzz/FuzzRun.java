@@ -58,6 +58,7 @@ final class FuzzRun {
                         kind,
                         process,
                         settings.threads(),
+                        settings.asyncHolders(),
                         keyNames,
                         settings.seconds(),
                         settings.seedOf(process),

@@ -13,8 +13,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * @param threads worker threads per JVM
  * @param keys lock keys shared by all workers
  * @param seed the seed of the workers' random draws
+ * @param asyncHolders whether each JVM's holders take the lock through the non-blocking API, {@code threads}
+ *     acquisitions in flight instead of {@code threads} threads waiting
  */
-record FuzzSettings(int seconds, int processes, int threads, int keys, long seed) {
+record FuzzSettings(int seconds, int processes, int threads, int keys, long seed, boolean asyncHolders) {
 
     FuzzSettings {
         if (seconds < 1 || processes < 1 || threads < 1 || keys < 1) {
@@ -35,7 +37,8 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
                 (int) setting("processes", processes),
                 (int) setting("threads", threads),
                 (int) setting("keys", keys),
-                setting("seed", ThreadLocalRandom.current().nextLong()));
+                setting("seed", ThreadLocalRandom.current().nextLong()),
+                false);
     }
 
     /**
@@ -48,12 +51,17 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
 
     /** A run like {@link #control()}, of the given length. */
     static FuzzSettings control(int seconds) {
-        return new FuzzSettings(seconds, 2, 6, 2, ThreadLocalRandom.current().nextLong());
+        return new FuzzSettings(seconds, 2, 6, 2, ThreadLocalRandom.current().nextLong(), false);
     }
 
     /** These settings with {@code keys} lock keys, as a run that makes its own keys has. */
     FuzzSettings withKeys(int keys) {
-        return new FuzzSettings(seconds, processes, threads, keys, seed);
+        return new FuzzSettings(seconds, processes, threads, keys, seed, asyncHolders);
+    }
+
+    /** These settings with asynchronous holders: as many acquisitions in flight per JVM as it would have threads. */
+    FuzzSettings withAsyncHolders() {
+        return new FuzzSettings(seconds, processes, threads, keys, seed, true);
     }
 
     /** The seed of one worker process, different for each. */

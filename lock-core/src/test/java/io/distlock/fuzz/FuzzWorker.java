@@ -11,9 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -22,8 +25,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A worker process of a fuzz run: {@link WorkerConfig} as arguments; prints {@value #READY} once connected, waits for
- * the run's start signal in the checker's Redis, runs its threads for the run's duration and prints its {@link Tally}
- * summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start
+ * the run's start signal in the checker's Redis, runs its threads (or with asynchronous holders, as many chains of
+ * acquisitions in flight) for the run's duration and prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start
  * signal never came.
  */
 public final class FuzzWorker {
@@ -110,15 +113,15 @@ public final class FuzzWorker {
             }
             long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(config.seconds());
             SplittableRandom seeds = new SplittableRandom(config.seed());
-            List<Thread> threads = new ArrayList<>();
+            List<FuzzLoop> loops = new ArrayList<>();
             for (int t = 0; t < config.threads(); t++) {
-                String name = "p" + config.process() + "t" + t;
+                String name = "p" + config.process() + (config.asyncHolders() ? "a" : "t") + t;
                 FuzzLoop loop = new FuzzLoop(target, checker, workload, tally, releaser, seeds.split(), name, endNanos);
-                Thread thread = new Thread(t == 0 ? loop.openingWithRenewedHold() : loop, "fuzz-" + name);
-                threads.add(thread);
-                thread.start();
+                loops.add(t == 0 ? loop.openingWithRenewedHold() : loop);
             }
-            int hung = awaitThreads(threads, endNanos + GRACE.toNanos());
+            int hung = config.asyncHolders()
+                    ? runChains(loops, endNanos + GRACE.toNanos())
+                    : runThreads(loops, config.process(), endNanos + GRACE.toNanos());
             for (int i = 0; i < hung; i++) {
                 tally.add(Count.HUNG_THREADS);
             }
@@ -177,6 +180,48 @@ public final class FuzzWorker {
             Thread.sleep(5);
         }
         return false;
+    }
+
+    private static int runThreads(List<FuzzLoop> loops, int process, long deadlineNanos) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < loops.size(); t++) {
+            Thread thread = new Thread(loops.get(t), "fuzz-p" + process + "t" + t);
+            threads.add(thread);
+            thread.start();
+        }
+        return awaitThreads(threads, deadlineNanos);
+    }
+
+    /**
+     * Runs each loop as a chain of asynchronous holders, all in flight at once, and waits for them until {@code
+     * deadlineNanos}; prints those still running, and interrupts their sections.
+     */
+    private static int runChains(List<FuzzLoop> loops, long deadlineNanos) throws InterruptedException {
+        ExecutorService holders = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "fuzz-holder");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<CompletableFuture<Void>> chains =
+                    loops.stream().map(loop -> loop.runAsync(holders)).toList();
+            try {
+                CompletableFuture.allOf(chains.toArray(CompletableFuture[]::new))
+                        .get(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // A chain that has not ended is counted below; chains count their own failures and never fail.
+            }
+            int hung = 0;
+            for (int a = 0; a < chains.size(); a++) {
+                if (!chains.get(a).isDone()) {
+                    hung++;
+                    System.out.println(HUNG + " chain " + a + " still waiting for its lock or inside its section");
+                }
+            }
+            return hung;
+        } finally {
+            holders.shutdownNow();
+        }
     }
 
     /** Waits for the threads until {@code deadlineNanos}; prints and interrupts those still running. */

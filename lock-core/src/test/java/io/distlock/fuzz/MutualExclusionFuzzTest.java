@@ -39,6 +39,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * segment; fencing tokens, one counter for the tree, must rise across conflicting paths. The run must show sections
  * inside paths apart from each other at once, and refusals while only an ancestor or descendant was inside.
  *
+ * <p>With asynchronous holders, each worker JVM keeps as many acquisitions in flight as it would have threads, through
+ * {@code tryAcquireAsync} and {@code acquireAsync}, no thread waiting for the lock; a section runs when its acquisition
+ * completes, and is released there or from yet another thread. The checker and its records are the same.
+ *
  * <p>The same workers drive deliberately broken locks ({@link NaiveLock}, readers that never look at the writers, and
  * paths taken as plain keys, blind to their ancestors and descendants) to show the checker catches them.
  *
@@ -60,6 +64,12 @@ class MutualExclusionFuzzTest {
 
     private static final int PATH_PROCESSES = 2;
     private static final int PATH_THREADS = 8;
+
+    /** Short, like the broken locks' runs: the asynchronous holders run the same sections as the threads do. */
+    private static final int ASYNC_SECONDS = 8;
+
+    private static final int ASYNC_PROCESSES = 2;
+    private static final int ASYNC_IN_FLIGHT = 6;
 
     private static TestRedis redis;
 
@@ -86,7 +96,7 @@ class MutualExclusionFuzzTest {
         FuzzReport report = runWithoutViolations(LockKind.READ_WRITE);
 
         Totals totals = report.totals();
-        for (Operation operation : Operation.values()) {
+        for (Operation operation : Operation.forHolders(false)) {
             assertThat(totals.reads(operation))
                     .as("acquisitions by readers through %s", operation.label())
                     .isPositive();
@@ -112,6 +122,14 @@ class MutualExclusionFuzzTest {
                 .isPositive();
     }
 
+    @Test
+    void asyncHoldersNeverOverlap() {
+        runWithoutViolations(
+                LockKind.DISTLOCK,
+                FuzzSettings.fromEnvironment(ASYNC_SECONDS, ASYNC_PROCESSES, ASYNC_IN_FLIGHT, 4)
+                        .withAsyncHolders());
+    }
+
     private static FuzzReport runWithoutViolations(LockKind kind) {
         return runWithoutViolations(kind, FuzzSettings.fromEnvironment());
     }
@@ -135,7 +153,7 @@ class MutualExclusionFuzzTest {
         assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
                 .as("every acquisition was seen by the checker")
                 .isEqualTo(totals.acquisitions());
-        for (Operation operation : Operation.values()) {
+        for (Operation operation : Operation.forHolders(settings.asyncHolders())) {
             assertThat(totals.get(operation))
                     .as("acquisitions by %s", operation.label())
                     .isPositive();
@@ -156,8 +174,15 @@ class MutualExclusionFuzzTest {
     @EnumSource(
             names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS", "PATH_EXACT_ONLY"})
     void theCheckerCatchesABrokenLock(LockKind kind) {
-        FuzzSettings settings = FuzzSettings.control();
+        assertCaught(kind, FuzzSettings.control());
+    }
 
+    @Test
+    void theCheckerCatchesABrokenLockTakenByAsyncHolders() {
+        assertCaught(LockKind.RELEASE_WITHOUT_COMPARE, FuzzSettings.control().withAsyncHolders());
+    }
+
+    private static void assertCaught(LockKind kind, FuzzSettings settings) {
         FuzzReport report = assertTimeoutPreemptively(
                 FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), kind, settings));
 

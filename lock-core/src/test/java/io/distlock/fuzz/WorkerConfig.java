@@ -25,7 +25,8 @@ import java.util.stream.IntStream;
  * @param namespace the run's key namespace, shared by all its processes
  * @param kind the lock to drive
  * @param process this process's number, naming its sections
- * @param threads worker threads
+ * @param threads worker threads, or with {@code asyncHolders} the acquisitions in flight at once
+ * @param asyncHolders whether holders take the lock through the non-blocking API, no thread waiting for it
  * @param keyNames the lock keys all threads share; URL-encoded on the command line, so that any name, such as a path
  *     with commas, spaces or non-ASCII text, arrives whatever the platform's encoding of arguments
  * @param seconds how long to hammer, from the start signal
@@ -41,6 +42,7 @@ record WorkerConfig(
         LockKind kind,
         int process,
         int threads,
+        boolean asyncHolders,
         List<String> keyNames,
         int seconds,
         long seed,
@@ -55,6 +57,7 @@ record WorkerConfig(
             "kind",
             "process",
             "threads",
+            "asyncHolders",
             "keyNames",
             "seconds",
             "seed",
@@ -94,6 +97,7 @@ record WorkerConfig(
                 LockKind.valueOf(values.get("kind")),
                 Integer.parseInt(values.get("process")),
                 Integer.parseInt(values.get("threads")),
+                Boolean.parseBoolean(values.get("asyncHolders")),
                 list(values.get("keyNames")).stream()
                         .map(name -> URLDecoder.decode(name, StandardCharsets.UTF_8))
                         .toList(),
@@ -114,6 +118,7 @@ record WorkerConfig(
                 kind.name(),
                 Integer.toString(process),
                 Integer.toString(threads),
+                Boolean.toString(asyncHolders),
                 keyNames.stream()
                         .map(name -> URLEncoder.encode(name, StandardCharsets.UTF_8))
                         .collect(Collectors.joining(",")),

@@ -67,6 +67,11 @@ final class Workload {
         return Operation.values()[draw(operationWeights, random)];
     }
 
+    /** The next operation of an asynchronous holder: one of the non-blocking forms, evenly. */
+    Operation asyncOperation(SplittableRandom random) {
+        return random.nextBoolean() ? Operation.ASYNC_TRY : Operation.ASYNC_ACQUIRE;
+    }
+
     /**
      * A nested section needs an outer hold that outlives it, so it gets a long or renewed lease. A section under
      * several keys is not held across renewals, since only one of its keys' claims could be refreshed.

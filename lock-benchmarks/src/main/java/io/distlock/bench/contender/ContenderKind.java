@@ -1,5 +1,6 @@
 package io.distlock.bench.contender;
 
+import io.distlock.bench.contender.RedissonAsyncContender.Api;
 import io.distlock.bench.contender.RedissonContender.Kind;
 import java.time.Duration;
 import java.util.Arrays;
@@ -9,6 +10,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
+    DISTLOCK_ASYNC("distlock-async", "distlock async", true, 0),
     DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
     DISTLOCK_RW("distlock-rw", "distlock read-write", true, 0),
@@ -16,6 +18,8 @@ public enum ContenderKind {
     REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
     REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
     REDISSON("redisson", "Redisson", true, 0),
+    REDISSON_ASYNC("redisson-async", "Redisson async", true, 0),
+    REDISSON_REACTIVE("redisson-reactive", "Redisson reactive", true, 0),
     REDISSON_FAIR("redisson-fair", "Redisson fair", true, 0),
     REDISSON_RW("redisson-rw", "Redisson read-write", true, 0),
     SI_SPIN("si-spin", "SI spin", true, 0),
@@ -102,6 +106,18 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender is measured through a non-blocking API ({@link AsyncContender}): its acquisitions are
+     * kept in flight by completion callbacks instead of waited for by threads. Such contenders run where the critical
+     * section needs no thread either (scenarios 1 to 3), and are compared with each other and with the blocking
+     * contenders, not counted as peers of the blocking targets.
+     *
+     * @return true for an asynchronous or reactive contender
+     */
+    public boolean isAsync() {
+        return this == DISTLOCK_ASYNC || this == REDISSON_ASYNC || this == REDISSON_REACTIVE;
+    }
+
+    /**
      * Whether this contender locks paths in a tree; such contenders run only in the path scenario, and only they run
      * there.
      *
@@ -130,12 +146,15 @@ public enum ContenderKind {
     public Contender create(RedisNodes redis) {
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
+            case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
             case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
             case DISTLOCK_RW -> new DistlockContender(redis, false, true);
             case DISTLOCK_PATH -> new DistlockPathContender(redis);
             case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
             case REDISSON -> new RedissonContender(redis, Kind.PLAIN);
+            case REDISSON_ASYNC -> new RedissonAsyncContender(redis, Api.ASYNC);
+            case REDISSON_REACTIVE -> new RedissonAsyncContender(redis, Api.REACTIVE);
             case REDISSON_FAIR -> new RedissonContender(redis, Kind.FAIR);
             case REDISSON_RW -> new RedissonContender(redis, Kind.READ_WRITE);
             case SI_SPIN ->

@@ -15,7 +15,8 @@ import org.redisson.config.Config;
  */
 final class RedissonContender implements Contender {
 
-    private static final String PREFIX = "bench-redisson:";
+    /** Shared with the asynchronous contenders, whose keys are Redisson's as well. */
+    static final String PREFIX = "bench-redisson:";
 
     /** Which of Redisson's locks this contender takes. */
     enum Kind {
@@ -29,6 +30,11 @@ final class RedissonContender implements Contender {
 
     RedissonContender(RedisNodes redis, Kind kind) {
         this.kind = kind;
+        this.client = connect(redis);
+    }
+
+    /** A client with Redisson's default settings, in cluster mode on a cluster. */
+    static RedissonClient connect(RedisNodes redis) {
         Config config = new Config();
         if (redis.isCluster()) {
             config.useClusterServers()
@@ -40,7 +46,7 @@ final class RedissonContender implements Contender {
         if (redis.password() != null) {
             config.setPassword(redis.password());
         }
-        this.client = Redisson.create(config);
+        return Redisson.create(config);
     }
 
     @Override

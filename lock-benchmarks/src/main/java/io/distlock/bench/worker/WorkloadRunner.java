@@ -1,6 +1,7 @@
 package io.distlock.bench.worker;
 
 import com.sun.management.OperatingSystemMXBean;
+import io.distlock.bench.contender.AsyncContender;
 import io.distlock.bench.contender.Contender;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -8,11 +9,16 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.springframework.data.redis.core.ValueOperations;
 
-/** Runs one workload on one contender in this process: starts its threads together, stops them, adds up. */
+/**
+ * Runs one workload on one contender in this process: starts its threads together (for a non-blocking contender, its
+ * chains of acquisitions), stops them, adds up.
+ */
 final class WorkloadRunner {
 
     /** How long threads may take to finish after the stop, beyond their own wait, before the run counts as hung. */
@@ -49,6 +55,12 @@ final class WorkloadRunner {
             case IN_PROCESS_AND_REDIS -> new ExclusionCheck(checkRedis, workload.key() + ":inside");
             case READ_WRITE -> new ReadWriteCheck(checkRedis, workload.key() + ":inside");
         };
+        return contender instanceof AsyncContender async
+                ? runChains(workload, async, section)
+                : runThreads(workload, section);
+    }
+
+    private WorkloadResult runThreads(Workload workload, CriticalSection section) throws InterruptedException {
         CountDownLatch start = new CountDownLatch(1);
         AtomicBoolean stop = new AtomicBoolean();
         List<LockLoop> loops = new ArrayList<>();
@@ -75,14 +87,56 @@ final class WorkloadRunner {
         }
         long cpuNanos = PROCESS.getProcessCpuTime() - startCpuNanos;
         long endNanos = loops.stream().mapToLong(LockLoop::endNanos).max().orElse(startNanos);
-        WorkloadResult threadsTogether =
-                WorkloadResult.merge(loops.stream().map(LockLoop::result).toList());
+        return together(section, loops.stream().map(LockLoop::result).toList(), endNanos - startNanos, cpuNanos);
+    }
+
+    /**
+     * Keeps as many acquisitions in flight as the workload has threads, each chain starting its next acquisition from
+     * the completion of its last, with no thread of this process waiting for any of them.
+     */
+    private WorkloadResult runChains(Workload workload, AsyncContender async, CriticalSection section)
+            throws InterruptedException {
+        AtomicBoolean stop = new AtomicBoolean();
+        CountDownLatch ended = new CountDownLatch(workload.threads());
+        ScheduledExecutorService pauses = Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "bench-pauses");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<AsyncLockLoop> chains = new ArrayList<>();
+            for (int i = 0; i < workload.threads(); i++) {
+                chains.add(new AsyncLockLoop(i, workload, async, section, stop, pauses, ended));
+            }
+            TimeUnit.MILLISECONDS.sleep(Math.max(0, workload.startEpochMillis() - System.currentTimeMillis()));
+            long startNanos = System.nanoTime();
+            long startCpuNanos = PROCESS.getProcessCpuTime();
+            chains.forEach(AsyncLockLoop::start);
+            TimeUnit.NANOSECONDS.sleep(workload.duration().toNanos());
+            stop.set(true);
+            if (!ended.await(workload.maxWait().toMillis() + DRAIN_MARGIN_MILLIS, TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException(ended.getCount() + " of " + workload.threads()
+                        + " acquisition chains did not finish within their wait after the stop");
+            }
+            long cpuNanos = PROCESS.getProcessCpuTime() - startCpuNanos;
+            long endNanos =
+                    chains.stream().mapToLong(AsyncLockLoop::endNanos).max().orElse(startNanos);
+            return together(
+                    section, chains.stream().map(AsyncLockLoop::result).toList(), endNanos - startNanos, cpuNanos);
+        } finally {
+            pauses.shutdownNow();
+        }
+    }
+
+    private static WorkloadResult together(
+            CriticalSection section, List<WorkloadResult> loops, long elapsedNanos, long cpuNanos) {
+        WorkloadResult threadsTogether = WorkloadResult.merge(loops);
         return new WorkloadResult(
                 threadsTogether.acquisitions(),
                 threadsTogether.timeouts(),
                 section.violations(threadsTogether.acquisitions()),
                 threadsTogether.failures(),
-                endNanos - startNanos,
+                elapsedNanos,
                 threadsTogether.acquireNanos(),
                 threadsTogether.cycleNanos(),
                 threadsTogether.firstFailure(),
