@@ -109,7 +109,8 @@ final class FuzzLoop implements Runnable {
      * Runs this loop as a chain of asynchronous holders instead of a thread: each acquisition goes through {@code
      * tryAcquireAsync} or {@code acquireAsync} with no thread waiting for it, and the next one starts when the section
      * of the last one ended. The section and its release run when the acquisition completes, on one of {@code holders}'
-     * threads, and half the releases on yet another thread: the checker's section blocks (it calls Redis and sleeps to
+     * threads, a third of the releases on yet another thread and a third through {@code releaseAsync}: the checker's
+     * section blocks (it calls Redis and sleeps to
      * outlive short leases), which must not hold up the thread the lock completes its stages on.
      *
      * <p>The steps of a chain run one after another, each started by the completion of the one before, so the loop's
@@ -192,8 +193,29 @@ final class FuzzLoop implements Runnable {
                 abandon(section);
             }
         }
-        section.lossReported(random.nextBoolean() ? releaseElsewhere(section.handle()) : release(section.handle()));
+        int releasing = random.nextInt(3);
+        section.lossReported(
+                releasing == 0
+                        ? releaseElsewhere(section.handle())
+                        : releasing == 1 ? release(section.handle()) : releaseAsync(section.handle()));
         judge(section, plan);
+    }
+
+    /** Releases without blocking a thread of the lock's, waiting here for the outcome; tells whether it was lost. */
+    private static boolean releaseAsync(LockHandle handle)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        try {
+            handle.releaseAsync().toCompletableFuture().get(HANDOFF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            return false;
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LockLostException) {
+                return true;
+            }
+            if (e.getCause() instanceof RuntimeException failure) {
+                throw failure;
+            }
+            throw e;
+        }
     }
 
     /**
