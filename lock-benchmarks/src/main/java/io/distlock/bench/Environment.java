@@ -67,7 +67,7 @@ public record Environment(
         contenders.put(
                 "distlock async",
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `tryAcquireAsync(key,"
-                        + " Lease.fixed(...), wait)`, the critical section and `release()` in the completion callback,"
+                        + " Lease.fixed(...), wait)`, the critical section in the completion callback, then `releaseAsync()`,"
                         + " the next acquisition started from there; as many acquisitions in flight as the scenario has"
                         + " threads, no thread waiting for any of them; on a " + factory + " (" + lettuceClient + ")");
         for (ContenderKind redlock : List.of(ContenderKind.REDLOCK_3, ContenderKind.REDLOCK_5)) {
