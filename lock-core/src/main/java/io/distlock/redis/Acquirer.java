@@ -7,7 +7,6 @@ import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
 import java.util.Optional;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -17,9 +16,6 @@ import org.jspecify.annotations.Nullable;
  * caller will not use is {@linkplain LockCommands.Attempt#abandon abandoned}, so a late grant is freed again.
  */
 final class Acquirer {
-
-    /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
-    private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final RedisLock owner;
     private final LockCommands commands;
@@ -117,12 +113,7 @@ final class Acquirer {
                                         lease,
                                         sent.call().sentNanos());
                     }
-                    long holderTtlMillis = ((Busy) answer).holderTtlMillis();
-                    long now = System.nanoTime();
-                    waiter.holderExpiresBy(
-                            holderTtlMillis < 0
-                                    ? now + NO_EXPIRY_RECHECK_NANOS
-                                    : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+                    waiter.holderBusy(((Busy) answer).holderTtlMillis());
                 }
                 if (Waits.isOver(deadline)) {
                     return null;

@@ -32,9 +32,6 @@ final class AsyncAcquisition {
 
     private static final Logger log = LoggerFactory.getLogger(AsyncAcquisition.class);
 
-    /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
-    private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
-
     private final AsyncAcquirer acquirer;
     private final String key;
     private final String lockKey;
@@ -129,7 +126,10 @@ final class AsyncAcquisition {
             Throwable cause =
                     failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
             if (!(cause instanceof TimeoutException)) {
-                fail(cause == null ? new IllegalStateException("no answer to an attempt on '" + key + "'") : cause);
+                fail(ScriptRunner.failure(
+                        key,
+                        "acquire",
+                        cause == null ? new IllegalStateException("no answer to an attempt on '" + key + "'") : cause));
             } else if (redisAnswered && Waits.isOver(deadline)) {
                 succeed(null, false);
             } else {
@@ -152,12 +152,7 @@ final class AsyncAcquisition {
                     false);
             return;
         }
-        long holderTtlMillis = ((Busy) answer).holderTtlMillis();
-        long now = System.nanoTime();
-        queued().holderExpiresBy(
-                        holderTtlMillis < 0
-                                ? now + NO_EXPIRY_RECHECK_NANOS
-                                : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+        queued().holderBusy(((Busy) answer).holderTtlMillis());
         if (Waits.isOver(deadline)) {
             succeed(null, false);
         } else {

@@ -14,6 +14,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class KeyQueue {
 
+    /** A waiter that could not see the holder's lease (a key without expiry) looks again this often. */
+    private static final long NO_EXPIRY_RECHECK_NANOS = TimeUnit.SECONDS.toNanos(1);
+
     /** How long a waiter that tries because the holder's lease ran out keeps the others from trying too. */
     private static final long EXPIRY_CLAIM_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
@@ -236,8 +239,20 @@ final class KeyQueue {
             return handedOverNanos;
         }
 
-        /** A failed attempt saw the holder's lease end by {@code nanos} at the latest, by this process's clock. */
-        void holderExpiresBy(long nanos) {
+        /**
+         * A failed attempt found the key held with {@code holderTtlMillis} left (negative: without expiry, so look again
+         * after a while).
+         */
+        void holderBusy(long holderTtlMillis) {
+            long now = System.nanoTime();
+            holderExpiresBy(
+                    holderTtlMillis < 0
+                            ? now + NO_EXPIRY_RECHECK_NANOS
+                            : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+        }
+
+        /** The holder's lease ends by {@code nanos} at the latest, by this process's clock. */
+        private void holderExpiresBy(long nanos) {
             queue.lock.lock();
             try {
                 queue.holderExpiryKnown = true;
