@@ -89,13 +89,21 @@ public final class ReleaseSubscription implements ClosingLifecycle {
             return;
         }
         synchronized (lock) {
-            if (subscriber != null || closed || System.nanoTime() - nextAttemptNanos < 0) {
-                return;
+            if (subscriber == null) {
+                startSubscriber();
             }
-            subscriber = new Thread(this::subscribeAll, "distlock-subscriber");
-            subscriber.setDaemon(true);
-            subscriber.start();
         }
+    }
+
+    /** Under {@link #lock}, with no subscriber running: starts one, unless closed or backing off after a failure. */
+    private void startSubscriber() {
+        if (closed || System.nanoTime() - nextAttemptNanos < 0) {
+            return;
+        }
+        Thread started = new Thread(this::subscribeAll, "distlock-subscriber");
+        started.setDaemon(true);
+        subscriber = started;
+        started.start();
     }
 
     /**
@@ -150,6 +158,10 @@ public final class ReleaseSubscription implements ClosingLifecycle {
         } finally {
             synchronized (lock) {
                 subscriber = null;
+                // A channel asked for while this run was past it found the run under way and left it to this one.
+                if (listeners.keySet().stream().anyMatch(channel -> !subscribed.contains(channel))) {
+                    startSubscriber();
+                }
             }
         }
     }

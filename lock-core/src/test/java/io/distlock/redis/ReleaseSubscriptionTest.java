@@ -5,9 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.test.TestRedis;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -84,6 +88,33 @@ class ReleaseSubscriptionTest {
                 .atMost(Duration.ofSeconds(2))
                 .untilAsserted(() ->
                         assertThat(listener.released).as("calls per release").hasValue(1));
+        subscription.close();
+    }
+
+    @Test
+    void everyChannelAskedForWhileASubscriptionIsUnderWayGetsSubscribed() throws Exception {
+        redis.command("ACL", "SETUSER", user, "on", ">secret", "~*", "allchannels", "+@all");
+        ReleaseSubscription subscription = new ReleaseSubscription(connectionFactoryOf(user));
+        Counting listener = new Counting();
+        List<String> channels =
+                IntStream.range(0, 200).mapToObj(i -> channel + ":" + i).toList();
+        ExecutorService askers = Executors.newFixedThreadPool(4);
+        try {
+            for (String asked : channels) {
+                askers.execute(() -> subscription.ensureSubscribed(asked, listener));
+            }
+        } finally {
+            askers.shutdown();
+            assertThat(askers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+
+        // Nobody asks again: a channel asked for while a run of the subscriber was past it must not be left out.
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(redis.command("PUBSUB", "CHANNELS", channel + ":*")
+                                .lines()
+                                .filter(line -> !line.isBlank())
+                                .count())
+                        .isEqualTo(channels.size()));
         subscription.close();
     }
 
