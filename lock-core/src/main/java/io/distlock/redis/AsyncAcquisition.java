@@ -10,7 +10,6 @@ import io.distlock.redis.LockCommands.Granted;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -123,13 +122,11 @@ final class AsyncAcquisition {
         inFlight = null;
         if (failure != null || answer == null) {
             abandon(sent);
-            Throwable cause =
-                    failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+            Throwable cause = failure == null
+                    ? new IllegalStateException("no answer to an attempt on '" + key + "'")
+                    : ScriptRunner.unwrap(failure);
             if (!(cause instanceof TimeoutException)) {
-                fail(ScriptRunner.failure(
-                        key,
-                        "acquire",
-                        cause == null ? new IllegalStateException("no answer to an attempt on '" + key + "'") : cause));
+                fail(ScriptRunner.failure(key, "acquire", cause));
             } else if (redisAnswered && Waits.isOver(deadline)) {
                 succeed(null, false);
             } else {
