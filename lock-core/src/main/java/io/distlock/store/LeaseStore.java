@@ -1,0 +1,81 @@
+package io.distlock.store;
+
+import io.distlock.LockBackendException;
+import java.time.Duration;
+
+/**
+ * A store that keeps one lease per key, for {@code StoreLock}. It counts every lease on its own clock (the database's
+ * or the coordination service's), never on a client's wall clock, and it compares the owner token on every change.
+ *
+ * <p>Implementations are thread-safe. Every method may throw {@link LockBackendException} when the store cannot be
+ * reached or answers with an error; {@code StoreLock} then treats the outcome of the call as unknown.
+ */
+public interface LeaseStore extends AutoCloseable {
+
+    /**
+     * Starts one acquisition of a key. Nothing is sent to the store yet; an acquisition that keeps state in the store
+     * (a place in a queue) creates it on its first {@link Acquisition#tryTake()}.
+     *
+     * @param key the key, already validated by {@code StoreLock}
+     * @param owner the owner token of the hold that this acquisition would create, unique per hold
+     * @param lease how long the store keeps the key for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without the key
+     */
+    Acquisition begin(String key, String owner, Duration lease);
+
+    /**
+     * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a
+     * shorter length.
+     *
+     * @param key a key that is non-null, not blank and at most {@link io.distlock.Lock#MAX_KEY_LENGTH} characters
+     * @throws IllegalArgumentException naming what is wrong with the key and what is allowed
+     */
+    default void validateKey(String key) {}
+
+    /**
+     * A short description of the store for messages and logs, such as {@code "jdbc:postgresql[table=distlock]"}.
+     *
+     * @return the description
+     */
+    String describe();
+
+    /** Releases the store's own resources (connections, sessions, threads). Held keys run out with their leases. */
+    @Override
+    void close();
+
+    /**
+     * One attempt, possibly repeated, to take one key.
+     *
+     * <p>{@code StoreLock} calls it from one thread at a time: {@code tryTake}, then {@code awaitChance} while the key
+     * is held and the wait allows, then {@code tryTake} again, and finally {@code close}.
+     */
+    interface Acquisition extends AutoCloseable {
+
+        /**
+         * Tries once to take the key: it succeeds when the key is free, when its holder's lease ran out on the store's
+         * clock, or, for a queueing store, when this acquisition's turn came.
+         *
+         * @return the granted lease, or null when another owner holds the key (or is ahead in the queue)
+         * @throws LockBackendException if the store could not be asked; whether the key was taken is unknown, and the
+         *     caller closes the acquisition, which must then give back a grant it made
+         */
+        @org.jspecify.annotations.Nullable
+        StoreLease tryTake();
+
+        /**
+         * Waits until another {@link #tryTake()} might succeed: the store reported a change, the holder's lease may
+         * have run out, a poll interval passed, or the deadline came. Returning early is allowed.
+         *
+         * @param deadlineNanos the {@link System#nanoTime()} at which the wait ends
+         * @throws InterruptedException if the thread is interrupted while waiting
+         */
+        void awaitChance(long deadlineNanos) throws InterruptedException;
+
+        /**
+         * Ends the acquisition. If it ends without the key, whatever it left in the store (a place in a queue, a grant
+         * whose answer was lost) is removed; a lease returned by {@link #tryTake()} stays held. Called exactly once.
+         */
+        @Override
+        void close();
+    }
+}
