@@ -2,6 +2,7 @@ package io.distlock.store;
 
 import io.distlock.LockBackendException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * A store that keeps one lease per key, for {@link StoreLock}. It counts every lease on its own clock (the database's
@@ -31,6 +32,22 @@ public interface LeaseStore extends AutoCloseable {
      * @throws IllegalArgumentException naming what is wrong with the key and what is allowed
      */
     default void validateKey(String key) {}
+
+    /**
+     * Reads how long the key's current lease still runs on the store's clock, changing nothing: for the Actuator view.
+     *
+     * @param key a valid key
+     * @return the remaining lease, or empty when no owner holds the key
+     * @throws LockBackendException if the store could not be asked
+     */
+    Optional<Duration> remainingLease(String key);
+
+    /**
+     * Makes one round trip to the store that changes nothing, for health checks.
+     *
+     * @throws LockBackendException if the store could not be reached or answered with an error
+     */
+    void ping();
 
     /**
      * A short description of the store for messages and logs, such as {@code "jdbc:postgresql[table=distlock]"}.

@@ -3,7 +3,11 @@ package io.distlock.store;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.LockKind;
+import io.distlock.monitor.LockObserver;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ScheduledFuture;
@@ -29,6 +33,9 @@ final class StoreHold {
     private final StoreLease lease;
     private final Lease requested;
     private final long acquiredNanos;
+    private final long sinceEpochMillis = System.currentTimeMillis();
+    private final String acquiredBy = Thread.currentThread().getName();
+    private final LockObserver.Holding observed;
     private final ReentrantLock storeCalls = new ReentrantLock();
     private final List<Consumer<LockLostException>> lostCallbacks = new ArrayList<>();
 
@@ -40,8 +47,16 @@ final class StoreHold {
     private long deadlineNanos;
     private @Nullable ScheduledFuture<?> timer;
 
-    StoreHold(String key, String owner, StoreLease lease, Lease requested, long sentNanos, Duration storeLease) {
+    StoreHold(
+            String key,
+            String owner,
+            StoreLease lease,
+            Lease requested,
+            long sentNanos,
+            Duration storeLease,
+            LockObserver.Holding observed) {
         this.key = key;
+        this.observed = observed;
         this.owner = owner;
         this.lease = lease;
         this.requested = requested;
@@ -156,6 +171,7 @@ final class StoreHold {
         }
         state = State.ENDED;
         cancelTimer();
+        observed.dropped();
         return true;
     }
 
@@ -170,6 +186,11 @@ final class StoreHold {
 
     synchronized void renewalDone() {
         renewing = false;
+    }
+
+    /** The store confirmed the release that {@link #closeHandle()} started. */
+    void released() {
+        observed.released();
     }
 
     /** The store had no longer this owner's key at release: the hold, ended by the release, was in fact lost. */
@@ -195,6 +216,7 @@ final class StoreHold {
             callbacks = List.copyOf(lostCallbacks);
             lostCallbacks.clear();
         }
+        observed.lost(reason);
         LockLostException lost = lostException();
         callbacks.forEach(callback -> callback.accept(lost));
     }
@@ -221,6 +243,27 @@ final class StoreHold {
             }
         }
         callback.accept(lostException());
+    }
+
+    /** What the Actuator view shows of this hold, from memory. */
+    synchronized HeldLock view() {
+        long now = System.nanoTime();
+        return new HeldLock(
+                key,
+                null,
+                LockKind.EXCLUSIVE,
+                Instant.ofEpochMilli(sinceEpochMillis),
+                Duration.ofNanos(now - acquiredNanos),
+                requested.isRenewed(),
+                Duration.ofNanos(Math.max(0, deadlineNanos - now)),
+                lease.fencingToken(),
+                acquiredBy,
+                null,
+                openHandles);
+    }
+
+    synchronized long acquiredNanos() {
+        return acquiredNanos;
     }
 
     synchronized LockLostException lostException() {

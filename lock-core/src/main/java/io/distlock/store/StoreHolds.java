@@ -2,8 +2,10 @@ package io.distlock.store;
 
 import io.distlock.Lease;
 import io.distlock.LockLostException.Reason;
-import io.distlock.monitor.LockObserver;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
@@ -21,10 +23,10 @@ final class StoreHolds {
 
     private final Duration watchdogLease;
     private final long renewIntervalNanos;
-    private final LockObserver observer;
+    private final StoreObserver observer;
     private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
 
-    StoreHolds(Duration watchdogLease, Duration renewInterval, LockObserver observer) {
+    StoreHolds(Duration watchdogLease, Duration renewInterval, StoreObserver observer) {
         this.watchdogLease = watchdogLease;
         this.renewIntervalNanos = renewInterval.toNanos();
         this.observer = observer;
@@ -39,7 +41,14 @@ final class StoreHolds {
     }
 
     StoreLockHandle start(String key, String owner, StoreLease lease, Lease requested, long sentNanos) {
-        StoreHold hold = new StoreHold(key, owner, lease, requested, sentNanos, storeLease(requested));
+        StoreHold hold = new StoreHold(
+                key,
+                owner,
+                lease,
+                requested,
+                sentNanos,
+                storeLease(requested),
+                observer.holdStarted(key, lease.fencingToken()));
         live.add(hold);
         lease.whenGone(() -> work().execute(() -> lost(hold, Reason.KEY_GONE)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
@@ -72,6 +81,14 @@ final class StoreHolds {
             hold.lostAtRelease();
             throw hold.lostException();
         }
+        hold.released();
+    }
+
+    /** The holds that are live now, oldest first. */
+    List<StoreHold> snapshot() {
+        List<StoreHold> now = new ArrayList<>(live);
+        now.sort(Comparator.comparingLong(StoreHold::acquiredNanos));
+        return now;
     }
 
     void dropped(StoreHold hold) {
@@ -149,7 +166,7 @@ final class StoreHolds {
             long sent = System.nanoTime();
             if (hold.callStore(() -> hold.lease().extend(watchdogLease))) {
                 hold.leaseMoved(sent, watchdogLease);
-                observer.renewed(1);
+                observer.renewed();
             } else {
                 lost(hold, Reason.KEY_GONE);
             }
@@ -159,7 +176,7 @@ final class StoreHolds {
                     hold.key(),
                     hold.remainingLease(),
                     e);
-            observer.renewalFailed(1);
+            observer.renewalFailed();
         } finally {
             hold.renewalDone();
         }

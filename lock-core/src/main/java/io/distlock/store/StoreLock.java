@@ -6,8 +6,15 @@ import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockObserver;
 import io.distlock.spi.LockArguments;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.jspecify.annotations.Nullable;
@@ -37,13 +44,15 @@ import org.slf4j.LoggerFactory;
  * {@link #close()} waits up to the shutdown grace period for held keys to be released, reports the others lost, and
  * closes the store.
  */
-public final class StoreLock implements Lock, AutoCloseable {
+public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StoreLock.class);
     private static final long FOREVER = Long.MAX_VALUE;
 
     private final LeaseStore store;
     private final StoreHolds holds;
+    private final StoreObserver observer;
+    private final StoreInspection inspection;
     private final Duration watchdogLease;
     private final Duration renewInterval;
     private final Duration shutdownGracePeriod;
@@ -54,7 +63,9 @@ public final class StoreLock implements Lock, AutoCloseable {
         this.watchdogLease = settings.watchdogLease;
         this.renewInterval = settings.effectiveRenewInterval();
         this.shutdownGracePeriod = settings.shutdownGracePeriod;
-        this.holds = new StoreHolds(watchdogLease, renewInterval, settings.observer);
+        this.observer = new StoreObserver(settings.observer);
+        this.holds = new StoreHolds(watchdogLease, renewInterval, observer);
+        this.inspection = new StoreInspection(store, holds);
     }
 
     /**
@@ -80,9 +91,13 @@ public final class StoreLock implements Lock, AutoCloseable {
         if (joined != null) {
             return Optional.of(joined);
         }
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
         String owner = newOwner();
         try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
-            return Optional.ofNullable(tryTake(attempt, key, owner, lease));
+            return Optional.ofNullable(observed(observed, tryTake(attempt, key, owner, lease)));
+        } catch (RuntimeException e) {
+            observed.failed(e);
+            throw e;
         }
     }
 
@@ -192,6 +207,49 @@ public final class StoreLock implements Lock, AutoCloseable {
     }
 
     @Override
+    public List<HeldLock> heldLocks() {
+        return inspection.heldLocks();
+    }
+
+    @Override
+    public int heldCount() {
+        return holds.snapshot().size();
+    }
+
+    @Override
+    public Map<String, Integer> waitingThreads() {
+        return inspection.waitingThreads();
+    }
+
+    @Override
+    public int waitingCount() {
+        return inspection.waitingCount();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockBackendException if the store could not be asked
+     */
+    @Override
+    public KeyState keyState(String key) {
+        LockArguments.validateKey(key);
+        store.validateKey(key);
+        return inspection.keyState(key);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The store answers one read that changes nothing; a store has no release subscription, so the state's
+     * subscription is {@link BackendState.Subscription#NONE} (or {@code CLOSED} once this lock is closed).
+     */
+    @Override
+    public BackendState checkBackend() {
+        return inspection.checkBackend(closed);
+    }
+
+    @Override
     public String toString() {
         return "StoreLock[" + store.describe() + "]";
     }
@@ -214,19 +272,33 @@ public final class StoreLock implements Lock, AutoCloseable {
             throw new InterruptedException("interrupted before waiting for lock '" + key + "'");
         }
         long deadline = System.nanoTime() + (waitNanos == FOREVER ? FOREVER / 4 : waitNanos);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
         String owner = newOwner();
+        inspection.waitStarted(key);
         try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
             while (true) {
                 LockHandle handle = tryTake(attempt, key, owner, lease);
-                if (handle != null) {
-                    return handle;
-                }
-                if (waitNanos != FOREVER && System.nanoTime() - deadline >= 0) {
-                    return null;
+                if (handle != null || (waitNanos != FOREVER && System.nanoTime() - deadline >= 0)) {
+                    return observed(observed, handle);
                 }
                 attempt.awaitChance(deadline);
             }
+        } catch (RuntimeException | InterruptedException e) {
+            observed.failed(e);
+            throw e;
+        } finally {
+            inspection.waitEnded(key);
         }
+    }
+
+    @Nullable
+    private static LockHandle observed(LockObserver.Acquisition observed, @Nullable LockHandle handle) {
+        if (handle == null) {
+            observed.notAcquired();
+        } else {
+            observed.acquired();
+        }
+        return handle;
     }
 
     @Nullable
