@@ -5,26 +5,24 @@ import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * Auto-configuration of distlock's {@link Lock} bean.
  *
- * <p>By default it is a {@link RedisLock} on the application's Redis connection, with the one shared {@link
+ * <p>The lock is built on one backend ({@link LockBackend}): the one that {@code distlock.backend} names, or else the
+ * only one present. When several are present and none is named, or the named one is missing, start-up fails with a
+ * message that lists the choices.
+ *
+ * <p>On Redis, by default it is a {@link RedisLock} on the application's Redis connection, with the one shared {@link
  * ReleaseSubscription}. The lock shares the application's {@link StringRedisTemplate} only where that is safe, and
  * otherwise has one of its own that is not a bean ({@code LockTemplates} says when, and why). On any client but
  * Lettuce, such as Jedis, start-up fails with the lock builder's reason rather than falling back: distlock runs its
@@ -42,73 +40,24 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link DistributedLockAnnotationAutoConfiguration} makes sure annotated methods never run without a lock unnoticed
  * when this configuration backs off.
  */
-// Redis by name, one for each Spring Boot line, since neither class exists on the other line.
+// The connections' auto-configurations by name, one for each Spring Boot line, since neither class exists on the other.
 @AutoConfiguration(
         after = SslAutoConfiguration.class,
         afterName = {
             "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
-            "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration"
+            "org.springframework.boot.autoconfigure.data.redis.RedisAutoConfiguration",
+            "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+            "org.springframework.boot.autoconfigure.jdbc.DataSourceAutoConfiguration"
         })
-@ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
+@ConditionalOnClass(Lock.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
+@Import(RedisLockConfiguration.class)
 public final class DistributedLockAutoConfiguration {
 
-    @Configuration(proxyBeanMethods = false)
-    @ConditionalOnBean(RedisConnectionFactory.class)
-    @Conditional(OnRedlockNodesCondition.None.class)
-    static class SingleNodeConfiguration {
-
-        @Bean
-        @ConditionalOnMissingBean
-        ReleaseSubscription distlockReleaseSubscription(RedisConnectionFactory connectionFactory) {
-            return new ReleaseSubscription(connectionFactory);
-        }
-
-        @Bean
-        @ConditionalOnMissingBean(Lock.class)
-        RedisLock distlockLock(
-                ObjectProvider<StringRedisTemplate> stringRedisTemplates,
-                RedisConnectionFactory connectionFactory,
-                ReleaseSubscription releaseSubscription,
-                DistributedLockProperties properties,
-                ObjectProvider<LockObserver> observers) {
-            return RedisLock.builder(LockTemplates.choose(stringRedisTemplates, connectionFactory))
-                    .keyPrefix(properties.getKeyPrefix())
-                    .watchdogLease(properties.getWatchdog().getLease())
-                    .renewInterval(properties.getWatchdog().effectiveRenewInterval())
-                    .releaseSubscription(releaseSubscription)
-                    .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
-                    .replicaAcknowledgements(
-                            properties.getReplicaAck().getReplicas(),
-                            properties.getReplicaAck().getTimeout())
-                    .observer(LockObserver.of(observers.orderedStream().toList()))
-                    .build();
-        }
-    }
-
-    @Configuration(proxyBeanMethods = false)
-    @Conditional(OnRedlockNodesCondition.class)
-    @ConditionalOnMissingBean(Lock.class)
-    static class RedlockConfiguration {
-
-        @Bean
-        RedlockNodes distlockRedlockNodes(DistributedLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
-            return RedlockNodes.create(properties.getRedlock(), sslBundles.getIfAvailable());
-        }
-
-        // Closed through its lifecycle before the nodes' factories are destroyed, since it depends on them.
-        @Bean
-        Redlock distlockLock(
-                RedlockNodes nodes, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
-            return Redlock.builder(nodes.factories())
-                    .keyPrefix(properties.getKeyPrefix())
-                    .watchdogLease(properties.getWatchdog().getLease())
-                    .renewInterval(properties.getWatchdog().effectiveRenewInterval())
-                    .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
-                    .clockDriftFactor(properties.getRedlock().getClockDriftFactor())
-                    .observer(LockObserver.of(observers.orderedStream().toList()))
-                    .build();
-        }
+    // Static, since it runs before the beans of this configuration exist.
+    @Bean
+    static LockBackendCheck distlockBackendCheck(Environment environment) {
+        return new LockBackendCheck(environment);
     }
 }

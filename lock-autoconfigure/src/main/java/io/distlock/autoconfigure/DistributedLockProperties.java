@@ -19,6 +19,9 @@ public class DistributedLockProperties implements InitializingBean {
     /** Whether to configure distlock; when false, @DistributedLock methods run without a lock, with a warning. */
     private boolean enabled = true;
 
+    /** Store of the Lock bean: redis, jdbc or zookeeper; unset means the only one present. */
+    private @Nullable LockBackend backend;
+
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
     private String keyPrefix = "distlock:";
 
@@ -52,6 +55,14 @@ public class DistributedLockProperties implements InitializingBean {
 
     public void setEnabled(boolean enabled) {
         this.enabled = enabled;
+    }
+
+    public @Nullable LockBackend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(@Nullable LockBackend backend) {
+        this.backend = backend;
     }
 
     public String getKeyPrefix() {

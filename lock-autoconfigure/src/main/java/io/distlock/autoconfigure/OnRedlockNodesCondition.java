@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyState;
 import org.springframework.context.annotation.ConditionContext;
+import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
@@ -21,21 +22,25 @@ class OnRedlockNodesCondition extends SpringBootCondition {
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        boolean configured = false;
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(context.getEnvironment())) {
-            ConfigurationProperty nodes = source.getConfigurationProperty(NODES);
-            if ((nodes != null && !String.valueOf(nodes.getValue()).isBlank())
-                    || source.containsDescendantOf(NODES) == ConfigurationPropertyState.PRESENT) {
-                configured = true;
-                break;
-            }
-        }
+        boolean configured = configured(context.getEnvironment());
         return configured != negated()
                 ? ConditionOutcome.match("distlock.redlock.nodes is " + (configured ? "set" : "not set"))
                 : ConditionOutcome.noMatch("distlock.redlock.nodes is " + (configured ? "set" : "not set"));
     }
 
     boolean negated() {
+        return false;
+    }
+
+    /** Whether any {@code distlock.redlock.nodes} property is set in the environment. */
+    static boolean configured(Environment environment) {
+        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
+            ConfigurationProperty nodes = source.getConfigurationProperty(NODES);
+            if ((nodes != null && !String.valueOf(nodes.getValue()).isBlank())
+                    || source.containsDescendantOf(NODES) == ConfigurationPropertyState.PRESENT) {
+                return true;
+            }
+        }
         return false;
     }
 

@@ -1,0 +1,86 @@
+package io.distlock.autoconfigure;
+
+import io.distlock.Lock;
+import io.distlock.monitor.LockObserver;
+import io.distlock.redis.RedisLock;
+import io.distlock.redis.Redlock;
+import io.distlock.redis.ReleaseSubscription;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.ssl.SslBundles;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * The {@link Lock} bean on Redis: a {@link RedisLock} on the application's Redis connection with the one shared {@link
+ * ReleaseSubscription}, or a {@link Redlock} when {@code distlock.redlock.nodes} names nodes.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
+@ConditionalOnLockBackend(LockBackend.REDIS)
+class RedisLockConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnBean(RedisConnectionFactory.class)
+    @Conditional(OnRedlockNodesCondition.None.class)
+    static class SingleNodeConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean
+        ReleaseSubscription distlockReleaseSubscription(RedisConnectionFactory connectionFactory) {
+            return new ReleaseSubscription(connectionFactory);
+        }
+
+        @Bean
+        @ConditionalOnMissingBean(Lock.class)
+        RedisLock distlockLock(
+                ObjectProvider<StringRedisTemplate> stringRedisTemplates,
+                RedisConnectionFactory connectionFactory,
+                ReleaseSubscription releaseSubscription,
+                DistributedLockProperties properties,
+                ObjectProvider<LockObserver> observers) {
+            return RedisLock.builder(LockTemplates.choose(stringRedisTemplates, connectionFactory))
+                    .keyPrefix(properties.getKeyPrefix())
+                    .watchdogLease(properties.getWatchdog().getLease())
+                    .renewInterval(properties.getWatchdog().effectiveRenewInterval())
+                    .releaseSubscription(releaseSubscription)
+                    .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
+                    .replicaAcknowledgements(
+                            properties.getReplicaAck().getReplicas(),
+                            properties.getReplicaAck().getTimeout())
+                    .observer(LockObserver.of(observers.orderedStream().toList()))
+                    .build();
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(OnRedlockNodesCondition.class)
+    @ConditionalOnMissingBean(Lock.class)
+    static class RedlockConfiguration {
+
+        @Bean
+        RedlockNodes distlockRedlockNodes(DistributedLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
+            return RedlockNodes.create(properties.getRedlock(), sslBundles.getIfAvailable());
+        }
+
+        // Closed through its lifecycle before the nodes' factories are destroyed, since it depends on them.
+        @Bean
+        Redlock distlockLock(
+                RedlockNodes nodes, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
+            return Redlock.builder(nodes.factories())
+                    .keyPrefix(properties.getKeyPrefix())
+                    .watchdogLease(properties.getWatchdog().getLease())
+                    .renewInterval(properties.getWatchdog().effectiveRenewInterval())
+                    .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
+                    .clockDriftFactor(properties.getRedlock().getClockDriftFactor())
+                    .observer(LockObserver.of(observers.orderedStream().toList()))
+                    .build();
+        }
+    }
+}
