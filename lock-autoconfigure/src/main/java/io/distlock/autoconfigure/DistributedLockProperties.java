@@ -49,6 +49,12 @@ public class DistributedLockProperties implements InitializingBean {
     @NestedConfigurationProperty
     private final RedlockProperties redlock = new RedlockProperties();
 
+    @NestedConfigurationProperty
+    private final JdbcLockProperties jdbc = new JdbcLockProperties();
+
+    @NestedConfigurationProperty
+    private final ZooKeeperLockProperties zookeeper = new ZooKeeperLockProperties();
+
     public boolean isEnabled() {
         return enabled;
     }
@@ -125,6 +131,14 @@ public class DistributedLockProperties implements InitializingBean {
         return observations;
     }
 
+    public JdbcLockProperties getJdbc() {
+        return jdbc;
+    }
+
+    public ZooKeeperLockProperties getZookeeper() {
+        return zookeeper;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -153,6 +167,8 @@ public class DistributedLockProperties implements InitializingBean {
         shutdown.validate();
         replicaAck.validate();
         redlock.validate(watchdog.getLease(), replicaAck.getReplicas());
+        jdbc.validate();
+        zookeeper.validate();
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {

@@ -1,0 +1,74 @@
+package io.distlock.autoconfigure;
+
+import java.time.Duration;
+import java.util.regex.Pattern;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/** The lock on a table of the application's database, for {@code distlock.backend=jdbc}; needs lock-jdbc. */
+public class JdbcLockProperties {
+
+    private static final Pattern TABLE_NAME =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
+    /** Table that holds the locks: a plain SQL identifier, optionally after a schema name and a dot. */
+    private String tableName = "distlock_locks";
+
+    /** Whether to create the lock table at start-up when it is missing, from the schema lock-jdbc ships. */
+    private boolean createTable = false;
+
+    /** Longest first pause of a waiting acquisition between two tries; later pauses double up to poll-max. */
+    private Duration pollMin = Duration.ofMillis(10);
+
+    /** Longest pause of a waiting acquisition between two tries: how late, at most, a waiter sees a release. */
+    private Duration pollMax = Duration.ofMillis(100);
+
+    public String getTableName() {
+        return tableName;
+    }
+
+    public void setTableName(String tableName) {
+        this.tableName = tableName;
+    }
+
+    public boolean isCreateTable() {
+        return createTable;
+    }
+
+    public void setCreateTable(boolean createTable) {
+        this.createTable = createTable;
+    }
+
+    public Duration getPollMin() {
+        return pollMin;
+    }
+
+    public void setPollMin(Duration pollMin) {
+        this.pollMin = pollMin;
+    }
+
+    public Duration getPollMax() {
+        return pollMax;
+    }
+
+    public void setPollMax(Duration pollMax) {
+        this.pollMax = pollMax;
+    }
+
+    void validate() {
+        if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.jdbc.table-name",
+                    tableName,
+                    "must be a plain SQL identifier (letters, digits and underscores, not starting with a digit, at"
+                            + " most 63 characters), optionally after a schema name and a dot");
+        }
+        if (pollMin == null || pollMin.compareTo(Duration.ofMillis(1)) < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.jdbc.poll-min", pollMin, "must be at least 1ms");
+        }
+        if (pollMax == null || pollMax.compareTo(pollMin) < 0 || pollMax.compareTo(Duration.ofMinutes(1)) > 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.jdbc.poll-max", pollMax, "must be from distlock.jdbc.poll-min (" + pollMin + ") to 1m");
+        }
+    }
+}
