@@ -20,13 +20,23 @@ import org.apache.zookeeper.ZooKeeper;
 final class TestZooKeeper implements AutoCloseable {
 
     static final int TICK_MILLIS = 100;
+    private static final int MAX_CONNECTIONS = 1000;
 
     private final TestingServer server;
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
     TestZooKeeper() throws Exception {
         InstanceSpec spec = new InstanceSpec(
-                null, InstanceSpec.getRandomPort(), -1, -1, true, -1, TICK_MILLIS, -1, Map.of(), "127.0.0.1");
+                null,
+                InstanceSpec.getRandomPort(),
+                -1,
+                -1,
+                true,
+                -1,
+                TICK_MILLIS,
+                MAX_CONNECTIONS,
+                Map.of(),
+                "127.0.0.1");
         server = new TestingServer(spec, true);
     }
 
