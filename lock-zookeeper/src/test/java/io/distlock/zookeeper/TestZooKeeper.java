@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -74,8 +76,21 @@ final class TestZooKeeper implements AutoCloseable {
      */
     void expireSession(CuratorFramework client) throws Exception {
         ZooKeeper current = client.getZookeeperClient().getZooKeeper();
-        ZooKeeper twin =
-                new ZooKeeper(connectString(), 10_000, event -> {}, current.getSessionId(), current.getSessionPasswd());
+        CountDownLatch joined = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(
+                connectString(),
+                10_000,
+                event -> {
+                    if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                        joined.countDown();
+                    }
+                },
+                current.getSessionId(),
+                current.getSessionPasswd());
+        // Closing before the twin joined the session would not end it.
+        if (!joined.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("could not join the session");
+        }
         twin.close();
     }
 
