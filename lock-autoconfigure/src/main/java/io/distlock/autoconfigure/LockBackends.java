@@ -38,24 +38,25 @@ final class LockBackends {
     private LockBackends(ListableBeanFactory beans, Environment environment, @Nullable ClassLoader classLoader) {
         look(
                 LockBackend.REDIS,
-                classLoader,
-                LETTUCE_FACTORY,
+                ClassUtils.isPresent(LETTUCE_FACTORY, classLoader),
                 "Lettuce",
-                hasBean(beans, REDIS_FACTORY, classLoader) || OnRedlockNodesCondition.configured(environment),
+                hasBean(beans, REDIS_FACTORY, classLoader)
+                        ? "a RedisConnectionFactory bean"
+                        : OnRedlockNodesCondition.configured(environment) ? "distlock.redlock.nodes" : null,
                 "RedisConnectionFactory bean (spring-boot-starter-data-redis) or distlock.redlock.nodes");
         look(
                 LockBackend.JDBC,
-                classLoader,
-                JDBC_STORE,
+                ClassUtils.isPresent(JDBC_STORE, classLoader),
                 "lock-jdbc",
-                hasBean(beans, DATA_SOURCE, classLoader),
+                hasBean(beans, DATA_SOURCE, classLoader) ? "a DataSource bean" : null,
                 "DataSource bean");
         look(
                 LockBackend.ZOOKEEPER,
-                classLoader,
-                ZOOKEEPER_STORE,
+                ClassUtils.isPresent(ZOOKEEPER_STORE, classLoader),
                 "lock-zookeeper",
-                hasBean(beans, CURATOR, classLoader) || environment.containsProperty(ZOOKEEPER_CONNECT),
+                hasBean(beans, CURATOR, classLoader)
+                        ? "a CuratorFramework bean"
+                        : environment.containsProperty(ZOOKEEPER_CONNECT) ? ZOOKEEPER_CONNECT : null,
                 "CuratorFramework bean or " + ZOOKEEPER_CONNECT);
         String value = environment.getProperty(PROPERTY);
         LockBackend named = null;
@@ -68,7 +69,8 @@ final class LockBackends {
             invalid = named == null ? value : null;
         }
         this.invalidChoice = invalid;
-        this.chosen = named != null
+        // An unknown name chooses nothing, so that start-up fails naming it instead of falling back.
+        this.chosen = named != null || invalid != null
                 ? named
                 : present.size() == 1 ? present.keySet().iterator().next() : null;
     }
@@ -116,26 +118,16 @@ final class LockBackends {
         return String.join(", ", parts);
     }
 
-    private void look(
-            LockBackend backend,
-            @Nullable ClassLoader classLoader,
-            String moduleClass,
-            String module,
-            boolean connected,
-            String connection) {
-        boolean onClassPath = ClassUtils.isPresent(moduleClass, classLoader);
-        if (onClassPath && connected) {
-            present.put(backend, module + " with a " + connection);
-        } else if (!onClassPath) {
-            missing.put(
-                    backend,
-                    module + " is not on the class path (add "
-                            + (module.startsWith("lock-")
-                                    ? "the io.distlock:" + module + " dependency"
-                                    : "spring-boot-starter-data-redis")
-                            + ")");
+    private void look(LockBackend backend, boolean onClassPath, String module, @Nullable String found, String needed) {
+        if (!onClassPath) {
+            String dependency = module.startsWith("lock-")
+                    ? "the io.distlock:" + module + " dependency"
+                    : "spring-boot-starter-data-redis";
+            missing.put(backend, module + " is not on the class path (add " + dependency + ")");
+        } else if (found == null) {
+            missing.put(backend, "the application has no " + needed);
         } else {
-            missing.put(backend, "the application has no " + connection);
+            present.put(backend, module + " with " + found);
         }
     }
 

@@ -1,0 +1,172 @@
+package io.distlock.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.redis.RedisLock;
+import io.distlock.store.StoreLock;
+import io.distlock.zookeeper.ZooKeeperLeaseStore;
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * Which backend the {@link Lock} bean is built on: the one {@code distlock.backend} names, or the only one present; a
+ * choice that cannot be made fails start-up with the choices.
+ */
+class LockBackendSelectionTest {
+
+    private static TestingServer zooKeeper;
+
+    private final ApplicationContextRunner onRedis = DistlockContexts.onSharedRedis();
+    private final ApplicationContextRunner withoutRedis = DistlockContexts.runner()
+            .withClassLoader(new FilteredClassLoader("org.springframework.data.redis.connection.lettuce"));
+
+    @BeforeAll
+    static void startZooKeeper() throws Exception {
+        zooKeeper = new TestingServer(true);
+    }
+
+    @AfterAll
+    static void stopZooKeeper() throws Exception {
+        zooKeeper.close();
+    }
+
+    @Test
+    void redisAloneIsChosenWithoutAskingAndOtherModulesOnTheClassPathDoNotCount() {
+        onRedis.run(context -> assertThat(context).hasSingleBean(RedisLock.class));
+    }
+
+    @Test
+    void zooKeeperAloneIsChosenFromItsConnectStringAndLocks() {
+        withoutRedis
+                .withPropertyValues("distlock.zookeeper.connect-string=" + zooKeeper.getConnectString())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    StoreLock lock = context.getBean(StoreLock.class);
+                    assertThat(lock.toString()).contains("zookeeper");
+                    assertThat(lock.watchdogLease()).isEqualTo(Duration.ofSeconds(30));
+                    try (LockHandle held = lock.tryAcquire(
+                                    "selection:" + UUID.randomUUID(), Lease.fixed(Duration.ofSeconds(5)))
+                            .orElseThrow()) {
+                        assertThat(held.isHeld()).isTrue();
+                    }
+                });
+    }
+
+    @Test
+    void zooKeeperUsesTheApplicationsCuratorClientAndLeavesItOpen() {
+        withoutRedis.withUserConfiguration(CuratorClient.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context).hasSingleBean(StoreLock.class);
+            CuratorFramework client = context.getBean(CuratorFramework.class);
+            context.getBean(StoreLock.class).close();
+            assertThat(client.getZookeeperClient().isConnected()).isTrue();
+        });
+    }
+
+    @Test
+    void twoBackendsPresentAndNoneChosenFailStartUpListingTheChoices() {
+        onRedis.withPropertyValues("distlock.zookeeper.connect-string=" + zooKeeper.getConnectString())
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("more than one lock backend")
+                        .hasMessageContaining("redis (Lettuce with a RedisConnectionFactory bean)")
+                        .hasMessageContaining("zookeeper (lock-zookeeper with distlock.zookeeper.connect-string)")
+                        .hasMessageContaining("distlock.backend=redis|jdbc|zookeeper"));
+    }
+
+    @Test
+    void theNamedBackendIsChosenAmongSeveral() {
+        onRedis.withPropertyValues(
+                        "distlock.zookeeper.connect-string=" + zooKeeper.getConnectString(),
+                        "distlock.backend=zookeeper")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(StoreLock.class);
+                    assertThat(context).doesNotHaveBean(RedisLock.class);
+                });
+        onRedis.withPropertyValues(
+                        "distlock.zookeeper.connect-string=" + zooKeeper.getConnectString(), "distlock.backend=REDIS")
+                .run(context -> assertThat(context).hasSingleBean(RedisLock.class));
+    }
+
+    @Test
+    void aNamedBackendWhoseModuleIsMissingFailsStartUpNamingTheDependency() {
+        onRedis.withClassLoader(new FilteredClassLoader(ZooKeeperLeaseStore.class))
+                .withPropertyValues("distlock.backend=zookeeper")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=zookeeper, but lock-zookeeper is not on the class path")
+                        .hasMessageContaining("io.distlock:lock-zookeeper")
+                        .hasMessageContaining("Present: redis"));
+    }
+
+    @Test
+    void aNamedBackendWithoutItsConnectionFailsStartUpNamingWhatIsMissing() {
+        onRedis.withPropertyValues("distlock.backend=zookeeper")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=zookeeper, but the application has no CuratorFramework"
+                                + " bean or distlock.zookeeper.connect-string"));
+    }
+
+    @Test
+    void anUnknownBackendFailsStartUpListingTheBackends() {
+        onRedis.withPropertyValues("distlock.backend=mongo")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=mongo is not a distlock backend")
+                        .hasMessageContaining("redis|jdbc|zookeeper"));
+    }
+
+    @Test
+    void anApplicationsOwnLockBeanIsLeftAloneWhateverIsPresent() {
+        onRedis.withPropertyValues("distlock.zookeeper.connect-string=" + zooKeeper.getConnectString())
+                .withUserConfiguration(OwnLock.class)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasSingleBean(Lock.class);
+                    assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
+                });
+    }
+
+    /** The start-up failure's own cause, past the context's wrapping. */
+    private static Throwable startupFailure(AssertableApplicationContext context) {
+        assertThat(context).hasFailed();
+        return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class CuratorClient {
+
+        @Bean(destroyMethod = "close")
+        CuratorFramework curatorFramework() {
+            CuratorFramework client = CuratorFrameworkFactory.newClient(
+                    zooKeeper.getConnectString(), new ExponentialBackoffRetry(100, 3));
+            client.start();
+            return client;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLock {
+
+        @Bean
+        Lock ownLock() {
+            return StoreLock.builder(ZooKeeperLeaseStore.builder(zooKeeper.getConnectString())
+                            .build())
+                    .build();
+        }
+    }
+}
