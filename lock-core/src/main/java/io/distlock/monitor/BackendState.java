@@ -37,6 +37,11 @@ public record BackendState(
         NOT_STARTED,
         /** The connection was lost and is being re-established; meanwhile waiters wake when leases end. */
         RECONNECTING,
+        /**
+         * The backend has no release subscription: its waiters learn of releases by their own means, such as polling
+         * a table or watching a node.
+         */
+        NONE,
         /** Closed with the lock. */
         CLOSED
     }

@@ -1,6 +1,6 @@
 package io.distlock.redis;
 
-import io.distlock.Lock;
+import io.distlock.spi.LockArguments;
 
 /**
  * Turns application keys into Redis keys. The prefix and key go inside one hash tag, {@code {prefix+key}}, so a lock
@@ -53,15 +53,6 @@ final class RedisKeys {
     }
 
     static void validate(String key) {
-        if (key == null) {
-            throw new IllegalArgumentException("key must not be null");
-        }
-        if (key.isBlank()) {
-            throw new IllegalArgumentException("key must not be blank, but was \"" + key + "\"");
-        }
-        if (key.length() > Lock.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("key must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
-                    + key.length() + " (starting \"" + key.substring(0, 40) + "...\")");
-        }
+        LockArguments.validateKey(key);
     }
 }

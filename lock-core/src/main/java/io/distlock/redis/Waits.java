@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.spi.LockArguments;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -22,15 +23,7 @@ final class Waits {
      * @throws IllegalArgumentException naming what is allowed if the wait is null or negative
      */
     static long nanos(@Nullable Duration wait) {
-        if (wait == null || wait.isNegative()) {
-            throw new IllegalArgumentException("wait must be zero (try once) or positive, but was " + wait
-                    + "; use acquire(...) to wait without limit");
-        }
-        try {
-            return Math.min(wait.toNanos(), Long.MAX_VALUE - 1);
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE - 1;
-        }
+        return LockArguments.waitNanos(wait);
     }
 
     /** When a wait of {@code waitNanos} that starts now ends; {@link WaitingRoom#FOREVER} never does. */

@@ -2,13 +2,14 @@ package io.distlock.store;
 
 import io.distlock.LockBackendException;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
- * A store that keeps one lease per key, for {@code StoreLock}. It counts every lease on its own clock (the database's
+ * A store that keeps one lease per key, for {@link StoreLock}. It counts every lease on its own clock (the database's
  * or the coordination service's), never on a client's wall clock, and it compares the owner token on every change.
  *
  * <p>Implementations are thread-safe. Every method may throw {@link LockBackendException} when the store cannot be
- * reached or answers with an error; {@code StoreLock} then treats the outcome of the call as unknown.
+ * reached or answers with an error; {@link StoreLock} then treats the outcome of the call as unknown.
  */
 public interface LeaseStore extends AutoCloseable {
 
@@ -16,7 +17,7 @@ public interface LeaseStore extends AutoCloseable {
      * Starts one acquisition of a key. Nothing is sent to the store yet; an acquisition that keeps state in the store
      * (a place in a queue) creates it on its first {@link Acquisition#tryTake()}.
      *
-     * @param key the key, already validated by {@code StoreLock}
+     * @param key the key, already validated by {@link StoreLock}
      * @param owner the owner token of the hold that this acquisition would create, unique per hold
      * @param lease how long the store keeps the key for this owner, counted on the store's clock from the grant
      * @return the acquisition, which the caller closes when it ends with or without the key
@@ -33,6 +34,22 @@ public interface LeaseStore extends AutoCloseable {
     default void validateKey(String key) {}
 
     /**
+     * Reads how long the key's current lease still runs on the store's clock, changing nothing: for the Actuator view.
+     *
+     * @param key a valid key
+     * @return the remaining lease, or empty when no owner holds the key
+     * @throws LockBackendException if the store could not be asked
+     */
+    Optional<Duration> remainingLease(String key);
+
+    /**
+     * Makes one round trip to the store that changes nothing, for health checks.
+     *
+     * @throws LockBackendException if the store could not be reached or answered with an error
+     */
+    void ping();
+
+    /**
      * A short description of the store for messages and logs, such as {@code "jdbc:postgresql[table=distlock]"}.
      *
      * @return the description
@@ -46,7 +63,7 @@ public interface LeaseStore extends AutoCloseable {
     /**
      * One attempt, possibly repeated, to take one key.
      *
-     * <p>{@code StoreLock} calls it from one thread at a time: {@code tryTake}, then {@code awaitChance} while the key
+     * <p>{@link StoreLock} calls it from one thread at a time: {@code tryTake}, then {@code awaitChance} while the key
      * is held and the wait allows, then {@code tryTake} again, and finally {@code close}.
      */
     interface Acquisition extends AutoCloseable {

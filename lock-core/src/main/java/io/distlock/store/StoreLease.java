@@ -4,7 +4,7 @@ import io.distlock.LockBackendException;
 import java.time.Duration;
 
 /**
- * A key that the store granted to one owner. {@code StoreLock} calls its methods from any thread, one at a time.
+ * A key that the store granted to one owner. {@link StoreLock} calls its methods from any thread, one at a time.
  */
 public interface StoreLease {
 
@@ -35,7 +35,7 @@ public interface StoreLease {
     /**
      * Registers a callback that the store runs, once, when it learns by itself that the grant is gone, for example
      * because a coordination session expired. Stores that learn of a loss only when asked keep the default, which
-     * does nothing: {@code StoreLock}'s renewals and lease timers find the loss then.
+     * does nothing: {@link StoreLock}'s renewals and lease timers find the loss then.
      *
      * @param gone run at most once, on a thread of the store, after which {@link #extend} and {@link #release} return
      *     false

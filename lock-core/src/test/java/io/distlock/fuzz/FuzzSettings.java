@@ -27,7 +27,7 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
 
     /** The run the build does by default, or as large as the system properties or environment ask. */
     static FuzzSettings fromEnvironment() {
-        return fromEnvironment(25, 3, 6, 4);
+        return fromEnvironment(15, 3, 6, 4);
     }
 
     /** A run of the given size, or as large as the system properties or environment ask. */

@@ -1,0 +1,184 @@
+package io.distlock.store;
+
+import io.distlock.Lease;
+import io.distlock.LockLostException.Reason;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The holds of one {@link StoreLock}: it keeps each one's lease (renewals for renewed leases, a deadline timer for
+ * every lease), extends and releases them in the store, and reports their loss.
+ */
+final class StoreHolds {
+
+    private static final Logger log = LoggerFactory.getLogger(StoreHolds.class);
+
+    private final Duration watchdogLease;
+    private final long renewIntervalNanos;
+    private final StoreObserver observer;
+    private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
+
+    StoreHolds(Duration watchdogLease, Duration renewInterval, StoreObserver observer) {
+        this.watchdogLease = watchdogLease;
+        this.renewIntervalNanos = renewInterval.toNanos();
+        this.observer = observer;
+    }
+
+    Duration storeLease(Lease lease) {
+        return lease.isRenewed() ? watchdogLease : lease.duration();
+    }
+
+    Executor work() {
+        return StoreThreads.work();
+    }
+
+    StoreLockHandle start(String key, String owner, StoreLease lease, Lease requested, long sentNanos) {
+        StoreHold hold = new StoreHold(
+                key,
+                owner,
+                lease,
+                requested,
+                sentNanos,
+                storeLease(requested),
+                observer.holdStarted(key, lease.fencingToken()));
+        live.add(hold);
+        lease.whenGone(() -> work().execute(() -> lost(hold, Reason.KEY_GONE)));
+        schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
+        return new StoreLockHandle(this, hold, requested);
+    }
+
+    void extend(StoreHold hold, Duration lease) {
+        Duration checked = Lease.fixed(lease).duration();
+        if (hold.isLost()) {
+            throw hold.lostException();
+        }
+        if (!hold.isActive()) {
+            throw new IllegalStateException("lock '" + hold.key() + "' was already released");
+        }
+        long sent = System.nanoTime();
+        if (!hold.callStore(() -> hold.lease().extend(checked))) {
+            lost(hold, Reason.KEY_GONE);
+            throw hold.lostException();
+        }
+        hold.leaseMoved(sent, checked);
+        schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
+    }
+
+    void release(StoreHold hold) {
+        if (!hold.closeHandle()) {
+            return;
+        }
+        forget(hold);
+        if (!hold.callStore(() -> hold.lease().release())) {
+            hold.lostAtRelease();
+            throw hold.lostException();
+        }
+        hold.released();
+    }
+
+    /** The holds that are live now, oldest first. */
+    List<StoreHold> snapshot() {
+        List<StoreHold> now = new ArrayList<>(live);
+        now.sort(Comparator.comparingLong(StoreHold::acquiredNanos));
+        return now;
+    }
+
+    void dropped(StoreHold hold) {
+        if (hold.dropHandle()) {
+            forget(hold);
+        }
+    }
+
+    /**
+     * Waits up to the grace period for the live holds to be released, then reports the others lost.
+     *
+     * @return how many holds were still live at the end of the grace period
+     */
+    int close(long graceNanos) throws InterruptedException {
+        long deadline = System.nanoTime() + graceNanos;
+        synchronized (live) {
+            long left;
+            while (!live.isEmpty() && (left = deadline - System.nanoTime()) > 0) {
+                TimeUnit.NANOSECONDS.timedWait(live, left);
+            }
+        }
+        int abandoned = 0;
+        for (StoreHold hold : live) {
+            hold.lost(Reason.CLIENT_CLOSED);
+            abandoned++;
+        }
+        live.clear();
+        return abandoned;
+    }
+
+    private void lost(StoreHold hold, Reason reason) {
+        hold.lost(reason);
+        forget(hold);
+    }
+
+    private void forget(StoreHold hold) {
+        live.remove(hold);
+        if (live.isEmpty()) {
+            synchronized (live) {
+                live.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * The clock's tick for one hold: at its deadline, a hold not renewed or extended in time is lost; a renewed hold
+     * also starts its renewal when due.
+     */
+    private void tick(StoreHold hold) {
+        Reason late = hold.requested().isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED;
+        if (hold.lostIfDue(late)) {
+            forget(hold);
+            return;
+        }
+        if (hold.requested().isRenewed() && hold.startRenewal()) {
+            work().execute(() -> renew(hold));
+        }
+        schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
+    }
+
+    private long nextRenewal(StoreHold hold) {
+        return hold.requested().isRenewed() ? System.nanoTime() + renewIntervalNanos : Long.MAX_VALUE;
+    }
+
+    private void schedule(StoreHold hold, long atNanos) {
+        long delay = Math.max(0, atNanos - System.nanoTime());
+        hold.watchWith(StoreThreads.clock().schedule(() -> tick(hold), delay, TimeUnit.NANOSECONDS));
+    }
+
+    private void renew(StoreHold hold) {
+        try {
+            if (!hold.isActive()) {
+                return;
+            }
+            long sent = System.nanoTime();
+            if (hold.callStore(() -> hold.lease().extend(watchdogLease))) {
+                hold.leaseMoved(sent, watchdogLease);
+                observer.renewed();
+            } else {
+                lost(hold, Reason.KEY_GONE);
+            }
+        } catch (RuntimeException e) {
+            log.warn(
+                    "Renewing lock '{}' failed; it is tried again until its lease runs out ({} left)",
+                    hold.key(),
+                    hold.remainingLease(),
+                    e);
+            observer.renewalFailed();
+        } finally {
+            hold.renewalDone();
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.distlock.store;
+
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.KeyState;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What {@link StoreLock} answers as an {@link io.distlock.monitor.InspectableLock}: holds and waiters from memory, and
+ * a key's state and a health check from the store, through reads that change nothing.
+ */
+final class StoreInspection {
+
+    private final LeaseStore store;
+    private final StoreHolds holds;
+    private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
+
+    StoreInspection(LeaseStore store, StoreHolds holds) {
+        this.store = store;
+        this.holds = holds;
+    }
+
+    void waitStarted(String key) {
+        waiting.computeIfAbsent(key, k -> new AtomicInteger()).incrementAndGet();
+    }
+
+    void waitEnded(String key) {
+        waiting.computeIfPresent(key, (k, count) -> count.decrementAndGet() == 0 ? null : count);
+    }
+
+    Map<String, Integer> waitingThreads() {
+        Map<String, Integer> counts = new TreeMap<>();
+        waiting.forEach((key, count) -> {
+            int now = count.get();
+            if (now > 0) {
+                counts.put(key, now);
+            }
+        });
+        return counts;
+    }
+
+    int waitingCount() {
+        return waiting.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    java.util.List<HeldLock> heldLocks() {
+        return holds.snapshot().stream().map(StoreHold::view).toList();
+    }
+
+    KeyState keyState(String key) {
+        Optional<Duration> remaining = store.remainingLease(key);
+        boolean mine = holds.snapshot().stream().anyMatch(hold -> hold.key().equals(key) && hold.isHeld());
+        return new KeyState(key, remaining.isPresent(), remaining.orElse(null), mine);
+    }
+
+    BackendState checkBackend(boolean closed) {
+        long start = System.nanoTime();
+        try {
+            store.ping();
+            return new BackendState(
+                    true,
+                    Duration.ofNanos(System.nanoTime() - start),
+                    null,
+                    !closed,
+                    closed ? BackendState.Subscription.CLOSED : BackendState.Subscription.NONE);
+        } catch (RuntimeException e) {
+            return new BackendState(
+                    false,
+                    null,
+                    String.valueOf(e.getMessage()),
+                    !closed,
+                    closed ? BackendState.Subscription.CLOSED : BackendState.Subscription.NONE);
+        }
+    }
+}

@@ -1,0 +1,331 @@
+package io.distlock.store;
+
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockBackendException;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockObserver;
+import io.distlock.spi.LockArguments;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Lock} of a {@link LeaseStore}: the JDBC and ZooKeeper backends are this class over their store. It adds
+ * what every backend shares to the store's few operations:
+ *
+ * <ul>
+ *   <li>re-entry: an acquisition of a key that a {@link LockContext} scope of the calling thread holds through this
+ *       lock joins that hold (same owner and fencing token), and the key is released by the last handle;
+ *   <li>leases: a {@link Lease#renewed()} lease is set to the watchdog lease and renewed every renew interval while it
+ *       is held; a {@link Lease#fixed(Duration)} lease runs out at its end;
+ *   <li>lost locks: each hold keeps a deadline by the holder's monotonic clock, counted from before the request that
+ *       set the lease was sent, so it never lies after the store's own expiry. A hold whose deadline passes, whose
+ *       renewal finds the key gone, or whose store reports it gone, is lost: {@link LockHandle#isLost()} turns true,
+ *       {@link LockHandle#onLost} callbacks run once, and {@link LockHandle#release()} and {@link LockHandle#extend}
+ *       throw {@link LockLostException};
+ *   <li>waiting: the store's acquisition is tried, and while the key is held and the wait allows, the store's
+ *       {@link LeaseStore.Acquisition#awaitChance(long)} waits for the next chance. An interrupt ends the wait with
+ *       {@link InterruptedException}, and nothing is left held.
+ * </ul>
+ *
+ * <p>Thread-safe. Holds are owned by their handles, not by threads: a handle can be released from any thread.
+ * {@link #close()} waits up to the shutdown grace period for held keys to be released, reports the others lost, and
+ * closes the store.
+ */
+public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(StoreLock.class);
+    private static final long FOREVER = Long.MAX_VALUE;
+
+    private final LeaseStore store;
+    private final StoreHolds holds;
+    private final StoreObserver observer;
+    private final StoreInspection inspection;
+    private final Duration watchdogLease;
+    private final Duration renewInterval;
+    private final Duration shutdownGracePeriod;
+    private volatile boolean closed;
+
+    StoreLock(StoreLockBuilder settings) {
+        this.store = settings.store;
+        this.watchdogLease = settings.watchdogLease;
+        this.renewInterval = settings.effectiveRenewInterval();
+        this.shutdownGracePeriod = settings.shutdownGracePeriod;
+        this.observer = new StoreObserver(settings.observer);
+        this.holds = new StoreHolds(watchdogLease, renewInterval, observer);
+        this.inspection = new StoreInspection(store, holds);
+    }
+
+    /**
+     * Starts building the lock of a store.
+     *
+     * @param store the store, which the lock closes when it is closed
+     * @return a builder with the defaults: a 30 s watchdog lease renewed every 10 s, and a 10 s shutdown grace period
+     */
+    public static StoreLockBuilder builder(LeaseStore store) {
+        return new StoreLockBuilder(store);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws IllegalStateException if this lock is closed
+     */
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease) {
+        validate(key, lease);
+        LockHandle joined = joinScope(key, lease);
+        if (joined != null) {
+            return Optional.of(joined);
+        }
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
+        String owner = newOwner();
+        try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
+            return Optional.ofNullable(observed(observed, tryTake(attempt, key, owner, lease)));
+        } catch (RuntimeException e) {
+            observed.failed(e);
+            throw e;
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws IllegalStateException if this lock is closed
+     */
+    @Override
+    public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
+        validate(key, lease);
+        long waitNanos = LockArguments.waitNanos(wait);
+        if (waitNanos == 0) {
+            return tryAcquire(key, lease);
+        }
+        LockHandle joined = joinScope(key, lease);
+        if (joined != null) {
+            return Optional.of(joined);
+        }
+        return Optional.ofNullable(takeWaiting(key, lease, waitNanos));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws IllegalStateException if this lock is closed
+     */
+    @Override
+    public LockHandle acquire(String key, Lease lease) throws InterruptedException {
+        validate(key, lease);
+        LockHandle joined = joinScope(key, lease);
+        if (joined != null) {
+            return joined;
+        }
+        LockHandle handle = takeWaiting(key, lease, FOREVER);
+        if (handle == null) {
+            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+        }
+        return handle;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The view is owned by threads: a thread that holds the key through it re-enters, and only that thread unlocks.
+     */
+    @Override
+    public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
+        validate(key, lease);
+        return new StoreJavaLockView(this, key, lease);
+    }
+
+    /**
+     * The lease that {@link Lease#renewed()} sets and each renewal sets again.
+     *
+     * @return the watchdog lease
+     */
+    public Duration watchdogLease() {
+        return watchdogLease;
+    }
+
+    /**
+     * How often a renewed lease is renewed.
+     *
+     * @return the renew interval
+     */
+    public Duration renewInterval() {
+        return renewInterval;
+    }
+
+    /**
+     * How long {@link #close()} waits for held keys to be released.
+     *
+     * @return the shutdown grace period
+     */
+    public Duration shutdownGracePeriod() {
+        return shutdownGracePeriod;
+    }
+
+    /**
+     * Refuses new acquisitions, waits up to the shutdown grace period for the held keys to be released, reports the
+     * holds still open lost ({@link LockLostException.Reason#CLIENT_CLOSED}; their keys run out with their leases), and
+     * closes the store. Calling it again does nothing.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            int abandoned = holds.close(shutdownGracePeriod.toNanos());
+            if (abandoned > 0) {
+                log.warn(
+                        "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are"
+                                + " reported lost and expire with their leases",
+                        abandoned,
+                        shutdownGracePeriod);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            store.close();
+        }
+    }
+
+    @Override
+    public List<HeldLock> heldLocks() {
+        return inspection.heldLocks();
+    }
+
+    @Override
+    public int heldCount() {
+        return holds.snapshot().size();
+    }
+
+    @Override
+    public Map<String, Integer> waitingThreads() {
+        return inspection.waitingThreads();
+    }
+
+    @Override
+    public int waitingCount() {
+        return inspection.waitingCount();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws LockBackendException if the store could not be asked
+     */
+    @Override
+    public KeyState keyState(String key) {
+        LockArguments.validateKey(key);
+        store.validateKey(key);
+        return inspection.keyState(key);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The store answers one read that changes nothing; a store has no release subscription, so the state's
+     * subscription is {@link BackendState.Subscription#NONE} (or {@code CLOSED} once this lock is closed).
+     */
+    @Override
+    public BackendState checkBackend() {
+        return inspection.checkBackend(closed);
+    }
+
+    @Override
+    public String toString() {
+        return "StoreLock[" + store.describe() + "]";
+    }
+
+    /** The handle of a re-entry into a hold of this lock that a scope of this thread holds, or null. */
+    @Nullable
+    LockHandle joinScope(String key, Lease lease) {
+        Optional<LockHandle> outer =
+                LockContext.current(key, handle -> handle instanceof StoreLockHandle own && own.belongsTo(holds));
+        if (outer.isEmpty()) {
+            return null;
+        }
+        StoreHold hold = ((StoreLockHandle) outer.get()).hold();
+        return hold.join() ? new StoreLockHandle(holds, hold, lease) : null;
+    }
+
+    @Nullable
+    private LockHandle takeWaiting(String key, Lease lease, long waitNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted before waiting for lock '" + key + "'");
+        }
+        long deadline = System.nanoTime() + (waitNanos == FOREVER ? FOREVER / 4 : waitNanos);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
+        String owner = newOwner();
+        inspection.waitStarted(key);
+        try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
+            while (true) {
+                LockHandle handle = tryTake(attempt, key, owner, lease);
+                if (handle != null || (waitNanos != FOREVER && System.nanoTime() - deadline >= 0)) {
+                    return observed(observed, handle);
+                }
+                attempt.awaitChance(deadline);
+            }
+        } catch (RuntimeException | InterruptedException e) {
+            observed.failed(e);
+            throw e;
+        } finally {
+            inspection.waitEnded(key);
+        }
+    }
+
+    @Nullable
+    private static LockHandle observed(LockObserver.Acquisition observed, @Nullable LockHandle handle) {
+        if (handle == null) {
+            observed.notAcquired();
+        } else {
+            observed.acquired();
+        }
+        return handle;
+    }
+
+    @Nullable
+    private LockHandle tryTake(LeaseStore.Acquisition attempt, String key, String owner, Lease lease) {
+        if (closed) {
+            throw closedLock(key);
+        }
+        long sent = System.nanoTime();
+        StoreLease granted = attempt.tryTake();
+        return granted == null ? null : holds.start(key, owner, granted, lease, sent);
+    }
+
+    private static String newOwner() {
+        return UUID.randomUUID().toString();
+    }
+
+    private void validate(String key, Lease lease) {
+        if (closed) {
+            throw closedLock(key);
+        }
+        LockArguments.validateKey(key);
+        store.validateKey(key);
+        LockArguments.validateLease(lease);
+    }
+
+    private IllegalStateException closedLock(String key) {
+        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
+                + "application is shutting down)");
+    }
+}
