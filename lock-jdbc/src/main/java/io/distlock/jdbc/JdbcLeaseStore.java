@@ -51,11 +51,17 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final Duration minPoll;
     private final Duration maxPoll;
 
-    JdbcLeaseStore(Dialect dialect, String table, LockRows rows, Duration minPoll, Duration maxPoll) {
+    JdbcLeaseStore(
+            Dialect dialect,
+            String description,
+            LockRows rows,
+            StoreErrors errors,
+            Duration minPoll,
+            Duration maxPoll) {
         this.dialect = dialect;
-        this.description = "jdbc:" + dialect.id() + "[table=" + table + "]";
+        this.description = description;
         this.rows = rows;
-        this.errors = new StoreErrors(description, dialect, table);
+        this.errors = errors;
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
     }

@@ -102,7 +102,8 @@ public final class JdbcLeaseStoreBuilder {
         Connections connections = new Connections(dataSource);
         LockSql sql = LockSql.of(dialect, table);
         TableSetup setup = new TableSetup(connections, dialect, sql, table);
-        StoreErrors errors = new StoreErrors("jdbc:" + dialect.id() + "[table=" + table + "]", dialect, table);
+        String description = "jdbc:" + dialect.id() + "[table=" + table + "]";
+        StoreErrors errors = new StoreErrors(description, dialect, table);
         try {
             if (createTableIfMissing) {
                 setup.createIfMissing();
@@ -112,7 +113,8 @@ public final class JdbcLeaseStoreBuilder {
         } catch (SQLException e) {
             throw new IllegalStateException("could not check or create the lock table '" + table + "': " + e, e);
         }
-        return new JdbcLeaseStore(dialect, table, new LockRows(connections, dialect, sql), minPoll, maxPoll);
+        return new JdbcLeaseStore(
+                dialect, description, new LockRows(connections, dialect, sql), errors, minPoll, maxPoll);
     }
 
     private void refuseTransactionAwareProxy() {

@@ -63,10 +63,10 @@ class PostgresCrossProcessExclusionTest {
     void lockedReadModifyWritesAcrossProcessesLoseNothing() throws Exception {
         String[] keys = newCounters("locked", 2);
 
-        Result result = runWorkers("lock", 8000, keys);
+        Result result = runWorkers("lock", 6000, keys);
 
         System.out.printf(
-                "PostgreSQL cross-process exclusion WITH the lock (%d processes x %d threads, 8 s, %d keys): %s%n",
+                "PostgreSQL cross-process exclusion WITH the lock (%d processes x %d threads, 6 s, %d keys): %s%n",
                 PROCESSES, THREADS, keys.length, result);
         assertThat(result.entries).isGreaterThan(50);
         assertThat(result.lockErrors).isZero();
