@@ -3,8 +3,9 @@ package io.distlock;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Redis could not be asked: it was unreachable, refused the command, or did not answer in time. Whether the lock was
- * taken, released or extended is then unknown to the caller; distlock never reports such a failure as "not acquired".
+ * The lock's store (Redis, the database, ZooKeeper) could not be asked: it was unreachable, refused the command, or did
+ * not answer in time. Whether the lock was taken, released or extended is then unknown to the caller; distlock never
+ * reports such a failure as "not acquired".
  */
 public class LockBackendException extends LockException {
 

@@ -15,8 +15,11 @@ public class LockLostException extends LockException {
     public enum Reason {
         /** A fixed lease ran out before the holder released the lock. */
         LEASE_EXPIRED("its fixed lease ran out before release"),
-        /** Redis no longer had the key: it expired or was deleted by someone else. */
-        KEY_GONE("Redis no longer has the key (it expired or was deleted)"),
+        /**
+         * The store (Redis, the lock table, ZooKeeper) no longer had the key: it expired, was deleted by someone else,
+         * or went with the holder's ZooKeeper session.
+         */
+        KEY_GONE("the store no longer has the key (it expired or was deleted)"),
         /** Redis had the key, but under another owner's token. */
         OWNED_BY_OTHER("another owner holds the key now"),
         /** Renewals failed (Redis unreachable or slow) until the lease must have run out. */

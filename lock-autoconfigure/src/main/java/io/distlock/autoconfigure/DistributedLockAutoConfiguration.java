@@ -52,7 +52,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnClass(Lock.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({RedisLockConfiguration.class, ZooKeeperLockConfiguration.class})
+@Import({RedisLockConfiguration.class, JdbcLockConfiguration.class, ZooKeeperLockConfiguration.class})
 public final class DistributedLockAutoConfiguration {
 
     // Static, since it runs before the beans of this configuration exist.

@@ -10,6 +10,7 @@ import io.distlock.store.StoreLock;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.UUID;
+import javax.sql.DataSource;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
@@ -23,6 +24,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.SimpleDriverDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Which backend the {@link Lock} bean is built on: the one {@code distlock.backend} names, or the only one present; a
@@ -77,6 +81,53 @@ class LockBackendSelectionTest {
             context.getBean(StoreLock.class).close();
             assertThat(client.getZookeeperClient().isConnected()).isTrue();
         });
+    }
+
+    @Test
+    void jdbcAloneIsChosenFromTheDataSourceAndItsLockOutlivesTheCallersRollback() {
+        withoutRedis
+                .withUserConfiguration(H2Database.class)
+                .withPropertyValues("distlock.jdbc.create-table=true")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    StoreLock lock = context.getBean(StoreLock.class);
+                    assertThat(lock.toString()).contains("jdbc:h2[table=distlock_locks]");
+                    String key = "selection:" + UUID.randomUUID();
+                    TransactionTemplate transaction = new TransactionTemplate(
+                            new DataSourceTransactionManager(context.getBean(DataSource.class)));
+                    LockHandle held = transaction.execute(status -> {
+                        status.setRollbackOnly();
+                        return lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30)))
+                                .orElseThrow();
+                    });
+                    assertThat(held.isHeld()).isTrue();
+                    assertThat(lock.keyState(key).held())
+                            .as("held after the rollback")
+                            .isTrue();
+                    held.release();
+                    assertThat(lock.keyState(key).held()).isFalse();
+                });
+    }
+
+    @Test
+    void jdbcWithoutItsTableFailsStartUpNamingTheTableAndHowToCreateIt() {
+        withoutRedis
+                .withUserConfiguration(H2Database.class)
+                .run(context -> assertThat(context.getStartupFailure())
+                        .hasStackTraceContaining("distlock cannot use its lock table distlock_locks")
+                        .hasStackTraceContaining("io/distlock/jdbc/schema-h2.sql")
+                        .hasStackTraceContaining("distlock.jdbc.create-table=true"));
+    }
+
+    @Test
+    void redisAndAJdbcDataSourceTogetherNeedAChoice() {
+        onRedis.withUserConfiguration(H2Database.class)
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("redis (Lettuce with a RedisConnectionFactory bean)")
+                        .hasMessageContaining("jdbc (lock-jdbc with a DataSource bean)"));
+        onRedis.withUserConfiguration(H2Database.class)
+                .withPropertyValues("distlock.backend=redis")
+                .run(context -> assertThat(context).hasSingleBean(RedisLock.class));
     }
 
     @Test
@@ -145,6 +196,16 @@ class LockBackendSelectionTest {
     private static Throwable startupFailure(AssertableApplicationContext context) {
         assertThat(context).hasFailed();
         return NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure());
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class H2Database {
+
+        @Bean
+        DataSource dataSource() {
+            return new SimpleDriverDataSource(
+                    new org.h2.Driver(), "jdbc:h2:mem:selection-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+        }
     }
 
     @Configuration(proxyBeanMethods = false)

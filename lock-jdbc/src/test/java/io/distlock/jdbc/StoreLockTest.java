@@ -1,0 +1,215 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Lease;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.monitor.BackendState;
+import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.LockKind;
+import io.distlock.monitor.LockObserver;
+import io.distlock.store.StoreLock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * What {@link StoreLock} adds to a store, beyond {@link io.distlock.LockContract}: renewals, the loss a renewal finds,
+ * shutdown, observation and inspection. On H2, whose rows the tests can change behind the lock's back.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class StoreLockTest {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    private static DataSource database;
+
+    private final List<StoreLock> locks = new CopyOnWriteArrayList<>();
+    private final String key = "store-lock:" + UUID.randomUUID();
+
+    @BeforeAll
+    static void createDatabase() {
+        database = TestH2.newDatabase();
+    }
+
+    @AfterEach
+    void closeLocks() {
+        locks.forEach(StoreLock::close);
+    }
+
+    private StoreLock lock(Duration watchdogLease, LockObserver observer) {
+        StoreLock lock = StoreLock.builder(JdbcLeaseStore.builder(database)
+                        .createTableIfMissing(true)
+                        .build())
+                .watchdogLease(watchdogLease)
+                .shutdownGracePeriod(Duration.ZERO)
+                .observer(observer)
+                .build();
+        locks.add(lock);
+        return lock;
+    }
+
+    private StoreLock lock() {
+        return lock(LONG, LockObserver.NONE);
+    }
+
+    @Test
+    void aRenewedLeaseOutlivesItsWatchdogLeaseWhileHeldAndEndsWithTheHolder() throws Exception {
+        StoreLock holder = lock(Duration.ofMillis(300), LockObserver.NONE);
+        StoreLock other = lock();
+        LockHandle held = holder.tryAcquire(key, Lease.renewed()).orElseThrow();
+
+        Thread.sleep(1_000);
+
+        assertThat(held.isHeld()).isTrue();
+        assertThat(held.isLost()).isFalse();
+        assertThat(other.tryAcquire(key, Lease.fixed(LONG)))
+                .as("taken while renewed")
+                .isEmpty();
+        held.release();
+        assertThat(other.tryAcquire(key, Lease.fixed(LONG))).isPresent();
+    }
+
+    @Test
+    void aRenewalThatFindsTheKeyTakenReportsTheLockLostOnce() throws Exception {
+        StoreLock holder = lock(Duration.ofMillis(600), LockObserver.NONE);
+        LockHandle held = holder.tryAcquire(key, Lease.renewed()).orElseThrow();
+        List<LockLostException> reported = new CopyOnWriteArrayList<>();
+        held.onLost(reported::add);
+
+        update("UPDATE distlock_locks SET owner_token = 'someone-else' WHERE lock_key = ?");
+
+        await().atMost(Duration.ofSeconds(5)).until(held::isLost);
+        assertThat(reported)
+                .singleElement()
+                .satisfies(lost -> assertThat(lost.reason()).isEqualTo(LockLostException.Reason.KEY_GONE));
+        assertThat(held.isHeld()).isFalse();
+        assertThatThrownBy(held::release).isInstanceOf(LockLostException.class).hasMessageContaining(key);
+    }
+
+    @Test
+    void aReleaseThatFindsTheKeyGoneThrowsAndReportsTheLoss() throws Exception {
+        StoreLock holder = lock();
+        LockHandle held = holder.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        AtomicReference<LockLostException> reported = new AtomicReference<>();
+        held.onLost(reported::set);
+
+        update("UPDATE distlock_locks SET owner_token = NULL, expires_at = NULL WHERE lock_key = ?");
+
+        assertThatThrownBy(held::release).isInstanceOf(LockLostException.class).hasMessageContaining(key);
+        assertThat(reported.get()).isNotNull();
+        assertThat(held.isLost()).isTrue();
+    }
+
+    @Test
+    void closingTheLockReportsTheHoldsStillOpenLostAndRefusesNewAcquisitions() {
+        StoreLock lock = lock();
+        LockHandle held = lock.tryAcquire(key, Lease.renewed()).orElseThrow();
+
+        lock.close();
+
+        assertThat(held.isLost()).isTrue();
+        assertThatThrownBy(held::release)
+                .isInstanceOf(LockLostException.class)
+                .satisfies(e ->
+                        assertThat(((LockLostException) e).reason()).isEqualTo(LockLostException.Reason.CLIENT_CLOSED));
+        assertThatThrownBy(() -> lock.tryAcquire(key + ":2", Lease.fixed(LONG)))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("closed");
+    }
+
+    @Test
+    void theObserverSeesAcquisitionsHoldsAndTheirEnds() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        StoreLock lock = lock(LONG, new LockObserver() {
+            @Override
+            public Acquisition acquisitionStarted(String key, LockKind kind) {
+                return new Acquisition() {
+                    @Override
+                    public void acquired() {
+                        seen.add("acquired " + kind);
+                    }
+
+                    @Override
+                    public void notAcquired() {
+                        seen.add("not acquired");
+                    }
+                };
+            }
+
+            @Override
+            public Holding holdStarted(String key, LockKind kind, long fencingToken) {
+                return new Holding() {
+                    @Override
+                    public void released() {
+                        seen.add("released");
+                    }
+                };
+            }
+        });
+
+        LockHandle held = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        assertThat(lock.tryAcquire(key, Lease.fixed(LONG)))
+                .as("another owner, outside the holder's scope")
+                .isEmpty();
+        held.release();
+
+        assertThat(seen).containsExactly("acquired EXCLUSIVE", "not acquired", "released");
+    }
+
+    @Test
+    void inspectionShowsHoldsWaitersTheKeysLeaseAndAHealthyStore() throws Exception {
+        StoreLock lock = lock();
+        StoreLock waiter = lock();
+        LockHandle held = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try {
+            Future<?> waiting = threads.submit(() -> waiter.tryAcquire(key, Lease.fixed(LONG), Duration.ofSeconds(10)));
+            await().atMost(Duration.ofSeconds(5)).until(() -> waiter.waitingCount() == 1);
+
+            assertThat(waiter.waitingThreads()).containsEntry(key, 1);
+            HeldLock view = lock.heldLocks().get(0);
+            assertThat(view.key()).isEqualTo(key);
+            assertThat(view.fencingToken()).isEqualTo(held.fencingToken());
+            assertThat(view.renewed()).isFalse();
+            assertThat(lock.keyState(key).held()).isTrue();
+            assertThat(lock.keyState(key).heldByThisInstance()).isTrue();
+            assertThat(waiter.keyState(key).heldByThisInstance()).isFalse();
+            assertThat(lock.keyState(key).remainingLease()).isBetween(Duration.ofSeconds(20), LONG);
+            BackendState state = lock.checkBackend();
+            assertThat(state.isHealthy()).isTrue();
+            assertThat(state.subscription()).isEqualTo(BackendState.Subscription.NONE);
+
+            held.release();
+            waiting.get(10, TimeUnit.SECONDS);
+            assertThat(lock.heldCount()).isZero();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private void update(String sql) throws SQLException {
+        try (Connection connection = database.getConnection();
+                PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setString(1, key);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
+        }
+    }
+}
