@@ -41,6 +41,7 @@ class TransactionLossTest {
             .withUserConfiguration(Application.class)
             .withPropertyValues(
                     "spring.data.redis.port=" + TestRedis.shared().port(),
+                    "distlock.backend=redis",
                     "spring.datasource.url=jdbc:h2:mem:tx-loss-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
     @Test

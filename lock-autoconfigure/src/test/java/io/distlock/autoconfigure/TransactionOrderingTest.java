@@ -41,6 +41,7 @@ class TransactionOrderingTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withPropertyValues(
                     "spring.data.redis.port=" + TestRedis.shared().port(),
+                    "distlock.backend=redis",
                     "spring.datasource.url=jdbc:h2:mem:tx-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
                     "distlock.default-wait=30s");
 

@@ -11,7 +11,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One owner's attempts to take one key: a take per {@link #tryTake()}, and between takes a jittered, growing pause
- * that a release of the key through the same store cuts short.
+ * that a release of the key through the same store cuts short. While other waiters of this JVM are ahead in the key's
+ * line ({@link KeySignals}), it waits for its turn instead of asking the database.
  */
 final class JdbcAcquisition implements LeaseStore.Acquisition {
 
@@ -48,6 +49,9 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
 
     @Override
     public @Nullable StoreLease tryTake() {
+        if (waiter != null && !signals.isFirst(key, waiter)) {
+            return null;
+        }
         Long fencingToken;
         try {
             fencingToken = rows.take(key, owner, leaseMillis);
@@ -78,7 +82,10 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         if (remaining <= 0) {
             return;
         }
-        if (waiter.await(Math.min(backoff.next(), remaining))) {
+        if (!signals.isFirst(key, waiter)) {
+            // Woken when it becomes first, or by a release while it is; the first waiter polls for everyone.
+            waiter.await(remaining);
+        } else if (waiter.await(Math.min(backoff.next(), remaining))) {
             backoff.reset();
         }
     }

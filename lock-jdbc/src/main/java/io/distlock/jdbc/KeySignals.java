@@ -1,41 +1,73 @@
 package io.distlock.jdbc;
 
-import java.util.Set;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
 /**
- * Wakes this JVM's waiters for a key when a release through the same store frees it, so that they need not wait for
- * their next poll. Waiters in other processes still poll.
+ * This JVM's waiters for each key, in line: only the first one asks the database, and a release through the same store
+ * wakes it at once. The others wait without polling until they are first, so that a contended key costs the database
+ * one poller per process rather than one per thread, and a release wakes one thread rather than all of them. Waiters
+ * in other processes still poll.
  */
 final class KeySignals {
 
-    private final ConcurrentHashMap<String, Set<Waiter>> waiters = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, Deque<Waiter>> lines = new ConcurrentHashMap<>();
 
-    /** Registers a waiter for the key; the caller unregisters it when its acquisition ends. */
+    /** Puts a waiter at the back of the key's line; the caller unregisters it when its acquisition ends. */
     Waiter register(String key) {
         Waiter waiter = new Waiter();
-        waiters.compute(key, (k, set) -> {
-            Set<Waiter> registered = set == null ? ConcurrentHashMap.newKeySet() : set;
-            registered.add(waiter);
-            return registered;
+        lines.compute(key, (k, line) -> {
+            Deque<Waiter> joined = line == null ? new ArrayDeque<>() : line;
+            joined.addLast(waiter);
+            return joined;
         });
         return waiter;
     }
 
-    void unregister(String key, Waiter waiter) {
-        waiters.computeIfPresent(key, (k, set) -> {
-            set.remove(waiter);
-            return set.isEmpty() ? null : set;
-        });
+    /** Whether the waiter is first in the key's line, the one that asks the database. */
+    boolean isFirst(String key, Waiter waiter) {
+        Deque<Waiter> line = lines.get(key);
+        if (line == null) {
+            return false;
+        }
+        synchronized (line) {
+            return line.peekFirst() == waiter;
+        }
     }
 
-    /** Wakes every waiter of the key. */
+    /** Takes the waiter out of the line; if it was first, the next one becomes first and is woken. */
+    void unregister(String key, Waiter waiter) {
+        Waiter[] next = new Waiter[1];
+        lines.computeIfPresent(key, (k, line) -> {
+            synchronized (line) {
+                boolean wasFirst = line.peekFirst() == waiter;
+                line.remove(waiter);
+                next[0] = wasFirst ? line.peekFirst() : null;
+                return line.isEmpty() ? null : line;
+            }
+        });
+        wake(next[0]);
+    }
+
+    /** Wakes the first waiter of the key. */
     void released(String key) {
-        Set<Waiter> registered = waiters.get(key);
-        if (registered != null) {
-            registered.forEach(Waiter::wake);
+        Deque<Waiter> line = lines.get(key);
+        if (line != null) {
+            Waiter first;
+            synchronized (line) {
+                first = line.peekFirst();
+            }
+            wake(first);
+        }
+    }
+
+    private static void wake(@Nullable Waiter waiter) {
+        if (waiter != null) {
+            waiter.wake();
         }
     }
 
