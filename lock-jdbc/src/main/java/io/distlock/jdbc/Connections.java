@@ -1,0 +1,109 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+
+/**
+ * Runs each piece of work on its own connection from the data source, never on one bound to the caller's transaction,
+ * so a caller's rollback never releases or un-takes a lock. The work runs with auto-commit on (or in one short
+ * transaction of its own) at READ COMMITTED, and the connection gets its former settings back before it returns to a
+ * pool.
+ */
+final class Connections {
+
+    /** Work on a connection. */
+    @FunctionalInterface
+    interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+
+    Connections(DataSource dataSource) {
+        this.dataSource = dataSource;
+    }
+
+    /** Runs the work with auto-commit on: each statement is a transaction of its own. */
+    <T> T autoCommit(Work<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            Settings former = Settings.prepare(connection, true);
+            T result;
+            try {
+                result = work.run(connection);
+            } catch (SQLException | RuntimeException e) {
+                former.restoreAfter(connection, e);
+                throw e;
+            }
+            former.restore(connection);
+            return result;
+        }
+    }
+
+    /** Runs the work in one transaction, committed when the work returns and rolled back when it throws. */
+    <T> T transaction(Work<T> work) throws SQLException {
+        try (Connection connection = dataSource.getConnection()) {
+            Settings former = Settings.prepare(connection, false);
+            T result;
+            try {
+                result = work.run(connection);
+                connection.commit();
+            } catch (SQLException | RuntimeException e) {
+                rollBack(connection, e);
+                former.restoreAfter(connection, e);
+                throw e;
+            }
+            former.restore(connection);
+            return result;
+        }
+    }
+
+    private static void rollBack(Connection connection, Exception failure) {
+        try {
+            connection.rollback();
+        } catch (SQLException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /**
+     * A connection's auto-commit and isolation as the pool handed it out. READ COMMITTED because a row that another
+     * session just changed must be re-read, not refused: at REPEATABLE READ or SERIALIZABLE, PostgreSQL fails a
+     * concurrent take-over with a serialization error.
+     */
+    private record Settings(boolean autoCommit, int isolation) {
+
+        static Settings prepare(Connection connection, boolean autoCommit) throws SQLException {
+            Settings former = new Settings(connection.getAutoCommit(), connection.getTransactionIsolation());
+            if (former.isolation != Connection.TRANSACTION_READ_COMMITTED) {
+                if (!former.autoCommit) {
+                    // The isolation of a transaction in progress cannot change; a pooled connection has none open.
+                    connection.rollback();
+                }
+                connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+            }
+            if (former.autoCommit != autoCommit) {
+                connection.setAutoCommit(autoCommit);
+            }
+            return former;
+        }
+
+        void restore(Connection connection) throws SQLException {
+            if (connection.getAutoCommit() != autoCommit) {
+                connection.setAutoCommit(autoCommit);
+            }
+            if (isolation != Connection.TRANSACTION_READ_COMMITTED) {
+                connection.setTransactionIsolation(isolation);
+            }
+        }
+
+        /** Restores after a failure, which stays the exception that the caller sees. */
+        void restoreAfter(Connection connection, Exception failure) {
+            try {
+                restore(connection);
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
+        }
+    }
+}

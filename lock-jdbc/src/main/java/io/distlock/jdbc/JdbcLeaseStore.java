@@ -1,0 +1,117 @@
+package io.distlock.jdbc;
+
+import io.distlock.store.LeaseStore;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * A {@link LeaseStore} on one table of a relational database: PostgreSQL, MySQL, MariaDB or H2. Each key is a row
+ * with its owner token, its lease expiry and a fencing counter; a released key keeps its row, so its fencing tokens
+ * only grow.
+ *
+ * <h2>The table</h2>
+ * The store does not create its table unless built with {@link JdbcLeaseStoreBuilder#createTableIfMissing(boolean)}. The schema for
+ * each database ships in this jar as {@code io/distlock/jdbc/schema-postgresql.sql}, {@code schema-mysql.sql} and
+ * {@code schema-h2.sql}; run it with a migration tool, changing the table name if you chose another. While the table is
+ * missing, every operation throws {@link io.distlock.LockBackendException} saying so.
+ *
+ * <h2>Time</h2>
+ * Leases are counted on the database's clock only ({@code clock_timestamp()} on PostgreSQL, {@code UTC_TIMESTAMP(6)}
+ * on MySQL and MariaDB, {@code CURRENT_TIMESTAMP} on H2); the clients' clocks are never compared with it.
+ *
+ * <h2>Transactions</h2>
+ * Every operation takes its own connection from the data source and runs with auto-commit on (or in one short
+ * transaction of its own), then gives the connection back with its former settings. A lock is therefore taken, extended
+ * and released whatever the caller's transaction does: a rollback of the caller's transaction neither releases a lock
+ * taken inside it nor brings back one released inside it. For that, the data source must hand out plain connections:
+ * not a transaction-aware proxy that returns the connection of the caller's transaction (such as Spring's {@code
+ * TransactionAwareDataSourceProxy}, which {@link JdbcLeaseStoreBuilder#build()} refuses), and not one that enlists its connections in
+ * a JTA transaction. Each operation borrows a connection only for its statement, but a pool needs one free connection
+ * for it, also while the caller's transaction holds another.
+ *
+ * <h2>Waiting</h2>
+ * A waiter polls the table, with pauses that start at the poll interval's minimum, double up to its maximum, and are
+ * jittered. A release through the same store instance wakes that instance's waiters for the key at once.
+ */
+public final class JdbcLeaseStore implements LeaseStore {
+
+    /** The table name used unless {@link JdbcLeaseStoreBuilder#tableName(String)} sets another. */
+    public static final String DEFAULT_TABLE = "distlock_locks";
+
+    /** The longest owner token the table's {@code owner_token} column holds. */
+    static final int MAX_OWNER_LENGTH = 64;
+
+    private final Dialect dialect;
+    private final String description;
+    private final LockRows rows;
+    private final StoreErrors errors;
+    private final KeySignals signals = new KeySignals();
+    private final Duration minPoll;
+    private final Duration maxPoll;
+
+    JdbcLeaseStore(Dialect dialect, String table, LockRows rows, Duration minPoll, Duration maxPoll) {
+        this.dialect = dialect;
+        this.description = "jdbc:" + dialect.id() + "[table=" + table + "]";
+        this.rows = rows;
+        this.errors = new StoreErrors(description, dialect, table);
+        this.minPoll = minPoll;
+        this.maxPoll = maxPoll;
+    }
+
+    /**
+     * Starts building a store on a data source.
+     *
+     * @param dataSource hands out plain connections, not ones bound to the caller's transaction
+     * @return the builder
+     * @throws IllegalArgumentException if the data source is null
+     */
+    public static JdbcLeaseStoreBuilder builder(DataSource dataSource) {
+        return new JdbcLeaseStoreBuilder(dataSource);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalArgumentException if the owner token is longer than the table's 64 characters
+     */
+    @Override
+    public Acquisition begin(String key, String owner, Duration lease) {
+        if (owner.length() > MAX_OWNER_LENGTH) {
+            throw new IllegalArgumentException("owner token is " + owner.length() + " characters; the lock table "
+                    + "holds at most " + MAX_OWNER_LENGTH);
+        }
+        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, owner, lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>On MySQL and MariaDB a key is at most 768 characters, the most that InnoDB indexes in utf8mb4.
+     */
+    @Override
+    public void validateKey(String key) {
+        if (key.length() > dialect.maxKeyLength()) {
+            throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
+                    + " is at most " + dialect.maxKeyLength() + " characters");
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return {@code jdbc:<database>[table=<table>]}, such as {@code jdbc:postgresql[table=distlock_locks]}
+     */
+    @Override
+    public String describe() {
+        return description;
+    }
+
+    /** Does nothing: the store keeps no connection or thread of its own, and the data source is the caller's. */
+    @Override
+    public void close() {}
+
+    @Override
+    public String toString() {
+        return description;
+    }
+}

@@ -1,0 +1,140 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Builds a {@link JdbcLeaseStore}; get one from {@link JdbcLeaseStore#builder(DataSource)}. Not thread-safe. */
+public final class JdbcLeaseStoreBuilder {
+
+    private static final Logger log = LoggerFactory.getLogger(JdbcLeaseStoreBuilder.class);
+
+    /** A plain SQL identifier, optionally qualified by a schema: nothing that needs quoting or could inject SQL. */
+    private static final Pattern TABLE_NAME =
+            Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
+
+    private static final String TRANSACTION_AWARE_PROXY =
+            "org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy";
+
+    private static final Duration LONGEST_POLL = Duration.ofMinutes(1);
+
+    private final DataSource dataSource;
+    private String table = JdbcLeaseStore.DEFAULT_TABLE;
+    private Duration minPoll = Duration.ofMillis(10);
+    private Duration maxPoll = Duration.ofMillis(100);
+    private boolean createTableIfMissing;
+
+    JdbcLeaseStoreBuilder(DataSource dataSource) {
+        if (dataSource == null) {
+            throw new IllegalArgumentException("dataSource must not be null");
+        }
+        this.dataSource = dataSource;
+    }
+
+    /**
+     * Sets the lock table's name; the default is {@value JdbcLeaseStore#DEFAULT_TABLE}.
+     *
+     * @param tableName a plain SQL identifier of letters, digits and underscores, not starting with a digit, at most 63
+     *     characters, optionally qualified by a schema name of the same kind ({@code locks.distlock_locks})
+     * @return this builder
+     * @throws IllegalArgumentException if the name is null or not such an identifier
+     */
+    public JdbcLeaseStoreBuilder tableName(String tableName) {
+        if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
+            throw new IllegalArgumentException("tableName '" + tableName + "' is not a plain SQL identifier: use"
+                    + " letters, digits and underscores, not starting with a digit, at most 63 characters, optionally"
+                    + " after a schema name and a dot");
+        }
+        this.table = tableName;
+        return this;
+    }
+
+    /**
+     * Sets how often a waiter polls the table: the first pause is at most {@code min}, each next one at most twice as
+     * long up to {@code max}, and each is drawn at random from the upper half of its range. The defaults are 10 ms and
+     * 100 ms, so a waiter in another process sees a release within about 100 ms.
+     *
+     * @param min the longest first pause, at least 1 ms
+     * @param max the longest pause, at least {@code min} and at most one minute
+     * @return this builder
+     * @throws IllegalArgumentException if a bound is null or out of range
+     */
+    public JdbcLeaseStoreBuilder pollInterval(Duration min, Duration max) {
+        if (min == null || max == null) {
+            throw new IllegalArgumentException("poll interval bounds must not be null");
+        }
+        if (min.compareTo(Duration.ofMillis(1)) < 0 || max.compareTo(min) < 0 || max.compareTo(LONGEST_POLL) > 0) {
+            throw new IllegalArgumentException(
+                    "poll interval must have 1 ms <= min <= max <= 1 min, was min " + min + ", max " + max);
+        }
+        this.minPoll = min;
+        this.maxPoll = max;
+        return this;
+    }
+
+    /**
+     * Sets whether {@link #build()} creates the lock table from the shipped schema script when it does not exist. The
+     * default is false: the table is then expected to be created by the application's migrations.
+     *
+     * @param create true to create a missing table
+     * @return this builder
+     */
+    public JdbcLeaseStoreBuilder createTableIfMissing(boolean create) {
+        this.createTableIfMissing = create;
+        return this;
+    }
+
+    /**
+     * Connects once to detect the database and, if asked to, creates the table.
+     *
+     * @return the store
+     * @throws IllegalArgumentException if the data source is a transaction-aware proxy, or its database is not
+     *     PostgreSQL, MySQL, MariaDB or H2
+     * @throws IllegalStateException if the database cannot be reached or the table cannot be created
+     */
+    public JdbcLeaseStore build() {
+        refuseTransactionAwareProxy();
+        Dialect dialect = detectDialect();
+        Connections connections = new Connections(dataSource);
+        LockSql sql = LockSql.of(dialect, table);
+        TableSetup setup = new TableSetup(connections, dialect, sql, table);
+        StoreErrors errors = new StoreErrors("jdbc:" + dialect.id() + "[table=" + table + "]", dialect, table);
+        try {
+            if (createTableIfMissing) {
+                setup.createIfMissing();
+            } else if (!setup.exists()) {
+                log.warn("distlock: {}", errors.missingTable());
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("could not check or create the lock table '" + table + "': " + e, e);
+        }
+        return new JdbcLeaseStore(dialect, table, new LockRows(connections, dialect, sql), minPoll, maxPoll);
+    }
+
+    private void refuseTransactionAwareProxy() {
+        for (Class<?> type = dataSource.getClass(); type != null; type = type.getSuperclass()) {
+            if (type.getName().equals(TRANSACTION_AWARE_PROXY)) {
+                throw new IllegalArgumentException("the data source is a " + type.getSimpleName() + ", which hands out"
+                        + " the connection of the caller's transaction, so a rollback would release locks; give"
+                        + " JdbcLeaseStore the target data source behind it");
+            }
+        }
+    }
+
+    private Dialect detectDialect() {
+        String product;
+        try (Connection connection = dataSource.getConnection()) {
+            product = connection.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            throw new IllegalStateException(
+                    "could not connect to find out which database the lock table is in: " + e, e);
+        }
+        return Dialect.of(product)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
+    }
+}

@@ -1,0 +1,49 @@
+package io.distlock.jdbc;
+
+import io.distlock.store.StoreLease;
+import java.sql.SQLException;
+import java.time.Duration;
+
+/** A key granted to one owner; extend and release compare the owner token and the expiry on the database's clock. */
+final class JdbcStoreLease implements StoreLease {
+
+    private final LockRows rows;
+    private final StoreErrors errors;
+    private final KeySignals signals;
+    private final String key;
+    private final String owner;
+    private final long fencingToken;
+
+    JdbcStoreLease(LockRows rows, StoreErrors errors, KeySignals signals, String key, String owner, long fencingToken) {
+        this.rows = rows;
+        this.errors = errors;
+        this.signals = signals;
+        this.key = key;
+        this.owner = owner;
+        this.fencingToken = fencingToken;
+    }
+
+    @Override
+    public long fencingToken() {
+        return fencingToken;
+    }
+
+    @Override
+    public boolean extend(Duration lease) {
+        try {
+            return rows.extend(key, owner, JdbcAcquisition.millisRoundedUp(lease));
+        } catch (SQLException e) {
+            throw errors.of("extend", key, e);
+        }
+    }
+
+    @Override
+    public boolean release() {
+        return JdbcAcquisition.release(rows, errors, signals, key, owner);
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcStoreLease[key=" + key + ", fencingToken=" + fencingToken + "]";
+    }
+}

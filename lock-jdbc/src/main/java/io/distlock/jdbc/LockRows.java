@@ -1,0 +1,126 @@
+package io.distlock.jdbc;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/** Takes, extends and releases keys as rows of the lock table, comparing the owner token on every change. */
+final class LockRows {
+
+    private final Connections connections;
+    private final Dialect dialect;
+    private final LockSql sql;
+
+    LockRows(Connections connections, Dialect dialect, LockSql sql) {
+        this.connections = connections;
+        this.dialect = dialect;
+        this.sql = sql;
+    }
+
+    /**
+     * Takes the key if its row is absent, released, or expired on the database's clock.
+     *
+     * @return the new fencing token, or null when another owner holds the key
+     */
+    @Nullable
+    Long take(String key, String owner, long leaseMillis) throws SQLException {
+        if (dialect.upsertReturning()) {
+            return connections.autoCommit(connection -> upsert(connection, key, owner, leaseMillis));
+        }
+        Long taken = takeOver(key, owner, leaseMillis);
+        if (taken != null) {
+            return taken;
+        }
+        if (connections.autoCommit(connection -> insert(connection, key, owner, leaseMillis))) {
+            return 1L;
+        }
+        // Another session inserted the row after our update found none; it may have released it already.
+        return takeOver(key, owner, leaseMillis);
+    }
+
+    /** Moves the expiry to {@code leaseMillis} from now if the owner still holds the key. */
+    boolean extend(String key, String owner, long leaseMillis) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.extend())) {
+                statement.setLong(1, leaseMillis);
+                statement.setString(2, key);
+                statement.setString(3, owner);
+                return statement.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Frees the key if the owner still holds it; the row and its fencing counter stay. */
+    boolean release(String key, String owner) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.release())) {
+                statement.setString(1, key);
+                statement.setString(2, owner);
+                return statement.executeUpdate() == 1;
+            }
+        });
+    }
+
+    private @Nullable Long upsert(Connection connection, String key, String owner, long leaseMillis)
+            throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.upsert())) {
+            statement.setString(1, key);
+            statement.setString(2, owner);
+            statement.setLong(3, leaseMillis);
+            statement.setLong(4, leaseMillis);
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? row.getLong(1) : null;
+            }
+        }
+    }
+
+    /**
+     * Takes over a released or expired row. The update and the read of the new token are one short transaction: the
+     * update's row lock keeps the row this owner's until the token is read.
+     */
+    private @Nullable Long takeOver(String key, String owner, long leaseMillis) throws SQLException {
+        return connections.transaction(connection -> {
+            try (PreparedStatement update = connection.prepareStatement(sql.takeOver())) {
+                update.setString(1, owner);
+                update.setLong(2, leaseMillis);
+                update.setString(3, key);
+                if (update.executeUpdate() != 1) {
+                    return null;
+                }
+            }
+            try (PreparedStatement read = connection.prepareStatement(sql.fencingOf())) {
+                read.setString(1, key);
+                read.setString(2, owner);
+                try (ResultSet row = read.executeQuery()) {
+                    if (!row.next()) {
+                        throw new SQLException("the row just updated for key '" + key + "' could not be read back");
+                    }
+                    return row.getLong(1);
+                }
+            }
+        });
+    }
+
+    /**
+     * Inserts the key's first row, alone in its transaction so that two sessions inserting the same key never
+     * deadlock: one inserts, the other gets a duplicate key.
+     *
+     * @return false if the row exists already
+     */
+    private boolean insert(Connection connection, String key, String owner, long leaseMillis) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(sql.insert())) {
+            statement.setString(1, key);
+            statement.setString(2, owner);
+            statement.setLong(3, leaseMillis);
+            statement.executeUpdate();
+            return true;
+        } catch (SQLException e) {
+            if (StoreErrors.isDuplicateKey(e)) {
+                return false;
+            }
+            throw e;
+        }
+    }
+}

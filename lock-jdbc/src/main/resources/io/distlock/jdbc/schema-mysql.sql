@@ -1,0 +1,11 @@
+-- The distlock lock table for MySQL and MariaDB. Run it once, or build JdbcLeaseStore with createTableIfMissing(true).
+-- A key's row stays after release (owner_token and expires_at NULL), so its fencing counter only grows.
+-- expires_at holds UTC (UTC_TIMESTAMP(6)), written and compared on the database's clock only.
+-- lock_key is 768 characters because InnoDB indexes at most 3072 bytes (4 per utf8mb4 character); the binary
+-- collation keeps keys that differ only in case or accents apart.
+CREATE TABLE IF NOT EXISTS distlock_locks (
+    lock_key    VARCHAR(768) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL PRIMARY KEY,
+    owner_token VARCHAR(64) CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
+    expires_at  DATETIME(6) NULL,
+    fencing     BIGINT NOT NULL
+) ENGINE = InnoDB;

@@ -1,0 +1,317 @@
+package io.distlock.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.LockBackendException;
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLease;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
+
+/**
+ * The store's own promises on a real database: owner tokens are compared, fencing tokens only grow, leases are counted
+ * on the database's clock, a missing table is explained, and a caller's transaction never takes part in a lock.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+abstract class LeaseStoreChecks {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+
+    private JdbcLeaseStore store;
+    private String key;
+
+    /** The database under test; the same for every test of the class. */
+    abstract DataSource dataSource();
+
+    @BeforeEach
+    void newStore() {
+        store = JdbcLeaseStore.builder(dataSource()).createTableIfMissing(true).build();
+        key = "store:" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void closeStore() {
+        store.close();
+    }
+
+    @Test
+    void freeKeyIsTakenAndHeldKeyIsRefused() {
+        StoreLease held = take(store, key, "owner-a", LONG);
+
+        assertThat(held.fencingToken()).isEqualTo(1);
+        assertThat(tryTake(store, key, "owner-b", LONG)).isNull();
+        assertThat(held.release()).isTrue();
+        assertThat(tryTake(store, key, "owner-b", LONG)).isNotNull();
+    }
+
+    @Test
+    void staleOwnerCannotExtendOrReleaseAfterAnotherTookTheExpiredKey() {
+        StoreLease stale = take(store, key, "owner-stale", Duration.ofMillis(150));
+        StoreLease current = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> tryTake(store, key, "owner-current", LONG), lease -> lease != null);
+
+        assertThat(stale.extend(LONG)).isFalse();
+        assertThat(stale.release()).isFalse();
+        assertThat(current.fencingToken()).isGreaterThan(stale.fencingToken());
+        assertThat(tryTake(store, key, "owner-third", LONG))
+                .as("still the current owner's")
+                .isNull();
+        assertThat(current.extend(LONG)).isTrue();
+        assertThat(current.release()).isTrue();
+        assertThat(current.release()).as("released once only").isFalse();
+    }
+
+    @Test
+    void fencingTokensGrowAcrossReleaseAndTakeOver() {
+        StoreLease first = take(store, key, "owner-1", LONG);
+        first.release();
+        StoreLease second = take(store, key, "owner-2", Duration.ofMillis(100));
+        StoreLease third = await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> tryTake(store, key, "owner-3", LONG), lease -> lease != null);
+        third.release();
+        StoreLease fourth = take(newStore(dataSource()), key, "owner-4", LONG);
+
+        assertThat(first.fencingToken()).isLessThan(second.fencingToken());
+        assertThat(second.fencingToken()).isLessThan(third.fencingToken());
+        assertThat(third.fencingToken()).isLessThan(fourth.fencingToken());
+    }
+
+    @Test
+    void leaseIsCountedOnTheDatabasesClock() throws SQLException {
+        String expired = key + ":expired";
+        String live = key + ":live";
+        writeRow(expired, "owner-gone", -1_000, 7);
+        writeRow(live, "owner-live", 60_000, 7);
+
+        StoreLease takenOver = tryTake(store, expired, "owner-next", LONG);
+        assertThat(takenOver).as("expired a second ago on the database's clock").isNotNull();
+        assertThat(takenOver.fencingToken()).isEqualTo(8);
+        assertThat(tryTake(store, live, "owner-next", LONG))
+                .as("a minute left on the database's clock")
+                .isNull();
+        assertThat(expiresInMillis(expired)).isBetween(25_000L, 30_000L);
+    }
+
+    @Test
+    void extendSetsTheExpiryFromNowOnTheDatabasesClock() throws SQLException {
+        StoreLease held = take(store, key, "owner-a", Duration.ofSeconds(2));
+
+        assertThat(held.extend(Duration.ofSeconds(40))).isTrue();
+
+        assertThat(expiresInMillis(key)).isBetween(35_000L, 40_000L);
+    }
+
+    @Test
+    void waiterOfTheSameStoreIsWokenByARelease() throws Exception {
+        JdbcLeaseStore slowPolling = JdbcLeaseStore.builder(dataSource())
+                .pollInterval(Duration.ofSeconds(5), Duration.ofSeconds(5))
+                .build();
+        StoreLease held = take(slowPolling, key, "owner-a", LONG);
+        LeaseStore.Acquisition waiting = slowPolling.begin(key, "owner-b", LONG);
+        assertThat(waiting.tryTake()).isNull();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        CompletableFuture<Long> woken = CompletableFuture.supplyAsync(() -> {
+            try {
+                waiting.awaitChance(deadline);
+                return System.nanoTime();
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(100);
+        assertThat(woken).isNotDone();
+
+        long released = System.nanoTime();
+        held.release();
+
+        assertThat(Duration.ofNanos(woken.get(10, TimeUnit.SECONDS) - released)).isLessThan(Duration.ofSeconds(1));
+        assertThat(waiting.tryTake()).isNotNull();
+        waiting.close();
+    }
+
+    @Test
+    void missingTableIsExplained() {
+        JdbcLeaseStore withoutTable =
+                JdbcLeaseStore.builder(dataSource()).tableName("no_such_locks").build();
+
+        assertThatThrownBy(() -> withoutTable.begin(key, "owner-a", LONG).tryTake())
+                .isInstanceOf(LockBackendException.class)
+                .hasMessageContaining("'no_such_locks' does not exist")
+                .hasMessageContaining(
+                        Dialect.of(databaseProduct()).orElseThrow().schemaResource())
+                .hasMessageContaining("createTableIfMissing(true)")
+                .hasMessageContaining(key);
+    }
+
+    @Test
+    void createTableIfMissingCreatesANamedTableOnce() {
+        String table = "created_" + UUID.randomUUID().toString().replace("-", "");
+
+        JdbcLeaseStore created = JdbcLeaseStore.builder(dataSource())
+                .tableName(table)
+                .createTableIfMissing(true)
+                .build();
+        JdbcLeaseStore again = JdbcLeaseStore.builder(dataSource())
+                .tableName(table)
+                .createTableIfMissing(true)
+                .build();
+
+        assertThat(created.describe()).endsWith("[table=" + table + "]");
+        assertThat(take(created, key, "owner-a", LONG).fencingToken()).isEqualTo(1);
+        assertThat(tryTake(again, key, "owner-b", LONG)).isNull();
+    }
+
+    @Test
+    void tableNamesThatAreNotPlainIdentifiersAreRejected() {
+        for (String bad :
+                new String[] {"", "1locks", "locks; DROP TABLE x", "a-b", "\"quoted\"", "a.b.c", "x".repeat(64)}) {
+            assertThatIllegalArgumentException()
+                    .as(bad)
+                    .isThrownBy(() -> JdbcLeaseStore.builder(dataSource()).tableName(bad))
+                    .withMessageContaining("not a plain SQL identifier");
+        }
+        assertThat(JdbcLeaseStore.builder(dataSource()).tableName("public.my_locks_2"))
+                .isNotNull();
+    }
+
+    @Test
+    void transactionAwareProxyIsRefused() {
+        TransactionAwareDataSourceProxy proxy = new TransactionAwareDataSourceProxy(dataSource());
+
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> JdbcLeaseStore.builder(proxy).build())
+                .withMessageContaining("TransactionAwareDataSourceProxy")
+                .withMessageContaining("rollback");
+    }
+
+    @Test
+    void lockTakenInsideACallersTransactionSurvivesItsRollback() throws SQLException {
+        try (Connection caller = dataSource().getConnection()) {
+            caller.setAutoCommit(false);
+            writeCallerRow(caller);
+            StoreLease held = take(store, key, "owner-in-tx", LONG);
+            caller.rollback();
+
+            assertThat(tryTake(newStore(dataSource()), key, "owner-other", LONG))
+                    .as("still held after the caller's rollback")
+                    .isNull();
+            assertThat(held.release()).isTrue();
+        }
+    }
+
+    @Test
+    void lockReleasedInsideACallersTransactionStaysReleasedAfterItsRollback() throws SQLException {
+        StoreLease held = take(store, key, "owner-a", LONG);
+        try (Connection caller = dataSource().getConnection()) {
+            caller.setAutoCommit(false);
+            writeCallerRow(caller);
+            assertThat(held.release()).isTrue();
+            caller.rollback();
+        }
+
+        assertThat(tryTake(newStore(dataSource()), key, "owner-other", LONG)).isNotNull();
+    }
+
+    @Test
+    void lockTakenInsideACallersCommittedTransactionIsHeldAndReleasedNormally() throws SQLException {
+        StoreLease held;
+        try (Connection caller = dataSource().getConnection()) {
+            caller.setAutoCommit(false);
+            writeCallerRow(caller);
+            held = take(store, key, "owner-in-tx", LONG);
+            caller.commit();
+        }
+
+        assertThat(tryTake(newStore(dataSource()), key, "owner-other", LONG)).isNull();
+        assertThat(held.release()).isTrue();
+        assertThat(tryTake(newStore(dataSource()), key, "owner-other", LONG)).isNotNull();
+    }
+
+    @Test
+    void describeNamesTheDatabaseAndTable() {
+        assertThat(store.describe())
+                .isEqualTo("jdbc:" + Dialect.of(databaseProduct()).orElseThrow().id() + "[table=distlock_locks]");
+    }
+
+    private JdbcLeaseStore newStore(DataSource dataSource) {
+        return JdbcLeaseStore.builder(dataSource).build();
+    }
+
+    private static StoreLease take(LeaseStore store, String key, String owner, Duration lease) {
+        StoreLease taken = tryTake(store, key, owner, lease);
+        assertThat(taken).as("%s takes %s", owner, key).isNotNull();
+        return taken;
+    }
+
+    private static StoreLease tryTake(LeaseStore store, String key, String owner, Duration lease) {
+        try (LeaseStore.Acquisition acquisition = store.begin(key, owner, lease)) {
+            return acquisition.tryTake();
+        }
+    }
+
+    /** A write of the caller's own, so that its transaction is really open on the database. */
+    private void writeCallerRow(Connection caller) throws SQLException {
+        try (PreparedStatement statement = caller.prepareStatement(
+                "INSERT INTO distlock_locks (lock_key, owner_token, expires_at, fencing) VALUES (?, NULL, NULL, 1)")) {
+            statement.setString(1, key + ":caller");
+            statement.executeUpdate();
+        }
+    }
+
+    /** Writes a row as another client would have, expiring {@code millis} from now on the database's clock. */
+    private void writeRow(String rowKey, String owner, long millis, long fencing) throws SQLException {
+        Dialect dialect = Dialect.of(databaseProduct()).orElseThrow();
+        try (Connection connection = dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "INSERT INTO distlock_locks (lock_key, owner_token, expires_at, fencing) VALUES (?, ?, "
+                                + dialect.nowPlusMillis() + ", ?)")) {
+            statement.setString(1, rowKey);
+            statement.setString(2, owner);
+            statement.setLong(3, millis);
+            statement.setLong(4, fencing);
+            statement.executeUpdate();
+        }
+    }
+
+    /** How long until the row expires, on the database's clock. */
+    private long expiresInMillis(String rowKey) throws SQLException {
+        Dialect dialect = Dialect.of(databaseProduct()).orElseThrow();
+        try (Connection connection = dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "SELECT expires_at, " + dialect.now() + " FROM distlock_locks WHERE lock_key = ?")) {
+            statement.setString(1, rowKey);
+            try (ResultSet row = statement.executeQuery()) {
+                assertThat(row.next()).isTrue();
+                return Duration.between(
+                                row.getObject(2, java.time.OffsetDateTime.class),
+                                row.getObject(1, java.time.OffsetDateTime.class))
+                        .toMillis();
+            }
+        }
+    }
+
+    private String databaseProduct() {
+        try (Connection connection = dataSource().getConnection()) {
+            return connection.getMetaData().getDatabaseProductName();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
