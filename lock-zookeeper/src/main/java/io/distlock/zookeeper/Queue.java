@@ -1,0 +1,95 @@
+package io.distlock.zookeeper;
+
+import java.util.Comparator;
+import java.util.List;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException.Code;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads and cleans a key's queue. Nodes are ordered by their sequence suffix, which the parent hands out in creation
+ * order; every node of a queue was created under the same parent, as a container parent is only removed once empty.
+ */
+final class Queue {
+
+    private static final Logger log = LoggerFactory.getLogger(Queue.class);
+    private static final int SEQUENCE_DIGITS = 10;
+
+    private Queue() {}
+
+    /** The queue's node names, first come first; empty if the key's node does not exist. */
+    static List<String> read(ZooKeeperLeaseStore store, String key, String parent) {
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "reading the queue",
+                        cb -> store.client().getChildren().inBackground(cb).forPath(parent));
+        return switch (Calls.code(answer)) {
+            case OK ->
+                answer.getChildren().stream()
+                        .filter(name -> sequence(name) >= 0)
+                        .sorted(Comparator.comparingLong(Queue::sequence))
+                        .toList();
+            case NONODE -> List.of();
+            default -> throw Calls.failure(key, "reading the queue", answer);
+        };
+    }
+
+    /**
+     * Removes a node of this client's. The delete is guaranteed: if the connection breaks, Curator repeats it once it
+     * is back, for as long as the session lives.
+     */
+    static void remove(ZooKeeperLeaseStore store, String key, String path) {
+        try {
+            CuratorEvent answer = store.calls()
+                    .await(
+                            key,
+                            "leaving the queue",
+                            cb -> store.client()
+                                    .delete()
+                                    .guaranteed()
+                                    .inBackground(cb)
+                                    .forPath(path));
+            if (Calls.code(answer) != Code.OK && Calls.code(answer) != Code.NONODE) {
+                log.warn("Could not remove {} for key {}: ZooKeeper answered {}", path, key, Calls.code(answer));
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not remove {} for key {}", path, key, e);
+        }
+    }
+
+    /** Removes every node of the queue that names this owner: for a create whose answer never came. */
+    static void removeOwnerNodes(ZooKeeperLeaseStore store, String key, String parent, String owner) {
+        try {
+            for (String name : read(store, key, parent)) {
+                String path = ZKPaths.makePath(parent, name);
+                CuratorEvent answer = store.calls()
+                        .await(
+                                key,
+                                "looking for a lost node",
+                                cb -> store.client().getData().inBackground(cb).forPath(path));
+                LeaseData data = Calls.code(answer) == Code.OK ? LeaseData.parse(answer.getData()) : null;
+                if (data != null && data.owner().equals(owner)) {
+                    remove(store, key, path);
+                }
+            }
+        } catch (RuntimeException e) {
+            log.warn("Could not look for nodes left by an unanswered create for key {}", key, e);
+        }
+    }
+
+    private static long sequence(String name) {
+        if (name.length() < SEQUENCE_DIGITS) {
+            return -1;
+        }
+        String digits = name.substring(name.length() - SEQUENCE_DIGITS);
+        for (int i = 0; i < digits.length(); i++) {
+            if (digits.charAt(i) < '0' || digits.charAt(i) > '9') {
+                return -1;
+            }
+        }
+        return Long.parseLong(digits);
+    }
+}

@@ -1,0 +1,286 @@
+package io.distlock.zookeeper;
+
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLease;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One place in a key's queue: an ephemeral sequential node under the key's node. The lowest node holds the key; each
+ * waiter watches only the node just ahead of it, and only the waiter right behind the holder checks whether the
+ * holder's lease ran out on the server's clock and then removes the holder's node.
+ */
+final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
+
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperAcquisition.class);
+
+    /** Each round follows a change in the queue; this many in one call means heavy churn, so the caller waits. */
+    private static final int ROUNDS = 20;
+
+    private static final int CREATE_ATTEMPTS = 3;
+
+    private final ZooKeeperLeaseStore store;
+    private final String key;
+    private final String parent;
+    private final String owner;
+    private final long leaseMillis;
+    private final Runnable wake = this::wake;
+    private final Watcher watcher = event -> wake();
+    private volatile CountDownLatch change = new CountDownLatch(1);
+    private @Nullable String ownPath;
+    private @Nullable String watchedPath;
+    private boolean createUnsure;
+    private boolean granted;
+    private boolean waiting;
+    private ServerClock.@Nullable Reading clock;
+    private long headCheckNanos;
+    private boolean headCheckDue;
+
+    ZooKeeperAcquisition(ZooKeeperLeaseStore store, String key, String parent, String owner, long leaseMillis) {
+        this.store = store;
+        this.key = key;
+        this.parent = parent;
+        this.owner = owner;
+        this.leaseMillis = leaseMillis;
+    }
+
+    @Override
+    public @Nullable StoreLease tryTake() {
+        if (!waiting) {
+            waiting = true;
+            store.connection().addWaiter(wake);
+        }
+        headCheckDue = false;
+        for (int round = 0; round < ROUNDS; round++) {
+            change = new CountDownLatch(1);
+            if (ownPath == null) {
+                join();
+            }
+            String own = ZKPaths.getNodeFromPath(ownPath);
+            List<String> queue = Queue.read(store, key, parent);
+            int place = queue.indexOf(own);
+            if (place < 0) {
+                // The node went with an expired session; queue again at the back.
+                ownPath = null;
+                continue;
+            }
+            if (place == 0) {
+                StoreLease lease = grant();
+                if (lease != null) {
+                    return lease;
+                }
+                continue;
+            }
+            if (waitBehind(queue.get(place - 1), place == 1)) {
+                return null;
+            }
+        }
+        headCheckNanos = System.nanoTime();
+        headCheckDue = true;
+        return null;
+    }
+
+    @Override
+    public void awaitChance(long deadlineNanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        long until = headCheckDue && headCheckNanos - deadlineNanos < 0 ? headCheckNanos : deadlineNanos;
+        long wait = until - System.nanoTime();
+        if (wait > 0) {
+            change.await(wait, TimeUnit.NANOSECONDS);
+        }
+    }
+
+    @Override
+    public void close() {
+        store.connection().removeWaiter(wake);
+        String watched = watchedPath;
+        if (watched != null) {
+            forgetWatch(watched);
+        }
+        if (granted) {
+            return;
+        }
+        String own = ownPath;
+        if (own != null) {
+            Queue.remove(store, key, own);
+        } else if (createUnsure) {
+            Queue.removeOwnerNodes(store, key, parent, owner);
+        }
+    }
+
+    private void wake() {
+        change.countDown();
+    }
+
+    /** Creates this acquisition's queue node; a protected create finds its node again if the answer was lost. */
+    private void join() {
+        byte[] data = LeaseData.queued(leaseMillis, owner).bytes();
+        String prefix = ZKPaths.makePath(parent, "lease-");
+        createUnsure = true;
+        for (int attempt = 1; ; attempt++) {
+            long sent = System.nanoTime();
+            Stat stat = new Stat();
+            CuratorEvent answer = store.calls()
+                    .await(
+                            key,
+                            "joining the queue",
+                            cb -> client().create()
+                                    .storingStatIn(stat)
+                                    .creatingParentContainersIfNeeded()
+                                    .withProtection()
+                                    .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                                    .inBackground(cb)
+                                    .forPath(prefix, data));
+            Code code = Calls.code(answer);
+            if (code == Code.OK) {
+                ownPath = answer.getName();
+                createUnsure = false;
+                Stat created = answer.getStat() != null ? answer.getStat() : stat;
+                if (created.getCtime() > 0) {
+                    clock = new ServerClock.Reading(created.getCtime(), sent);
+                }
+                return;
+            }
+            // A container parent is removed by the server once empty, possibly between its creation and ours.
+            if (code != Code.NONODE || attempt == CREATE_ATTEMPTS) {
+                throw Calls.failure(key, "joining the queue", answer);
+            }
+        }
+    }
+
+    /**
+     * Marks the own node, which is first, as holding the key; its {@code mtime} becomes the lease's start on the
+     * server's clock. Null if the node is gone, so the caller queues again.
+     */
+    private @Nullable StoreLease grant() {
+        String own = ownPath;
+        byte[] data = LeaseData.held(leaseMillis, owner).bytes();
+        long troubles = store.connection().troubles();
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "taking the key",
+                        cb -> client().setData().withVersion(0).inBackground(cb).forPath(own, data));
+        switch (Calls.code(answer)) {
+            case OK -> {}
+            case NONODE -> {
+                ownPath = null;
+                return null;
+            }
+            default -> throw Calls.failure(key, "taking the key", answer);
+        }
+        ZooKeeperLease lease = new ZooKeeperLease(store, key, own, owner, answer.getStat());
+        if (!lease.watch()) {
+            ownPath = null;
+            return null;
+        }
+        granted = true;
+        store.connection().hold(lease, troubles);
+        return lease;
+    }
+
+    /**
+     * Watches the node ahead. Right behind the holder, also checks the holder's lease against the server's clock and
+     * removes the holder's node if the lease ran out. False if the queue changed and should be read again.
+     */
+    private boolean waitBehind(String ahead, boolean aheadHolds) {
+        String aheadPath = ZKPaths.makePath(parent, ahead);
+        watchedPath = aheadPath;
+        if (!aheadHolds) {
+            CuratorEvent answer = store.calls()
+                    .await(
+                            key,
+                            "watching the queue",
+                            cb -> client().checkExists()
+                                    .usingWatcher(watcher)
+                                    .inBackground(cb)
+                                    .forPath(aheadPath));
+            return switch (Calls.code(answer)) {
+                case OK -> answer.getStat() != null;
+                case NONODE -> false;
+                default -> throw Calls.failure(key, "watching the queue", answer);
+            };
+        }
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "watching the holder",
+                        cb -> client().getData()
+                                .usingWatcher(watcher)
+                                .inBackground(cb)
+                                .forPath(aheadPath));
+        switch (Calls.code(answer)) {
+            case OK -> {}
+            case NONODE -> {
+                return false;
+            }
+            default -> throw Calls.failure(key, "watching the holder", answer);
+        }
+        LeaseData holder = LeaseData.parse(answer.getData());
+        if (holder == null || !holder.granted()) {
+            // Not granted yet: its owner is about to take the key, and that change wakes us.
+            return true;
+        }
+        Stat stat = answer.getStat();
+        long expiresAt = stat.getMtime() + holder.leaseMillis();
+        ServerClock.Reading known = clock;
+        if (known == null || known.earliestLocalNanos(expiresAt) - System.nanoTime() <= 0) {
+            known = store.clock().read(key);
+            clock = known;
+            if (known.serverMillis() >= expiresAt) {
+                removeExpired(aheadPath, stat.getVersion());
+                return false;
+            }
+        }
+        headCheckNanos = known.earliestLocalNanos(expiresAt);
+        headCheckDue = true;
+        return true;
+    }
+
+    /** Removes a holder's node whose lease ran out, unless the holder extended it since it was read. */
+    private void removeExpired(String holderPath, int version) {
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "removing an expired holder",
+                        cb -> client().delete()
+                                .withVersion(version)
+                                .inBackground(cb)
+                                .forPath(holderPath));
+        switch (Calls.code(answer)) {
+            case OK -> log.debug("Removed {} for key {}: its lease ran out on the server's clock", holderPath, key);
+            case NONODE, BADVERSION -> {}
+            default -> throw Calls.failure(key, "removing an expired holder", answer);
+        }
+    }
+
+    private void forgetWatch(String path) {
+        try {
+            client().watchers()
+                    .remove(watcher)
+                    .ofType(Watcher.WatcherType.Any)
+                    .locally()
+                    .inBackground()
+                    .forPath(path);
+        } catch (Exception e) {
+            log.debug("Could not drop the watch on {} for key {}", path, key, e);
+        }
+    }
+
+    private CuratorFramework client() {
+        return store.client();
+    }
+}

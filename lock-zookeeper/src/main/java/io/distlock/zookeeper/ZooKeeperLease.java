@@ -1,0 +1,186 @@
+package io.distlock.zookeeper;
+
+import io.distlock.store.StoreLease;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.WatchedEvent;
+import org.apache.zookeeper.Watcher;
+import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A granted queue node. Every change is made with the node's version, so a node that a waiter removed for its expired
+ * lease (and maybe recreated for another owner) is never touched. A watch on the node reports its removal.
+ */
+final class ZooKeeperLease implements StoreLease {
+
+    private static final Logger log = LoggerFactory.getLogger(ZooKeeperLease.class);
+
+    private final ZooKeeperLeaseStore store;
+    private final String key;
+    private final String path;
+    private final String owner;
+    private final long fencingToken;
+    private final Watcher watcher = this::onNodeEvent;
+    private final AtomicBoolean ended = new AtomicBoolean();
+    private final AtomicBoolean reported = new AtomicBoolean();
+    private volatile int version;
+    private volatile boolean lost;
+    private volatile @Nullable Runnable onGone;
+
+    ZooKeeperLease(ZooKeeperLeaseStore store, String key, String path, String owner, Stat granted) {
+        this.store = store;
+        this.key = key;
+        this.path = path;
+        this.owner = owner;
+        this.fencingToken = granted.getCzxid();
+        this.version = granted.getVersion();
+    }
+
+    /** The node's creation zxid: later than every earlier holder's, as that holder's node was created before. */
+    @Override
+    public long fencingToken() {
+        return fencingToken;
+    }
+
+    @Override
+    public boolean extend(Duration lease) {
+        if (ended.get()) {
+            return false;
+        }
+        byte[] data = LeaseData.held(lease.toMillis(), owner).bytes();
+        int expected = version;
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "extending the lease",
+                        cb -> client().setData()
+                                .withVersion(expected)
+                                .inBackground(cb)
+                                .forPath(path, data));
+        return switch (Calls.code(answer)) {
+            case OK -> {
+                version = answer.getStat().getVersion();
+                yield !ended.get();
+            }
+            case NONODE, BADVERSION -> false;
+            default -> throw Calls.failure(key, "extending the lease", answer);
+        };
+    }
+
+    @Override
+    public boolean release() {
+        if (!ended.compareAndSet(false, true)) {
+            return false;
+        }
+        store.connection().forget(this);
+        int expected = version;
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "releasing",
+                        cb -> client().delete()
+                                .guaranteed()
+                                .withVersion(expected)
+                                .inBackground(cb)
+                                .forPath(path));
+        return switch (Calls.code(answer)) {
+            case OK -> true;
+            case NONODE, BADVERSION -> false;
+            default -> throw Calls.failure(key, "releasing", answer);
+        };
+    }
+
+    @Override
+    public void whenGone(Runnable gone) {
+        onGone = gone;
+        if (lost) {
+            report();
+        }
+    }
+
+    /**
+     * Starts watching the node; false if it is already gone. The watch is set after the grant, and a removal in
+     * between shows as a missing node here.
+     */
+    boolean watch() {
+        CuratorEvent answer = store.calls().await(key, "watching the held node", this::checkAndWatch);
+        return switch (Calls.code(answer)) {
+            case OK -> answer.getStat() != null;
+            case NONODE -> false;
+            default -> throw Calls.failure(key, "watching the held node", answer);
+        };
+    }
+
+    /**
+     * The connection had trouble: the hold counts as lost, and the node is removed once the connection is back, so a
+     * session that survived does not keep the key from the others until the lease runs out.
+     */
+    void connectionLost() {
+        if (end()) {
+            try {
+                client().delete()
+                        .guaranteed()
+                        .withVersion(version)
+                        .inBackground()
+                        .forPath(path);
+            } catch (Exception e) {
+                log.debug("Could not ask to remove {} for key {} after the connection broke", path, key, e);
+            }
+        }
+    }
+
+    private void onNodeEvent(WatchedEvent event) {
+        if (ended.get()) {
+            return;
+        }
+        if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
+            end();
+        } else if (event.getType() == Watcher.Event.EventType.NodeDataChanged) {
+            // Watches fire once; our own extensions change the node, so the watch is set again.
+            try {
+                checkAndWatch((c, answer) -> {
+                    if (Calls.code(answer) == Code.NONODE
+                            || (Calls.code(answer) == Code.OK && answer.getStat() == null)) {
+                        end();
+                    }
+                });
+            } catch (Exception e) {
+                log.debug("Could not watch {} for key {} again", path, key, e);
+            }
+        }
+    }
+
+    private void checkAndWatch(org.apache.curator.framework.api.BackgroundCallback callback) throws Exception {
+        client().checkExists().usingWatcher(watcher).inBackground(callback).forPath(path);
+    }
+
+    /** Ends the hold as lost; true for the one caller that ended it. */
+    private boolean end() {
+        if (!ended.compareAndSet(false, true)) {
+            return false;
+        }
+        store.connection().forget(this);
+        lost = true;
+        if (onGone != null) {
+            report();
+        }
+        return true;
+    }
+
+    private void report() {
+        Runnable gone = onGone;
+        if (gone != null && reported.compareAndSet(false, true)) {
+            store.report(gone);
+        }
+    }
+
+    private CuratorFramework client() {
+        return store.client();
+    }
+}
