@@ -2,14 +2,18 @@ package io.distlock.zookeeper;
 
 import io.distlock.store.LeaseStore;
 import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
+import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
@@ -98,6 +102,55 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public void validateKey(String key) {
         KeyNodes.validate(key);
+    }
+
+    /**
+     * Reads the key's holder node and compares its lease with the server's clock. Reading that clock writes the store's
+     * clock node, which no lease depends on; the key and its queue are left as they are.
+     *
+     * @param key a valid key
+     * @return the holder's remaining lease on the server's clock, or empty when nobody holds the key
+     */
+    @Override
+    public Optional<Duration> remainingLease(String key) {
+        String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
+        List<String> queue = Queue.read(this, key, parent);
+        if (queue.isEmpty()) {
+            return Optional.empty();
+        }
+        CuratorEvent answer = calls.await(
+                key,
+                "reading the holder",
+                cb -> client.getData().inBackground(cb).forPath(ZKPaths.makePath(parent, queue.get(0))));
+        switch (Calls.code(answer)) {
+            case OK -> {}
+            case NONODE -> {
+                return Optional.empty();
+            }
+            default -> throw Calls.failure(key, "reading the holder", answer);
+        }
+        LeaseData holder = LeaseData.parse(answer.getData());
+        if (holder == null || !holder.granted()) {
+            return Optional.empty();
+        }
+        long left = answer.getStat().getMtime()
+                + holder.leaseMillis()
+                - clock.read(key).serverMillis();
+        return left > 0 ? Optional.of(Duration.ofMillis(left)) : Optional.empty();
+    }
+
+    /**
+     * Asks whether the base path exists, which changes nothing.
+     *
+     * @throws io.distlock.LockBackendException if ZooKeeper could not be asked
+     */
+    @Override
+    public void ping() {
+        CuratorEvent answer = calls.await(
+                basePath, "ping", cb -> client.checkExists().inBackground(cb).forPath(basePath));
+        if (Calls.code(answer) != Code.OK && Calls.code(answer) != Code.NONODE) {
+            throw Calls.failure(basePath, "ping", answer);
+        }
     }
 
     /**

@@ -5,12 +5,14 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.test.InstanceSpec;
 import org.apache.curator.test.TestingServer;
+import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 
 /**
@@ -20,13 +22,23 @@ import org.apache.zookeeper.ZooKeeper;
 final class TestZooKeeper implements AutoCloseable {
 
     static final int TICK_MILLIS = 100;
+    private static final int MAX_CONNECTIONS = 1000;
 
     private final TestingServer server;
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
     TestZooKeeper() throws Exception {
         InstanceSpec spec = new InstanceSpec(
-                null, InstanceSpec.getRandomPort(), -1, -1, true, -1, TICK_MILLIS, -1, Map.of(), "127.0.0.1");
+                null,
+                InstanceSpec.getRandomPort(),
+                -1,
+                -1,
+                true,
+                -1,
+                TICK_MILLIS,
+                MAX_CONNECTIONS,
+                Map.of(),
+                "127.0.0.1");
         server = new TestingServer(spec, true);
     }
 
@@ -64,8 +76,21 @@ final class TestZooKeeper implements AutoCloseable {
      */
     void expireSession(CuratorFramework client) throws Exception {
         ZooKeeper current = client.getZookeeperClient().getZooKeeper();
-        ZooKeeper twin =
-                new ZooKeeper(connectString(), 10_000, event -> {}, current.getSessionId(), current.getSessionPasswd());
+        CountDownLatch joined = new CountDownLatch(1);
+        ZooKeeper twin = new ZooKeeper(
+                connectString(),
+                10_000,
+                event -> {
+                    if (event.getState() == Watcher.Event.KeeperState.SyncConnected) {
+                        joined.countDown();
+                    }
+                },
+                current.getSessionId(),
+                current.getSessionPasswd());
+        // Closing before the twin joined the session would not end it.
+        if (!joined.await(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("could not join the session");
+        }
         twin.close();
     }
 
