@@ -18,6 +18,11 @@ final class Connections {
         T run(Connection connection) throws SQLException;
     }
 
+    @FunctionalInterface
+    private interface SqlCall<T> {
+        T call() throws SQLException;
+    }
+
     private final DataSource dataSource;
 
     Connections(DataSource dataSource) {
@@ -26,6 +31,30 @@ final class Connections {
 
     /** Runs the work with auto-commit on: each statement is a transaction of its own. */
     <T> T autoCommit(Work<T> work) throws SQLException {
+        return uninterrupted(() -> inAutoCommit(work));
+    }
+
+    /** Runs the work in one transaction, committed when the work returns and rolled back when it throws. */
+    <T> T transaction(Work<T> work) throws SQLException {
+        return uninterrupted(() -> inTransaction(work));
+    }
+
+    /**
+     * Runs a call with the thread's interrupt status cleared and sets it again afterwards: a pool or driver that gives
+     * up on an interrupted thread must not stop an interrupted holder from releasing or extending its lock.
+     */
+    private static <T> T uninterrupted(SqlCall<T> call) throws SQLException {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return call.call();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T inAutoCommit(Work<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             Settings former = Settings.prepare(connection, true);
             T result;
@@ -40,8 +69,7 @@ final class Connections {
         }
     }
 
-    /** Runs the work in one transaction, committed when the work returns and rolled back when it throws. */
-    <T> T transaction(Work<T> work) throws SQLException {
+    private <T> T inTransaction(Work<T> work) throws SQLException {
         try (Connection connection = dataSource.getConnection()) {
             Settings former = Settings.prepare(connection, false);
             T result;

@@ -15,7 +15,13 @@ enum Dialect {
      * {@code clock_timestamp()} is the time when the expression is evaluated; {@code now()} would be the start of the
      * transaction, which may be much older on a connection that a pool reuses inside a long transaction.
      */
-    POSTGRESQL("postgresql", "clock_timestamp()", "clock_timestamp() + ? * interval '1 millisecond'", 1024, true),
+    POSTGRESQL(
+            "postgresql",
+            "clock_timestamp()",
+            "clock_timestamp() + ? * interval '1 millisecond'",
+            "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT)",
+            1024,
+            true),
 
     /**
      * {@code UTC_TIMESTAMP(6)} belongs to the {@code NOW()} family: the time the statement started, the same on a
@@ -24,10 +30,22 @@ enum Dialect {
      * for a row lock counts the lease from its start, which is still after the client started its own lease timer.
      * The key column is 768 characters: InnoDB indexes at most 3072 bytes, 4 per utf8mb4 character.
      */
-    MYSQL("mysql", "UTC_TIMESTAMP(6)", "TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(6))", 768, false),
+    MYSQL(
+            "mysql",
+            "UTC_TIMESTAMP(6)",
+            "TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(6))",
+            "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000",
+            768,
+            false),
 
     /** H2's {@code CURRENT_TIMESTAMP} is the start of the current transaction: each of our statements is one. */
-    H2("h2", "CURRENT_TIMESTAMP(6)", "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP(6))", 1024, false);
+    H2(
+            "h2",
+            "CURRENT_TIMESTAMP(6)",
+            "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP(6))",
+            "DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP(6), expires_at)",
+            1024,
+            false);
 
     /** The products {@link #of(String)} recognises, for the message that refuses any other. */
     static final String SUPPORTED = "PostgreSQL, MySQL, MariaDB, H2";
@@ -35,13 +53,15 @@ enum Dialect {
     private final String id;
     private final String now;
     private final String nowPlusMillis;
+    private final String millisLeft;
     private final int maxKeyLength;
     private final boolean upsertReturning;
 
-    Dialect(String id, String now, String nowPlusMillis, int maxKeyLength, boolean upsertReturning) {
+    Dialect(String id, String now, String nowPlusMillis, String millisLeft, int maxKeyLength, boolean upsertReturning) {
         this.id = id;
         this.now = now;
         this.nowPlusMillis = nowPlusMillis;
+        this.millisLeft = millisLeft;
         this.maxKeyLength = maxKeyLength;
         this.upsertReturning = upsertReturning;
     }
@@ -74,6 +94,11 @@ enum Dialect {
     /** The database's current time plus a number of milliseconds bound as the one parameter. */
     String nowPlusMillis() {
         return nowPlusMillis;
+    }
+
+    /** The milliseconds from the database's current time to a row's {@code expires_at}. */
+    String millisLeft() {
+        return millisLeft;
     }
 
     /** The longest key the dialect's key column holds, in characters. */

@@ -1,7 +1,9 @@
 package io.distlock.jdbc;
 
 import io.distlock.store.LeaseStore;
+import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -93,6 +95,35 @@ public final class JdbcLeaseStore implements LeaseStore {
         if (key.length() > dialect.maxKeyLength()) {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
                     + " is at most " + dialect.maxKeyLength() + " characters");
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the key's row; the time left is counted on the database's clock.
+     */
+    @Override
+    public Optional<Duration> remainingLease(String key) {
+        try {
+            return Optional.ofNullable(rows.remaining(key));
+        } catch (SQLException e) {
+            throw errors.of("read the lease of", key, e);
+        }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the lock table without reading a row, so a missing table fails the check too. The exception's key is
+     * empty.
+     */
+    @Override
+    public void ping() {
+        try {
+            rows.probe();
+        } catch (SQLException e) {
+            throw errors.ofTable("read the lock table", e);
         }
     }
 

@@ -4,6 +4,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /** Takes, extends and releases keys as rows of the lock table, comparing the owner token on every change. */
@@ -59,6 +60,29 @@ final class LockRows {
                 statement.setString(1, key);
                 statement.setString(2, owner);
                 return statement.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** How long the key's current owner still holds it on the database's clock, or null when no owner does. */
+    @Nullable
+    Duration remaining(String key) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.remaining())) {
+                statement.setString(1, key);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? Duration.ofMillis(Math.max(0, row.getLong(1))) : null;
+                }
+            }
+        });
+    }
+
+    /** Reads the table without reading a row: it fails if the database cannot be reached or the table is missing. */
+    void probe() throws SQLException {
+        connections.autoCommit(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.probe())) {
+                statement.executeQuery().close();
+                return null;
             }
         });
     }

@@ -5,7 +5,14 @@ package io.distlock.jdbc;
  * and lease lengths in milliseconds.
  */
 record LockSql(
-        String upsert, String takeOver, String fencingOf, String insert, String extend, String release, String probe) {
+        String upsert,
+        String takeOver,
+        String fencingOf,
+        String insert,
+        String extend,
+        String release,
+        String remaining,
+        String probe) {
 
     static LockSql of(Dialect dialect, String table) {
         String now = dialect.now();
@@ -24,6 +31,8 @@ record LockSql(
                         + ", 1)",
                 "UPDATE " + table + " SET expires_at = " + expiry + " WHERE " + ownedAndLive,
                 "UPDATE " + table + " SET owner_token = NULL, expires_at = NULL WHERE " + ownedAndLive,
+                "SELECT " + dialect.millisLeft() + " FROM " + table
+                        + " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + now,
                 "SELECT 1 FROM " + table + " WHERE 1 = 0");
     }
 }

@@ -30,14 +30,21 @@ final class StoreErrors {
 
     /** The exception for a failed operation on a key, such as "acquire" or "release". */
     LockBackendException of(String operation, String key, SQLException e) {
+        return failed(key, operation + " '" + key + "'", e);
+    }
+
+    /** The exception for a failed operation on the whole table, with an empty key. */
+    LockBackendException ofTable(String operation, SQLException e) {
+        return failed("", operation, e);
+    }
+
+    private LockBackendException failed(String key, String what, SQLException e) {
         if (isMissingTable(e)) {
-            return new LockBackendException(
-                    key, missingTable() + " (while trying to " + operation + " '" + key + "')", e);
+            return new LockBackendException(key, missingTable() + " (while trying to " + what + ")", e);
         }
         return new LockBackendException(
                 key,
-                description + " could not " + operation + " '" + key + "': " + e.getMessage() + " [SQLState "
-                        + e.getSQLState() + "]",
+                description + " could not " + what + ": " + e.getMessage() + " [SQLState " + e.getSQLState() + "]",
                 e);
     }
 

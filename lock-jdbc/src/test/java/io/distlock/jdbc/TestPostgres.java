@@ -39,6 +39,7 @@ final class TestPostgres implements AutoCloseable {
         HikariConfig config = new HikariConfig();
         config.setDataSource(dataSource());
         config.setMaximumPoolSize(size);
+        config.setMinimumIdle(0);
         config.setPoolName("distlock-test-" + port());
         return new HikariDataSource(config);
     }
