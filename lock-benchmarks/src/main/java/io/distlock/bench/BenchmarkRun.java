@@ -1,6 +1,9 @@
 package io.distlock.bench;
 
+import io.distlock.bench.backend.BackendServers;
+import io.distlock.bench.contender.BackendEndpoint;
 import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.contender.ContenderTarget;
 import io.distlock.bench.redis.CommandCounts;
 import io.distlock.bench.redis.CommandMonitor;
 import io.distlock.bench.redis.ContenderServers;
@@ -20,8 +23,8 @@ import java.util.Map;
 import java.util.function.Consumer;
 
 /**
- * Runs every scenario for every contender against one Redis (a Redlock against independent servers of its own) and
- * collects the results.
+ * Runs every scenario for every contender against one Redis (a Redlock against independent servers of its own, a
+ * contender of another backend against that backend's server, started for the run) and collects the results.
  *
  * <p>Each contender runs in worker processes of its own, all started before the first measurement. Within a
  * scenario, every contender warms up first; then the trials go round: trial 1 of every contender, then trial 2, and so
@@ -62,19 +65,21 @@ public final class BenchmarkRun {
         long startNanos = System.nanoTime();
         String loadAtStart = Environment.loadAverage();
         Map<ContenderKind, Integer> processes = processesPerContender();
-        try (ContenderServers servers = ContenderServers.open(target, processes.keySet())) {
+        try (ContenderServers servers = ContenderServers.open(target, processes.keySet());
+                BackendServers backends = BackendServers.start(processes.keySet())) {
             String redisVersion = servers.targetInfo().serverVersion();
             progress.accept("Redis " + redisVersion + ": " + target.provider() + "; load average " + loadAtStart);
             if (processes.keySet().stream().anyMatch(ContenderKind::isRedlock)) {
                 progress.accept("Redlock nodes: " + servers.redlockDescription());
             }
+            backends.descriptions().forEach(server -> progress.accept("Other backend: " + server));
             List<ScenarioResults> scenarios = new ArrayList<>();
             Map<ContenderKind, String> unavailable = new LinkedHashMap<>();
             progress.accept("Starting "
                     + processes.values().stream().mapToInt(Integer::intValue).sum() + " worker JVMs");
             try (WorkerPool pool = WorkerPool.start(
                     processes,
-                    servers::nodes,
+                    kind -> target(kind, servers, backends),
                     settings.workerJvmArgs(),
                     settings.output().resolve("logs"))) {
                 pool.unavailable().forEach((kind, failure) -> {
@@ -97,7 +102,7 @@ public final class BenchmarkRun {
             }
             return new BenchmarkResults(
                     settings,
-                    Environment.describe(started, target, redisVersion, loadAtStart),
+                    Environment.describe(started, target, redisVersion, loadAtStart, backends.descriptions()),
                     scenarios,
                     unavailable,
                     Duration.ofNanos(System.nanoTime() - startNanos));
@@ -115,6 +120,23 @@ public final class BenchmarkRun {
                     .ifPresent(count -> processes.put(kind, count));
         }
         return processes;
+    }
+
+    /** What a contender's workers lock on; another backend's pool holds as many connections as a scenario has threads. */
+    private ContenderTarget target(ContenderKind kind, ContenderServers servers, BackendServers backends) {
+        BackendEndpoint backend = backends.address(kind)
+                .map(address -> new BackendEndpoint(address, mostThreads(kind)))
+                .orElse(null);
+        return new ContenderTarget(servers.nodes(kind), backend);
+    }
+
+    private int mostThreads(ContenderKind kind) {
+        return settings.scenarios().stream()
+                .filter(scenario -> scenario.includes(kind))
+                .mapToInt(scenario ->
+                        scenario.workload(settings, "any", 0, settings.trial()).threads())
+                .max()
+                .orElse(1);
     }
 
     private List<ContenderKind> kinds(Scenario scenario, WorkerPool pool) {
@@ -157,7 +179,10 @@ public final class BenchmarkRun {
         }
         List<Measurement> measurements = new ArrayList<>();
         for (ContenderKind kind : kinds) {
-            Probe probe = scenario.contended() ? probe(pool.group(kind), scenario, servers.info(kind)) : null;
+            // MONITOR sees only Redis, where another backend's contender sends no lock command to split.
+            Probe probe = scenario.contended() && !kind.isOtherBackend()
+                    ? probe(pool.group(kind), scenario, servers.info(kind))
+                    : null;
             measurements.add(new Measurement(kind, warmups.get(kind), trials.get(kind), probe));
         }
         return new ScenarioResults(scenario, held, measurements);

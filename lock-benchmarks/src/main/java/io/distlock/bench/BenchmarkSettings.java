@@ -107,8 +107,8 @@ public record BenchmarkSettings(
      * Settings for a smoke run: every blocking contender in every scenario but the path scenario, for a fraction of a
      * second each, except the 5-node Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and
      * would only add two servers and two worker JVMs to every build. {@link #pathSmoke} runs the path scenario, {@link
-     * #asyncSmoke} the non-blocking contenders: each in a run of its own, so that no run starts more worker JVMs at once
-     * than a small machine boots within the workers' first timeouts.
+     * #asyncSmoke} the non-blocking contenders, {@link #backendSmoke} those of the other backends: each in a run of its
+     * own, so that no run starts more worker JVMs at once than a small machine boots within the workers' first timeouts.
      *
      * @param output where results go
      * @return the settings
@@ -119,7 +119,7 @@ public record BenchmarkSettings(
                         .filter(scenario -> !scenario.amongHeldLocks())
                         .toList(),
                 Arrays.stream(ContenderKind.values())
-                        .filter(kind -> kind != ContenderKind.REDLOCK_5 && !kind.isAsync())
+                        .filter(kind -> kind != ContenderKind.REDLOCK_5 && !kind.isAsync() && !kind.isOtherBackend())
                         .toList(),
                 output);
     }
@@ -156,6 +156,27 @@ public record BenchmarkSettings(
                         .filter(scenario -> async.stream().anyMatch(scenario::includes))
                         .toList(),
                 async,
+                output);
+    }
+
+    /**
+     * Settings for a smoke run of the other backends' contenders, with distlock on Redis that they are compared with,
+     * in the scenarios they run in, for a fraction of a second each.
+     *
+     * @param output where results go
+     * @return the settings
+     */
+    public static BenchmarkSettings backendSmoke(Path output) {
+        List<ContenderKind> contenders = new ArrayList<>();
+        contenders.add(ContenderKind.DISTLOCK);
+        Arrays.stream(ContenderKind.values())
+                .filter(ContenderKind::isOtherBackend)
+                .forEach(contenders::add);
+        return smoke(
+                Arrays.stream(Scenario.values())
+                        .filter(scenario -> scenario.includes(ContenderKind.DISTLOCK_JDBC))
+                        .toList(),
+                contenders,
                 output);
     }
 

@@ -47,9 +47,11 @@ public record Environment(
      * @param target the Redis under test
      * @param redisVersion the server's version
      * @param loadAtStart {@link #loadAverage()} at the start
+     * @param otherBackends the servers of the other backends that the run started, each described
      * @return the environment, with the load average at the end read now
      */
-    public static Environment describe(Instant date, RedisTarget target, String redisVersion, String loadAtStart) {
+    public static Environment describe(
+            Instant date, RedisTarget target, String redisVersion, String loadAtStart, List<String> otherBackends) {
         Topology topology = target.nodes().topology();
         boolean cluster = topology == Topology.CLUSTER;
         Map<String, String> contenders = new LinkedHashMap<>();
@@ -134,6 +136,7 @@ public record Environment(
                         + " (`HKEYS` over every lock of the project and `string.find` on each, the client's clock as"
                         + " lock time), one try without waiting, through `DefaultRedisScript` on a StringRedisTemplate"
                         + " on a " + factory + " (" + lettuceClient + ")");
+        OtherBackendContenders.describe(otherBackends).forEach(contenders::put);
         contenders.put(
                 "SET+DEL baseline",
                 "not a lock: one `SET` and one `DEL` per operation on a StringRedisTemplate configured like distlock's");

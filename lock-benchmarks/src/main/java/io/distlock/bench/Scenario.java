@@ -80,7 +80,8 @@ public enum Scenario {
      * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else. The path
      * locks run in the path scenario, and nothing else does. The non-blocking contenders run in one JVM (1 to 3): the
      * critical sections of 4 and 5 call Redis and would block the completion threads that the non-blocking API must
-     * not block.
+     * not block. The contenders of the other backends run alone (1) and on one key in one JVM (3), beside distlock on
+     * Redis, which is what they are compared with.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
@@ -88,6 +89,9 @@ public enum Scenario {
     public boolean includes(ContenderKind kind) {
         if (this == PATH_AMONG_HELD || kind.isPath()) {
             return this == PATH_AMONG_HELD && kind.isPath();
+        }
+        if (kind.isOtherBackend()) {
+            return this == UNCONTENDED || this == CONTENDED;
         }
         if (kind.isAsync()) {
             return this == UNCONTENDED || this == PARALLEL || this == CONTENDED;

@@ -64,7 +64,8 @@ public record ScenarioResults(Scenario scenario, int held, List<Measurement> mea
     /**
      * The measurements of the locks other than distlock's own: a Redlock is distlock on more servers, compared with
      * single-node distlock, not a peer that distlock's targets are set against. The non-blocking contenders are left
-     * out too: the targets are the blocking API's, and the non-blocking ones are compared in a section of their own.
+     * out too: the targets are the blocking API's, and the non-blocking ones are compared in a section of their own; so
+     * are the contenders of the other backends, which are not Redis locks.
      *
      * @return the peers' measurements
      */
@@ -75,7 +76,8 @@ public record ScenarioResults(Scenario scenario, int held, List<Measurement> mea
                         && m.kind() != ContenderKind.DISTLOCK_OBSERVED
                         && m.kind() != ContenderKind.DISTLOCK_FAIR
                         && !m.kind().isRedlock()
-                        && !m.kind().isAsync())
+                        && !m.kind().isAsync()
+                        && !m.kind().isOtherBackend())
                 .toList();
     }
 }

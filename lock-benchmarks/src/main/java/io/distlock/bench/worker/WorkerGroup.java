@@ -1,7 +1,7 @@
 package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.contender.RedisNodes;
+import io.distlock.bench.contender.ContenderTarget;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,16 +32,16 @@ public final class WorkerGroup implements AutoCloseable {
      *
      * @param kind the contender each process runs
      * @param count how many processes
-     * @param redis the Redis under test
+     * @param target what the contender locks on
      * @param jvmArgs the workers' JVM options
      * @param logDirectory where each worker's standard error goes, one file per worker
      * @return the group
      */
     public static WorkerGroup start(
-            ContenderKind kind, int count, RedisNodes redis, List<String> jvmArgs, Path logDirectory) {
+            ContenderKind kind, int count, ContenderTarget target, List<String> jvmArgs, Path logDirectory) {
         List<WorkerProcess> processes = new ArrayList<>();
         for (int i = 1; i <= count; i++) {
-            processes.add(WorkerProcess.start(kind, i, redis, jvmArgs, logDirectory));
+            processes.add(WorkerProcess.start(kind, i, target, jvmArgs, logDirectory));
         }
         return new WorkerGroup(kind, processes);
     }

@@ -2,6 +2,7 @@ package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.Contender;
 import io.distlock.bench.contender.ContenderKind;
+import io.distlock.bench.contender.ContenderTarget;
 import io.distlock.bench.contender.LettuceFactories;
 import io.distlock.bench.contender.RedisNodes;
 import java.io.BufferedReader;
@@ -18,9 +19,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * A worker process: one contender, connected once, running the workloads its parent sends until told to exit. Every
  * contender runs in processes of its own, so no contender's threads, connections or JIT profile affect another's.
  *
- * <p>Arguments: the contender's id, the topology ({@code standalone}, {@code cluster} or {@code independent}) and one
- * Redis URI per node,
- * as {@link RedisNodes#arguments()} writes them.
+ * <p>Arguments: the contender's id, then what it locks on as {@link ContenderTarget#arguments()} writes it: for a
+ * contender of another backend that backend's address and pool size, then the topology ({@code standalone}, {@code
+ * cluster} or {@code independent}) and one Redis URI per node, as {@link RedisNodes#arguments()} writes them.
  */
 public final class WorkerMain {
 
@@ -36,7 +37,7 @@ public final class WorkerMain {
     /**
      * Runs the worker.
      *
-     * @param args the contender's id, then the Redis nodes as {@link RedisNodes#arguments()} writes them
+     * @param args the contender's id, then its target as {@link ContenderTarget#arguments()} writes it
      */
     public static void main(String[] args) {
         PrintStream answers = System.out;
@@ -44,10 +45,8 @@ public final class WorkerMain {
         System.setOut(System.err);
         int status = 0;
         try {
-            serve(
-                    ContenderKind.byId(args[0]),
-                    RedisNodes.fromArguments(Arrays.asList(args).subList(1, args.length)),
-                    answers);
+            ContenderKind kind = ContenderKind.byId(args[0]);
+            serve(kind, ContenderTarget.fromArguments(kind, Arrays.asList(args).subList(1, args.length)), answers);
         } catch (Throwable failure) {
             failure.printStackTrace();
             answers.println(WorkerProtocol.ERROR + WireFields.text(describe(failure)));
@@ -111,9 +110,10 @@ public final class WorkerMain {
         }
     }
 
-    private static void serve(ContenderKind kind, RedisNodes redis, PrintStream answers) throws Exception {
-        LettuceConnectionFactory checkConnection = LettuceFactories.start(redis.sharedState());
-        try (Contender contender = kind.create(redis)) {
+    private static void serve(ContenderKind kind, ContenderTarget target, PrintStream answers) throws Exception {
+        LettuceConnectionFactory checkConnection =
+                LettuceFactories.start(target.redis().sharedState());
+        try (Contender contender = kind.create(target)) {
             WorkloadRunner runner =
                     new WorkloadRunner(contender, new StringRedisTemplate(checkConnection).opsForValue());
             selfCheck(contender);

@@ -1,7 +1,7 @@
 package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.contender.RedisNodes;
+import io.distlock.bench.contender.ContenderTarget;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -27,7 +27,7 @@ public final class WorkerPool implements AutoCloseable {
      * Starts the workers of every contender and waits until all are connected or have failed.
      *
      * @param processes how many worker processes each contender needs
-     * @param redis the Redis each contender locks on
+     * @param targets what each contender locks on
      * @param jvmArgs the workers' JVM options
      * @param logDirectory where the workers' logs go
      * @return the pool, with the contenders that could start
@@ -36,7 +36,7 @@ public final class WorkerPool implements AutoCloseable {
      */
     public static WorkerPool start(
             Map<ContenderKind, Integer> processes,
-            Function<ContenderKind, RedisNodes> redis,
+            Function<ContenderKind, ContenderTarget> targets,
             List<String> jvmArgs,
             Path logDirectory)
             throws InterruptedException {
@@ -46,7 +46,7 @@ public final class WorkerPool implements AutoCloseable {
                 pool.groups.put(
                         kind.getKey(),
                         WorkerGroup.start(
-                                kind.getKey(), kind.getValue(), redis.apply(kind.getKey()), jvmArgs, logDirectory));
+                                kind.getKey(), kind.getValue(), targets.apply(kind.getKey()), jvmArgs, logDirectory));
             }
             for (WorkerGroup group : List.copyOf(pool.groups.values())) {
                 try {

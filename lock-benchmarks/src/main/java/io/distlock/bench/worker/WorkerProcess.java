@@ -1,7 +1,7 @@
 package io.distlock.bench.worker;
 
 import io.distlock.bench.contender.ContenderKind;
-import io.distlock.bench.contender.RedisNodes;
+import io.distlock.bench.contender.ContenderTarget;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -39,7 +39,7 @@ final class WorkerProcess implements AutoCloseable {
     }
 
     static WorkerProcess start(
-            ContenderKind kind, int number, RedisNodes redis, List<String> jvmArgs, Path logDirectory) {
+            ContenderKind kind, int number, ContenderTarget target, List<String> jvmArgs, Path logDirectory) {
         String name = kind.id() + "-" + number;
         Path log = logDirectory.resolve(name + ".log");
         List<String> command = new ArrayList<>();
@@ -49,7 +49,7 @@ final class WorkerProcess implements AutoCloseable {
         command.add(System.getProperty("java.class.path"));
         command.add(WorkerMain.class.getName());
         command.add(kind.id());
-        command.addAll(redis.arguments());
+        command.addAll(target.arguments());
         try {
             Files.createDirectories(logDirectory);
             Process process = new ProcessBuilder(command)

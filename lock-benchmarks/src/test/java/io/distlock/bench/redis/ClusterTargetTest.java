@@ -59,13 +59,21 @@ class ClusterTargetTest {
     /**
      * A Redlock locks on independent masters of its own, never on the target, so these tests leave it out. The seed
      * folder lock cannot run on a cluster: its script's two keys, the lock and the project's hash, fall in different
-     * slots; the benchmark lists it as unable to run there.
+     * slots; the benchmark lists it as unable to run there. The contenders on PostgreSQL and ZooKeeper lock on no Redis.
      */
     @ParameterizedTest
     @EnumSource(
             value = ContenderKind.class,
             mode = EnumSource.Mode.EXCLUDE,
-            names = {"REDLOCK_3", "REDLOCK_5", "SEED_FOLDER"})
+            names = {
+                "REDLOCK_3",
+                "REDLOCK_5",
+                "SEED_FOLDER",
+                "DISTLOCK_JDBC",
+                "SI_JDBC",
+                "DISTLOCK_ZOOKEEPER",
+                "CURATOR_MUTEX"
+            })
     void everyContenderLocksKeysOnEveryMasterAndTheHarnessCountsAllOfThem(ContenderKind kind) throws Exception {
         try (RedisInfo info = new RedisInfo(target.nodes());
                 Contender contender = kind.create(target.nodes())) {
@@ -93,7 +101,16 @@ class ClusterTargetTest {
     @EnumSource(
             value = ContenderKind.class,
             mode = EnumSource.Mode.EXCLUDE,
-            names = {"BASELINE", "REDLOCK_3", "REDLOCK_5", "SEED_FOLDER"})
+            names = {
+                "BASELINE",
+                "REDLOCK_3",
+                "REDLOCK_5",
+                "SEED_FOLDER",
+                "DISTLOCK_JDBC",
+                "SI_JDBC",
+                "DISTLOCK_ZOOKEEPER",
+                "CURATOR_MUTEX"
+            })
     void aHeldKeyIsNotTakenByAnotherClientOfTheSameLock(ContenderKind kind) throws Exception {
         try (Contender holder = kind.create(target.nodes());
                 Contender other = kind.create(target.nodes())) {
