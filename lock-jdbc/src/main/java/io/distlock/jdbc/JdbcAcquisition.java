@@ -49,6 +49,10 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
 
     @Override
     public @Nullable StoreLease tryTake() {
+        if (waiter == null && signals.hasLine(key)) {
+            // Waiters of this JVM are ahead: queue behind them rather than take the key from under the first one.
+            waiter = signals.register(key);
+        }
         if (waiter != null && !signals.isFirst(key, waiter)) {
             return null;
         }

@@ -28,6 +28,11 @@ final class KeySignals {
         return waiter;
     }
 
+    /** Whether any waiter of this JVM is in the key's line. */
+    boolean hasLine(String key) {
+        return lines.containsKey(key);
+    }
+
     /** Whether the waiter is first in the key's line, the one that asks the database. */
     boolean isFirst(String key, Waiter waiter) {
         Deque<Waiter> line = lines.get(key);
