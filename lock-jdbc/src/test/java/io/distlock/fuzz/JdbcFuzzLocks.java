@@ -1,0 +1,70 @@
+package io.distlock.fuzz;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.LockBackendException;
+import io.distlock.jdbc.JdbcLeaseStore;
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLock;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import javax.sql.DataSource;
+
+/**
+ * Builds a fuzz worker's {@link StoreLock} on the PostgreSQL at a JDBC URL, through a connection pool as applications
+ * use one, and the checker's {@link JdbcLockView} on a pool of its own, so that waiting holders never delay a read.
+ */
+final class JdbcFuzzLocks implements FuzzLockFactory {
+
+    /** Room for every worker thread, their renewals and their releases from other threads. */
+    private static final int LOCK_POOL_SIZE = 16;
+
+    private static final int READ_POOL_SIZE = 4;
+
+    /** The JDBC URL of the embedded PostgreSQL on {@code port}, which the workers take as their store's address. */
+    static String url(int port) {
+        return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
+    }
+
+    @Override
+    public LockUnderTest open(String address, LockKind kind) {
+        HikariDataSource pool = pool(address, "distlock-fuzz-lock", LOCK_POOL_SIZE);
+        HikariDataSource reads = pool(address, "distlock-fuzz-checker", READ_POOL_SIZE);
+        LeaseStore store =
+                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build();
+        if (kind == LockKind.BLIND_RELEASE_STORE) {
+            store = new BlindReleaseStore(store, key -> free(pool, key));
+        }
+        StoreLock lock = StoreLock.builder(store)
+                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                .shutdownGracePeriod(Duration.ZERO)
+                .build();
+        return LockUnderTest.inStore(lock, new JdbcLockView(reads), () -> {
+            lock.close();
+            reads.close();
+            pool.close();
+        });
+    }
+
+    private static HikariDataSource pool(String url, String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setPoolName(name);
+        config.setMaximumPoolSize(size);
+        return new HikariDataSource(config);
+    }
+
+    /** The broken release: the row's owner is cleared whoever it is. */
+    private static void free(DataSource pool, String key) {
+        try (Connection connection = pool.getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE distlock_locks SET owner_token = NULL, expires_at = NULL WHERE lock_key = ?")) {
+            statement.setString(1, key);
+            statement.executeUpdate();
+        } catch (SQLException e) {
+            throw new LockBackendException(key, "the blind release failed", e);
+        }
+    }
+}
