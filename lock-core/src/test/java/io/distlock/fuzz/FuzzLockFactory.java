@@ -13,8 +13,8 @@ interface FuzzLockFactory {
      * Connects to the store and builds the lock of {@code kind}, whose handles' keys are the store's keys.
      *
      * @param address where the store is, in the form this factory takes, such as a JDBC URL
-     * @param kind {@link LockKind#STORE}, or {@link LockKind#BLIND_RELEASE_STORE} for the lock over a
-     *     {@link BlindReleaseStore}
+     * @param kind {@link LockKind#STORE}, or {@link LockKind#SHORT_LEASE_STORE} for the lock over a
+     *     {@link ShortLeaseStore}
      */
     LockUnderTest open(String address, LockKind kind);
 

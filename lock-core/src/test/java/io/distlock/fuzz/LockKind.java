@@ -46,10 +46,10 @@ enum LockKind {
      */
     STORE("distlock StoreLock"),
     /**
-     * {@link #STORE} over a {@link BlindReleaseStore}: release frees the key without comparing the owner, so an outlived
-     * holder frees its successor's key.
+     * {@link #STORE} over a {@link ShortLeaseStore}: the store keeps each key for a thousandth of the lease the lock
+     * counts on, so the next holder takes it while the last one is still inside.
      */
-    BLIND_RELEASE_STORE("broken: StoreLock whose store frees the key at release without comparing the owner");
+    SHORT_LEASE_STORE("broken: StoreLock whose store keeps a key for a thousandth of the lease");
 
     private final String label;
 
@@ -68,7 +68,7 @@ enum LockKind {
 
     /** True if the lock is not on Redis but in a store that the run's {@link FuzzLockFactory} connects to. */
     boolean inStore() {
-        return this == STORE || this == BLIND_RELEASE_STORE;
+        return this == STORE || this == SHORT_LEASE_STORE;
     }
 
     /** True if the run's sections lock paths of a {@link PathTree}, judged by the {@link PathChecker}. */

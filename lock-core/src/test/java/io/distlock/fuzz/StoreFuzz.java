@@ -44,12 +44,13 @@ final class StoreFuzz {
         return report;
     }
 
-    /** Runs the fuzz on the {@link LockKind#BLIND_RELEASE_STORE} lock of {@code servers}, which the checker must catch. */
+    /** Runs the fuzz on the {@link LockKind#SHORT_LEASE_STORE} lock of {@code servers}, which the checker must catch. */
     static FuzzReport runCaught(FuzzServers servers, FuzzSettings settings) {
-        FuzzReport report = run(servers, LockKind.BLIND_RELEASE_STORE, settings);
+        FuzzReport report = run(servers, LockKind.SHORT_LEASE_STORE, settings);
         assertThat(report.records().violation("overlap") + report.records().violation("taken-early"))
                 .as("overlaps and early takeovers caught")
                 .isPositive();
+        System.out.println(report.evidence());
         return report;
     }
 

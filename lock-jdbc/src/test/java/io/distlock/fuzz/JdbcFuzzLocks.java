@@ -2,15 +2,10 @@ package io.distlock.fuzz;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.LockBackendException;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.time.Duration;
-import javax.sql.DataSource;
 
 /**
  * Builds a fuzz worker's {@link StoreLock} on the PostgreSQL at a JDBC URL, through a connection pool as applications
@@ -34,8 +29,8 @@ final class JdbcFuzzLocks implements FuzzLockFactory {
         HikariDataSource reads = pool(address, "distlock-fuzz-checker", READ_POOL_SIZE);
         LeaseStore store =
                 JdbcLeaseStore.builder(pool).createTableIfMissing(true).build();
-        if (kind == LockKind.BLIND_RELEASE_STORE) {
-            store = new BlindReleaseStore(store, key -> free(pool, key));
+        if (kind == LockKind.SHORT_LEASE_STORE) {
+            store = new ShortLeaseStore(store);
         }
         StoreLock lock = StoreLock.builder(store)
                 .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
@@ -54,17 +49,5 @@ final class JdbcFuzzLocks implements FuzzLockFactory {
         config.setPoolName(name);
         config.setMaximumPoolSize(size);
         return new HikariDataSource(config);
-    }
-
-    /** The broken release: the row's owner is cleared whoever it is. */
-    private static void free(DataSource pool, String key) {
-        try (Connection connection = pool.getConnection();
-                PreparedStatement statement = connection.prepareStatement(
-                        "UPDATE distlock_locks SET owner_token = NULL, expires_at = NULL WHERE lock_key = ?")) {
-            statement.setString(1, key);
-            statement.executeUpdate();
-        } catch (SQLException e) {
-            throw new LockBackendException(key, "the blind release failed", e);
-        }
     }
 }

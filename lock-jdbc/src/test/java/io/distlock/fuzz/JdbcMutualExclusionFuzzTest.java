@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
  * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} on {@link io.distlock.store.StoreLock}
  * over PostgreSQL ({@link JdbcLeaseStore}), with the checker's records on a Redis of their own. The checker reads each
  * key's owner and lease from the lock table just before it judges (see {@link JdbcLockView}). A control run drives a
- * StoreLock whose release clears the key's row without comparing the owner, which the checker must catch.
+ * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
  * build; a soak raises it with the settings of {@link FuzzSettings}:
@@ -57,7 +57,7 @@ class JdbcMutualExclusionFuzzTest {
     }
 
     @Test
-    void theCheckerCatchesAReleaseThatClearsTheRowWithoutComparingTheOwner() {
+    void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
         StoreFuzz.runCaught(servers, FuzzSettings.control(6));
     }
 }

@@ -4,36 +4,32 @@ import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
- * A broken {@link LeaseStore}, for the control runs of {@link LockKind#BLIND_RELEASE_STORE}: a grant's release frees
- * its key whoever holds it, as a {@code DEL} without comparing the owner does on Redis. A holder whose lease ran out
- * and whose key was taken since frees its successor's key at release, and the next waiter enters beside the successor.
- * Everything else is the real store's.
+ * A broken {@link LeaseStore}, for the control runs of {@link LockKind#SHORT_LEASE_STORE}: it keeps every grant and
+ * extension for a thousandth of the lease asked (at least 1 ms), as a store that took the lease's milliseconds for
+ * microseconds would.
+ * The lock counts on the whole lease, so its holders stay inside after the store let the key go, and the next waiter
+ * takes it from under them. Everything else is the real store's.
  */
-final class BlindReleaseStore implements LeaseStore {
+final class ShortLeaseStore implements LeaseStore {
+
+    private static final int SHORTENED_BY = 1000;
 
     private final LeaseStore store;
-    private final Consumer<String> freeKey;
 
-    /**
-     * @param store the real store
-     * @param freeKey frees a key in {@code store} whoever holds it
-     */
-    BlindReleaseStore(LeaseStore store, Consumer<String> freeKey) {
+    ShortLeaseStore(LeaseStore store) {
         this.store = store;
-        this.freeKey = freeKey;
     }
 
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
-        Acquisition acquisition = store.begin(key, owner, lease);
+        Acquisition acquisition = store.begin(key, owner, shortened(lease));
         return new Acquisition() {
             @Override
             public StoreLease tryTake() {
                 StoreLease granted = acquisition.tryTake();
-                return granted == null ? null : new BlindRelease(key, granted);
+                return granted == null ? null : new ShortLease(granted);
             }
 
             @Override
@@ -65,7 +61,7 @@ final class BlindReleaseStore implements LeaseStore {
 
     @Override
     public String describe() {
-        return "blind release over " + store.describe();
+        return "short leases on " + store.describe();
     }
 
     @Override
@@ -73,15 +69,12 @@ final class BlindReleaseStore implements LeaseStore {
         store.close();
     }
 
-    private final class BlindRelease implements StoreLease {
+    private static Duration shortened(Duration lease) {
+        Duration shortened = lease.dividedBy(SHORTENED_BY);
+        return shortened.isZero() ? Duration.ofMillis(1) : shortened;
+    }
 
-        private final String key;
-        private final StoreLease granted;
-
-        BlindRelease(String key, StoreLease granted) {
-            this.key = key;
-            this.granted = granted;
-        }
+    private record ShortLease(StoreLease granted) implements StoreLease {
 
         @Override
         public long fencingToken() {
@@ -90,15 +83,12 @@ final class BlindReleaseStore implements LeaseStore {
 
         @Override
         public boolean extend(Duration lease) {
-            return granted.extend(lease);
+            return granted.extend(shortened(lease));
         }
 
-        /** Frees the key, then lets the real release clean up whatever the grant left; never reports a loss. */
         @Override
         public boolean release() {
-            freeKey.accept(key);
-            granted.release();
-            return true;
+            return granted.release();
         }
 
         @Override
