@@ -45,6 +45,29 @@ final class ClusterLockView implements LockView {
             """, List.class);
 
     /**
+     * The prelude of every view that reads the lock's state just before the judgement: the script's last two arguments
+     * are the holder as read ({@code ''} if none) and when its lease ends in ms since the epoch, by a clock of the same
+     * host as the checker's Redis ({@code -1}: never).
+     */
+    static final String READ_BEFORE_PRELUDE = """
+            -- The last two arguments: the lock key's value ('' if gone) and its lease's end, read just before.
+            local clock = redis.call('time')
+            local ttl_at = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
+            local holder, ttl = false, -2
+            local read_holder, lease_end = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
+            if read_holder ~= '' then
+              holder, ttl = read_holder, -1
+              if lease_end >= 0 then
+                ttl = lease_end - ttl_at
+                -- Only the section's own lease matters; another holder's is never judged by its length.
+                if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
+                  return -2
+                end
+              end
+            end
+            """;
+
+    /**
      * How long the checker keeps reading a lock key whose master does not answer: well past a failover, so that a
      * section inside when its master died is judged by what the promoted replica has, and yet within the workers'
      * grace after a run.
@@ -64,23 +87,7 @@ final class ClusterLockView implements LockView {
 
     @Override
     public String prelude() {
-        return """
-                -- The last two arguments: the lock key's value ('' if gone) and its lease's end, read just before.
-                local clock = redis.call('time')
-                local ttl_at = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-                local holder, ttl = false, -2
-                local read_holder, lease_end = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
-                if read_holder ~= '' then
-                  holder, ttl = read_holder, -1
-                  if lease_end >= 0 then
-                    ttl = lease_end - ttl_at
-                    -- Only the section's own lease matters; another holder's is never judged by its length.
-                    if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
-                      return -2
-                    end
-                  end
-                end
-                """;
+        return READ_BEFORE_PRELUDE;
     }
 
     @Override

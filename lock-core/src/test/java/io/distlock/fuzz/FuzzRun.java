@@ -54,6 +54,8 @@ final class FuzzRun {
                         servers.checker().port(),
                         servers.clusterNodes(),
                         servers.redlockNodes(),
+                        servers.storeFactory(),
+                        servers.storeAddress(),
                         keys.namespace(),
                         kind,
                         process,

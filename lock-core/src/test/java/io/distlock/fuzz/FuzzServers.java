@@ -11,9 +11,9 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Where a fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis Cluster or on
- * the independent masters of a Redlock, and the records on a Redis of their own, which no fault done to the lock's
- * servers touches.
+ * Where a fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis Cluster, on
+ * the independent masters of a Redlock or in a store other than Redis, and the records on a Redis of their own, which
+ * no fault done to the lock's servers touches.
  */
 final class FuzzServers {
 
@@ -23,12 +23,27 @@ final class FuzzServers {
     private final TestRedis checker;
     private final TestRedisCluster cluster;
     private final List<TestRedis> redlockNodes;
+    private final Store store;
 
-    private FuzzServers(TestRedis checker, TestRedisCluster cluster, List<TestRedis> redlockNodes) {
+    private FuzzServers(TestRedis checker, TestRedisCluster cluster, List<TestRedis> redlockNodes, Store store) {
         this.checker = checker;
         this.cluster = cluster;
         this.redlockNodes = List.copyOf(redlockNodes);
+        this.store = store;
     }
+
+    private FuzzServers(TestRedis checker, TestRedisCluster cluster, List<TestRedis> redlockNodes) {
+        this(checker, cluster, redlockNodes, null);
+    }
+
+    /**
+     * A store other than Redis that holds a run's locks.
+     *
+     * @param factory the class of the {@link FuzzLockFactory} that builds the lock in the workers
+     * @param address where the store is, in the form the factory takes
+     * @param description what the store is, for the run's report
+     */
+    record Store(Class<? extends FuzzLockFactory> factory, String address, String description) {}
 
     /** Locks and records on one Redis. */
     static FuzzServers oneRedis(TestRedis redis) {
@@ -43,6 +58,11 @@ final class FuzzServers {
     /** Locks on the independent masters {@code nodes} of a Redlock, records on {@code checker}. */
     static FuzzServers redlock(List<TestRedis> nodes, TestRedis checker) {
         return new FuzzServers(checker, null, nodes);
+    }
+
+    /** Locks in {@code store}, records on {@code checker}. */
+    static FuzzServers store(Store store, TestRedis checker) {
+        return new FuzzServers(checker, null, List.of(), store);
     }
 
     /** The Redis of the checker's records, the start signal, and the locks unless they are on a cluster. */
@@ -64,6 +84,16 @@ final class FuzzServers {
         return redlockNodes.stream()
                 .map(node -> node.host() + ":" + node.port())
                 .toList();
+    }
+
+    /** The class name of the factory of the lock in a store, or empty if the locks are on Redis. */
+    String storeFactory() {
+        return store == null ? "" : store.factory().getName();
+    }
+
+    /** Where the store that holds the locks is, or empty if they are on Redis. */
+    String storeAddress() {
+        return store == null ? "" : store.address();
     }
 
     /**
@@ -113,6 +143,8 @@ final class FuzzServers {
         String description;
         if (onCluster()) {
             description = "Redis Cluster of " + cluster.nodes().size() + " nodes; checker on a Redis of its own";
+        } else if (store != null) {
+            description = store.description() + "; checker on a Redis of its own";
         } else if (!redlockNodes.isEmpty()) {
             description =
                     "Redlock over " + redlockNodes.size() + " independent Redis masters; checker on a Redis of its own";
@@ -123,6 +155,9 @@ final class FuzzServers {
     }
 
     private String servedBy(String lockKey) {
+        if (store != null) {
+            return store.description();
+        }
         if (onCluster()) {
             return "master :" + cluster.masterOf(lockKey).port();
         }

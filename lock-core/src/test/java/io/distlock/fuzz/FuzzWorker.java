@@ -73,7 +73,7 @@ public final class FuzzWorker {
         } else if (config.onRedlock()) {
             // Like the auto-configuration's: a node that is down fails at once, so the others decide without it.
             config.redlockNodes().forEach(node -> lockConnections.add(connect(node, lockTimeout, true)));
-        } else {
+        } else if (!config.kind().inStore()) {
             lockConnections.add(connect(config, lockTimeout));
         }
         LettuceConnectionFactory checkerConnections = connect(config, CHECKER_COMMAND_TIMEOUT);
@@ -91,18 +91,19 @@ public final class FuzzWorker {
             thread.setDaemon(true);
             return thread;
         });
-        try (LockUnderTest target =
-                LockUnderTest.open(config.kind(), lockConnections, config.lockPrefix(), config.lockOptions())) {
+        try (LockUnderTest target = config.kind().inStore()
+                ? FuzzLockFactory.of(config).open(config.storeAddress(), config.kind())
+                : LockUnderTest.open(config.kind(), lockConnections, config.lockPrefix(), config.lockOptions())) {
             StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());
             Tally tally = new Tally();
-            LockView lockView = lockView(config, lockReads, tally);
+            LockView lockView = config.kind().inStore() ? target.storeView() : lockView(config, lockReads, tally);
             Checker checker = config.kind().paths()
                     ? new PathChecker(checkerRedis, keys, lockView)
                     : new SectionChecker(checkerRedis, keys, lockView);
             Workload workload = Workload.of(config.kind(), config.keyNames());
-            if (config.onCluster() || config.onRedlock()) {
+            if (config.onCluster() || config.onRedlock() || config.kind().inStore()) {
                 connectToEveryMaster(target, lockView, config.keyNames());
             }
             System.out.println(READY + " process " + config.process());
@@ -154,8 +155,8 @@ public final class FuzzWorker {
 
     /**
      * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
-     * checker's clients have found a cluster's topology and connected to every master or Redlock node before the run
-     * starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
+     * checker's clients have found a cluster's topology and connected to every master, Redlock node or store before the
+     * run starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
      * counters.
      */
     private static void connectToEveryMaster(LockUnderTest target, LockView lockView, List<String> keyNames)

@@ -39,7 +39,17 @@ enum LockKind {
      * The paths of {@link #PATH}, each taken as a plain key of the {@link io.distlock.redis.RedisLock}: a path excludes
      * only itself, so an ancestor and its descendant are held at once.
      */
-    PATH_EXACT_ONLY("broken: each path a plain key, blind to its ancestors and descendants");
+    PATH_EXACT_ONLY("broken: each path a plain key, blind to its ancestors and descendants"),
+    /**
+     * {@link io.distlock.store.StoreLock} on a store other than Redis, built in each worker by the run's
+     * {@link FuzzLockFactory}.
+     */
+    STORE("distlock StoreLock"),
+    /**
+     * {@link #STORE} over a {@link ShortLeaseStore}: the store keeps each key for a thousandth of the lease the lock
+     * counts on, so the next holder takes it while the last one is still inside.
+     */
+    SHORT_LEASE_STORE("broken: StoreLock whose store keeps a key for a thousandth of the lease");
 
     private final String label;
 
@@ -54,6 +64,11 @@ enum LockKind {
     /** True if some of the run's sections read, through a read lock, while the others write. */
     boolean readWrite() {
         return this == READ_WRITE || this == READERS_APART_FROM_WRITERS;
+    }
+
+    /** True if the lock is not on Redis but in a store that the run's {@link FuzzLockFactory} connects to. */
+    boolean inStore() {
+        return this == STORE || this == SHORT_LEASE_STORE;
     }
 
     /** True if the run's sections lock paths of a {@link PathTree}, judged by the {@link PathChecker}. */

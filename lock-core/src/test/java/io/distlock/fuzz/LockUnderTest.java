@@ -9,7 +9,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The lock a fuzz worker drives, behind the {@link Lock} interface, and where it keeps each lock in Redis. The checker
- * reads that key only to learn the holder's remaining lease (see {@link SectionChecker}).
+ * reads that key only to learn the holder's remaining lease (see {@link SectionChecker}). A lock in another store comes
+ * with the view the checker reads it through, and is kept under its handles' keys.
  */
 final class LockUnderTest implements AutoCloseable {
 
@@ -19,15 +20,28 @@ final class LockUnderTest implements AutoCloseable {
     private final String readerPrefix;
     private final boolean pathLock;
     private final Runnable closer;
+    private final LockView storeView;
 
     private LockUnderTest(
-            Lock lock, Lock reader, String prefix, String readerPrefix, boolean pathLock, Runnable closer) {
+            Lock lock,
+            Lock reader,
+            String prefix,
+            String readerPrefix,
+            boolean pathLock,
+            Runnable closer,
+            LockView storeView) {
         this.lock = lock;
         this.reader = reader;
         this.prefix = prefix;
         this.readerPrefix = readerPrefix;
         this.pathLock = pathLock;
         this.closer = closer;
+        this.storeView = storeView;
+    }
+
+    private LockUnderTest(
+            Lock lock, Lock reader, String prefix, String readerPrefix, boolean pathLock, Runnable closer) {
+        this(lock, reader, prefix, readerPrefix, pathLock, closer, null);
     }
 
     private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
@@ -81,6 +95,11 @@ final class LockUnderTest implements AutoCloseable {
         return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix, () -> {});
     }
 
+    /** A lock in a store other than Redis, which the checker reads through {@code view}; {@code closer} closes both. */
+    static LockUnderTest inStore(Lock lock, LockView view, Runnable closer) {
+        return new LockUnderTest(lock, null, "", "", false, closer, view);
+    }
+
     private static RedisLock redisLock(LettuceConnectionFactory factory, String prefix, LockOptions options) {
         return RedisLock.builder(factory)
                 .keyPrefix(prefix)
@@ -112,8 +131,9 @@ final class LockUnderTest implements AutoCloseable {
         return reader;
     }
 
+    /** Where the lock of {@code key} is kept: its Redis key, or for a lock in another store the key itself. */
     String redisKey(String key) {
-        return redisKey(prefix, key);
+        return storeView != null ? key : redisKey(prefix, key);
     }
 
     /**
@@ -121,6 +141,9 @@ final class LockUnderTest implements AutoCloseable {
      * of exactly the path (see {@link #pathHolderKey}).
      */
     String redisKey(String key, boolean reading) {
+        if (storeView != null) {
+            return key;
+        }
         if (pathLock) {
             return pathHolderKey(prefix, key);
         }
@@ -137,6 +160,14 @@ final class LockUnderTest implements AutoCloseable {
      */
     private static String pathHolderKey(String prefix, String key) {
         return "{" + prefix + PathTree.NAME + "}/" + PathKeys.pathOf(key) + "/h";
+    }
+
+    /** The view of the store that holds a lock {@linkplain #inStore in a store}. */
+    LockView storeView() {
+        if (storeView == null) {
+            throw new IllegalStateException(lock + " is on Redis, read through a view of the worker's");
+        }
+        return storeView;
     }
 
     @Override

@@ -22,6 +22,9 @@ import java.util.stream.IntStream;
  *     a cluster
  * @param redlockNodes {@code host:port} of the independent Redis masters of a Redlock that hold the locks; empty unless
  *     the locks are on a Redlock group. With neither, the locks are on the checker's Redis
+ * @param storeFactory the {@link FuzzLockFactory} class that builds a lock in a store other than Redis, on the worker's
+ *     class path; empty unless the kind is {@linkplain LockKind#inStore() in a store}
+ * @param storeAddress where that store is, in the form its factory takes; empty unless the locks are in a store
  * @param namespace the run's key namespace, shared by all its processes
  * @param kind the lock to drive
  * @param process this process's number, naming its sections
@@ -38,6 +41,8 @@ record WorkerConfig(
         int checkerPort,
         List<String> clusterNodes,
         List<String> redlockNodes,
+        String storeFactory,
+        String storeAddress,
         String namespace,
         LockKind kind,
         int process,
@@ -53,6 +58,8 @@ record WorkerConfig(
             "checkerPort",
             "clusterNodes",
             "redlockNodes",
+            "storeFactory",
+            "storeAddress",
             "namespace",
             "kind",
             "process",
@@ -69,6 +76,10 @@ record WorkerConfig(
         redlockNodes = List.copyOf(redlockNodes);
         if (!clusterNodes.isEmpty() && !redlockNodes.isEmpty()) {
             throw new IllegalArgumentException("the locks are on a cluster or on a Redlock group, not both");
+        }
+        if (kind.inStore() == storeFactory.isEmpty()) {
+            throw new IllegalArgumentException("a lock in a store, and only such a lock, needs a factory: " + kind
+                    + " with factory '" + storeFactory + "'");
         }
         keyNames = List.copyOf(keyNames);
         if (keyNames.isEmpty()) {
@@ -93,6 +104,8 @@ record WorkerConfig(
                 Integer.parseInt(values.get("checkerPort")),
                 list(values.get("clusterNodes")),
                 list(values.get("redlockNodes")),
+                values.get("storeFactory"),
+                values.get("storeAddress"),
                 values.get("namespace"),
                 LockKind.valueOf(values.get("kind")),
                 Integer.parseInt(values.get("process")),
@@ -114,6 +127,8 @@ record WorkerConfig(
                 Integer.toString(checkerPort),
                 String.join(",", clusterNodes),
                 String.join(",", redlockNodes),
+                storeFactory,
+                storeAddress,
                 namespace,
                 kind.name(),
                 Integer.toString(process),

@@ -52,7 +52,11 @@ final class Workload {
         }
         int readPercent = kind.readWrite() ? READ_PERCENT : 0;
         KeySpace keys = KeySpace.flat(keyNames);
-        return kind == LockKind.DISTLOCK || kind == LockKind.FAIR || kind == LockKind.REDLOCK || kind.readWrite()
+        return kind == LockKind.DISTLOCK
+                        || kind == LockKind.FAIR
+                        || kind == LockKind.REDLOCK
+                        || kind == LockKind.STORE
+                        || kind.readWrite()
                 ? new Workload(
                         new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys, readPercent)
                 : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys, 0);

@@ -13,7 +13,7 @@ import javax.sql.DataSource;
  * Nothing installed on the machine is used; as root, zonky runs the server in a user namespace ({@code unshare -U}),
  * because PostgreSQL refuses to run as root.
  */
-final class TestPostgres implements AutoCloseable {
+public final class TestPostgres implements AutoCloseable {
 
     private final EmbeddedPostgres server;
 
@@ -21,7 +21,7 @@ final class TestPostgres implements AutoCloseable {
         this.server = server;
     }
 
-    static TestPostgres start() {
+    public static TestPostgres start() {
         try {
             return new TestPostgres(EmbeddedPostgres.builder().start());
         } catch (IOException e) {
@@ -30,7 +30,7 @@ final class TestPostgres implements AutoCloseable {
     }
 
     /** A plain, non-pooling data source of the server's postgres database: each connection is a new session. */
-    DataSource dataSource() {
+    public DataSource dataSource() {
         return server.getPostgresDatabase();
     }
 
@@ -44,7 +44,7 @@ final class TestPostgres implements AutoCloseable {
         return new HikariDataSource(config);
     }
 
-    int port() {
+    public int port() {
         return server.getPort();
     }
 

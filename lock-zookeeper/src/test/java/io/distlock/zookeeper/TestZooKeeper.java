@@ -19,7 +19,7 @@ import org.apache.zookeeper.ZooKeeper;
  * An in-process ZooKeeper on a free port, with a short tick so that sessions of 1 s and more are allowed and expire on
  * time, and the Curator clients of one test class, which it closes.
  */
-final class TestZooKeeper implements AutoCloseable {
+public final class TestZooKeeper implements AutoCloseable {
 
     static final int TICK_MILLIS = 100;
     private static final int MAX_CONNECTIONS = 1000;
@@ -27,7 +27,7 @@ final class TestZooKeeper implements AutoCloseable {
     private final TestingServer server;
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
-    TestZooKeeper() throws Exception {
+    public TestZooKeeper() throws Exception {
         InstanceSpec spec = new InstanceSpec(
                 null,
                 InstanceSpec.getRandomPort(),
@@ -42,7 +42,7 @@ final class TestZooKeeper implements AutoCloseable {
         server = new TestingServer(spec, true);
     }
 
-    String connectString() {
+    public String connectString() {
         return server.getConnectString();
     }
 

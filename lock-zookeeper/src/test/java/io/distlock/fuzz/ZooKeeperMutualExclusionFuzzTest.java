@@ -1,0 +1,60 @@
+package io.distlock.fuzz;
+
+import io.distlock.test.TestRedis;
+import io.distlock.zookeeper.TestZooKeeper;
+import java.io.IOException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} on {@link io.distlock.store.StoreLock}
+ * over ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their
+ * own. The checker reads each key's holder and lease from the head of its queue just before it judges (see
+ * {@link ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease,
+ * which the checker must catch.
+ *
+ * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
+ * build; a soak raises it with the settings of {@link FuzzSettings}:
+ *
+ * <pre>
+ * ./mvnw -pl lock-zookeeper -am test -Dtest='io/distlock/fuzz/ZooKeeper*Test' -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
+ * </pre>
+ */
+class ZooKeeperMutualExclusionFuzzTest {
+
+    private static TestZooKeeper zooKeeper;
+    private static TestRedis checker;
+    private static FuzzServers servers;
+
+    @BeforeAll
+    static void startServers() throws Exception {
+        zooKeeper = new TestZooKeeper();
+        checker = TestRedis.start();
+        servers = FuzzServers.store(
+                new FuzzServers.Store(
+                        ZooKeeperFuzzLocks.class, zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString()),
+                checker);
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        if (checker != null) {
+            checker.close();
+        }
+        if (zooKeeper != null) {
+            zooKeeper.close();
+        }
+    }
+
+    @Test
+    void storeLockOnZooKeeperNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+        StoreFuzz.runWithoutViolations(servers, FuzzSettings.fromEnvironment(10, 2, 5, 4));
+    }
+
+    @Test
+    void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
+        StoreFuzz.runCaught(servers, FuzzSettings.control(6));
+    }
+}
