@@ -27,7 +27,7 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
 
     /** The run the build does by default, or as large as the system properties or environment ask. */
     static FuzzSettings fromEnvironment() {
-        return fromEnvironment(15, 3, 6, 4);
+        return fromEnvironment(10, 3, 6, 4);
     }
 
     /** A run of the given size, or as large as the system properties or environment ask. */
@@ -46,7 +46,7 @@ record FuzzSettings(int seconds, int processes, int threads, int keys, long seed
      * one of them takes the lock in the moment a broken release goes wrong.
      */
     static FuzzSettings control() {
-        return control(8);
+        return control(6);
     }
 
     /** A run like {@link #control()}, of the given length. */

@@ -65,7 +65,7 @@ class RedlockMutualExclusionFuzzTest {
 
     @Test
     void redlockNeverLetsTwoHoldersIntoTheSameCriticalSectionWhileOneOfThreeNodesIsKilledMidRun() {
-        FuzzSettings settings = FuzzSettings.fromEnvironment(24, 2, 5, 4);
+        FuzzSettings settings = FuzzSettings.fromEnvironment(16, 2, 5, 4);
         NodeKill kill = new NodeKill(nodes.get(1));
 
         FuzzReport report = assertTimeoutPreemptively(
