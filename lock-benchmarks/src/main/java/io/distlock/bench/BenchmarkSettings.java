@@ -6,8 +6,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -103,12 +105,17 @@ public record BenchmarkSettings(
                 Path.of(property("bench.output", "target/benchmark-results")));
     }
 
+    private static final Set<ContenderKind> SAME_CODE_AS_ANOTHER = EnumSet.of(
+            ContenderKind.REDLOCK_5, ContenderKind.REDISSON_FAIR, ContenderKind.REDISSON_RW, ContenderKind.SI_SPIN);
+
     /**
      * Settings for a smoke run: every blocking contender in every scenario but the path scenario, for a fraction of a
-     * second each, except the 5-node Redlock: it runs the same code as the 3-node one, which the smoke run keeps, and
-     * would only add two servers and two worker JVMs to every build. {@link #pathSmoke} runs the path scenario, {@link
-     * #asyncSmoke} the non-blocking contenders, {@link #backendSmoke} those of the other backends: each in a run of its
-     * own, so that no run starts more worker JVMs at once than a small machine boots within the workers' first timeouts.
+     * second each, except those that run the same adapter code as another on the same client, which would only add
+     * worker JVMs to every build: the 5-node Redlock (the 3-node one stays), Redisson's fair and read-write locks
+     * (Redisson's lock stays) and Spring Integration's spin mode (its pub/sub mode stays). The full run has them all.
+     * {@link #pathSmoke} runs the path scenario, {@link #asyncSmoke} the non-blocking contenders, {@link #backendSmoke}
+     * those of the other backends: each in a run of its own, so that no run starts more worker JVMs at once than a small
+     * machine boots within the workers' first timeouts.
      *
      * @param output where results go
      * @return the settings
@@ -119,7 +126,8 @@ public record BenchmarkSettings(
                         .filter(scenario -> !scenario.amongHeldLocks())
                         .toList(),
                 Arrays.stream(ContenderKind.values())
-                        .filter(kind -> kind != ContenderKind.REDLOCK_5 && !kind.isAsync() && !kind.isOtherBackend())
+                        .filter(kind ->
+                                !SAME_CODE_AS_ANOTHER.contains(kind) && !kind.isAsync() && !kind.isOtherBackend())
                         .toList(),
                 output);
     }
