@@ -33,6 +33,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * nodes instead, on Lettuce connection factories of its own that are not beans and close with it; neither the {@link
  * RedisLock} nor the release subscription on the application's Redis is created, and that Redis is left alone.
  *
+ * <p>On a database it is a {@code StoreLock} over a {@code JdbcLeaseStore} on the application's {@code DataSource}
+ * ({@code JdbcLockConfiguration}); on ZooKeeper a {@code StoreLock} over a {@code ZooKeeperLeaseStore} ({@code
+ * ZooKeeperLockConfiguration}).
+ *
  * <p>The lock tells every {@link LockObserver} bean what it does, in their order; distlock's own observers come from
  * its metrics auto-configuration.
  *
