@@ -91,6 +91,16 @@ final class StoreHolds {
         return now;
     }
 
+    /** How many holds are live now. */
+    int count() {
+        return live.size();
+    }
+
+    /** Whether a live hold of this lock holds the key now. */
+    boolean holdsKey(String key) {
+        return live.stream().anyMatch(hold -> hold.key().equals(key) && hold.isHeld());
+    }
+
     void dropped(StoreHold hold) {
         if (hold.dropHandle()) {
             forget(hold);

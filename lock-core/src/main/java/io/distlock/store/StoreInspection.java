@@ -54,8 +54,7 @@ final class StoreInspection {
 
     KeyState keyState(String key) {
         Optional<Duration> remaining = store.remainingLease(key);
-        boolean mine = holds.snapshot().stream().anyMatch(hold -> hold.key().equals(key) && hold.isHeld());
-        return new KeyState(key, remaining.isPresent(), remaining.orElse(null), mine);
+        return new KeyState(key, remaining.isPresent(), remaining.orElse(null), holds.holdsKey(key));
     }
 
     BackendState checkBackend(boolean closed) {

@@ -213,7 +213,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
 
     @Override
     public int heldCount() {
-        return holds.snapshot().size();
+        return holds.count();
     }
 
     @Override
@@ -233,8 +233,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      */
     @Override
     public KeyState keyState(String key) {
-        LockArguments.validateKey(key);
-        store.validateKey(key);
+        validateKey(key);
         return inspection.keyState(key);
     }
 
@@ -319,9 +318,13 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         if (closed) {
             throw closedLock(key);
         }
+        validateKey(key);
+        LockArguments.validateLease(lease);
+    }
+
+    private void validateKey(String key) {
         LockArguments.validateKey(key);
         store.validateKey(key);
-        LockArguments.validateLease(lease);
     }
 
     private IllegalStateException closedLock(String key) {
