@@ -10,6 +10,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
+    DISTLOCK_JDK("distlock-jdk", "distlock asJavaLock", true, 0),
     DISTLOCK_ASYNC("distlock-async", "distlock async", true, 0),
     DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
@@ -191,6 +192,7 @@ public enum ContenderKind {
         RedisNodes redis = target.redis();
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
+            case DISTLOCK_JDK -> new DistlockJavaLockContender(redis);
             case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
             case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
