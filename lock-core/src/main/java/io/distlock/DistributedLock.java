@@ -110,8 +110,8 @@ public @interface DistributedLock {
      * of segments, joined with {@code /} (an empty one is the whole tree). The path conflicts with itself, its
      * ancestors and its descendants, never with its siblings: while one call holds {@code A/C}, calls on {@code A},
      * {@code A/C/D} and the whole tree wait, and a call on {@code A/B} runs. A segment must not be blank, {@code .} or
-     * {@code ..}, and a segment given as an element must not contain {@code /}; see {@link
-     * io.distlock.redis.PathLock} for the path rules. Set together with {@link #tree()}.
+     * {@code ..}, and a segment given as an element must not contain {@code /}; see {@code io.distlock.redis.PathLock}
+     * for the path rules. Set together with {@link #tree()}.
      *
      * <pre>{@code
      * @DistributedLock(tree = "'project:' + #projectId", path = "#folders", waitSeconds = 5)

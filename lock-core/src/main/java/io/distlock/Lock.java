@@ -7,7 +7,7 @@ import java.util.concurrent.CompletionStage;
 
 /**
  * Named distributed locks: at most one owner at a time holds a key, across every thread and process that uses the same
- * store (for {@link io.distlock.redis.RedisLock}, the same Redis and key prefix).
+ * store (for {@code RedisLock}, the same Redis and key prefix).
  *
  * <p>Each successful acquisition returns a {@link LockHandle} with a {@link Lease}, so a crashed holder never blocks
  * others for longer than its lease. Methods without a lease argument use an {@linkplain Lease#renewed() auto-renewed
@@ -180,8 +180,8 @@ public interface Lock {
      * with {@link IllegalStateException}: waiting for that scope from inside it might never end.
      *
      * <p>This default waits with {@link #tryAcquire(String, Lease, Duration)} on a thread of its own (a virtual thread
-     * on Java 21 and later), which the cancel interrupts, and completes the stage on that thread. {@link
-     * io.distlock.redis.RedisLock} overrides it and waits without any thread.
+     * on Java 21 and later), which the cancel interrupts, and completes the stage on that thread. {@code RedisLock}
+     * overrides it and waits without any thread.
      *
      * @param key the lock's name
      * @param lease the lease of the new hold
@@ -284,11 +284,10 @@ public interface Lock {
 
     /**
      * The fair view of this lock, if it has one: the same keys, leases and handles, with the waiters of every process
-     * served in the order they arrived ({@link io.distlock.redis.RedisLock#fair()}).
+     * served in the order they arrived ({@code RedisLock#fair()}).
      *
      * @return the fair lock
-     * @throws UnsupportedOperationException if this implementation has no fair view (a {@link
-     *     io.distlock.redis.Redlock}, for one)
+     * @throws UnsupportedOperationException if this implementation has no fair view (a {@code Redlock}, for one)
      */
     default Lock fair() {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no fair lock");
@@ -296,11 +295,10 @@ public interface Lock {
 
     /**
      * The read side of this lock's keys, if it has one: readers share a key, and exclude and are excluded by this
-     * lock's own acquisitions, which are the writers ({@link io.distlock.redis.ReadLock}).
+     * lock's own acquisitions, which are the writers ({@code ReadLock}).
      *
      * @return the read lock
-     * @throws UnsupportedOperationException if this implementation has no read lock (a {@link
-     *     io.distlock.redis.Redlock}, for one)
+     * @throws UnsupportedOperationException if this implementation has no read lock (a {@code Redlock}, for one)
      */
     default Lock reading() {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no read lock");
@@ -309,13 +307,12 @@ public interface Lock {
     /**
      * Locks on the paths of a named tree, if this implementation has them: a path conflicts with itself, its ancestors
      * and its descendants, never with its siblings; each method of the returned lock takes a path ({@code "A/C"}) where
-     * it takes a key ({@link io.distlock.redis.PathLock}).
+     * it takes a key ({@code PathLock}).
      *
      * @param tree the tree's name, such as {@code project:42}
      * @return the path lock of that tree
      * @throws IllegalArgumentException if the tree's name is invalid
-     * @throws UnsupportedOperationException if this implementation has no path lock (a {@link
-     *     io.distlock.redis.Redlock}, for one)
+     * @throws UnsupportedOperationException if this implementation has no path lock (a {@code Redlock}, for one)
      */
     default Lock tree(String tree) {
         throw new UnsupportedOperationException(getClass().getSimpleName() + " has no path lock");

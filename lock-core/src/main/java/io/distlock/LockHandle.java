@@ -127,8 +127,8 @@ public interface LockHandle extends AutoCloseable {
      * LockBackendException} if Redis could not be asked, in which case the lock expires with its lease. The handle
      * counts as released from the call on, whatever the outcome.
      *
-     * <p>This default releases on the calling thread and returns a completed stage; the handles of {@link
-     * io.distlock.redis.RedisLock} and its kinds release without blocking.
+     * <p>This default releases on the calling thread and returns a completed stage; the handles of {@code RedisLock}
+     * and its kinds release without blocking.
      *
      * @return a stage that completes when the release is done
      */

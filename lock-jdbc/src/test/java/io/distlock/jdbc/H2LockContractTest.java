@@ -3,7 +3,7 @@ package io.distlock.jdbc;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 
-/** {@link io.distlock.LockContract} on an in-memory H2 database; each client opens its own sessions. */
+/** {@link io.distlock.test.contract.LockContract} on an in-memory H2 database; each client opens its own sessions. */
 class H2LockContractTest extends JdbcLockContracts {
 
     private static String url;

@@ -1,8 +1,8 @@
 package io.distlock.jdbc;
 
 import io.distlock.Lock;
-import io.distlock.LockContract;
 import io.distlock.store.StoreLock;
+import io.distlock.test.contract.LockContract;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

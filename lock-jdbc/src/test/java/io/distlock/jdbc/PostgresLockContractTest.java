@@ -5,7 +5,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** {@link io.distlock.LockContract} on a real PostgreSQL, each client with its own connection pool. */
+/** {@link io.distlock.test.contract.LockContract} on a real PostgreSQL, each client with its own connection pool. */
 class PostgresLockContractTest extends JdbcLockContracts {
 
     private static TestPostgres postgres;

@@ -1,8 +1,8 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.LockContract;
 import io.distlock.test.TestRedis;
+import io.distlock.test.contract.LockContract;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

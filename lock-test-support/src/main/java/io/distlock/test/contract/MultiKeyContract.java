@@ -1,10 +1,17 @@
-package io.distlock;
+package io.distlock.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.LockNotAcquiredException;
+import io.distlock.MultiLockHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,8 +34,10 @@ import org.junit.jupiter.api.Timeout;
  * Lock#acquireAll}, {@link Lock#callWithLocks}); {@link LockContract} runs it for each implementation.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@SuppressWarnings("try") // cases hold locks in try-with-resources blocks that never name them
 public interface MultiKeyContract {
 
+    /** A lease that outlasts every test. */
     Lease LONG = Lease.fixed(Duration.ofSeconds(30));
 
     /**
@@ -46,6 +55,7 @@ public interface MultiKeyContract {
      */
     String key(String name);
 
+    /** Each key of a set is taken once, in the one global key order, with a handle and fencing token of its own. */
     @Test
     default void everyKeyIsTakenOnceInKeyOrderWithItsOwnHandleAndFencingToken() throws Exception {
         Lock lock = newClient();
@@ -72,6 +82,7 @@ public interface MultiKeyContract {
         assertThatThrownBy(held::release).isInstanceOf(IllegalStateException.class);
     }
 
+    /** A key that another client holds makes the call fail and frees the keys it had already taken. */
     @Test
     default void aBusyKeyGivesBackTheKeysAlreadyTaken() throws Exception {
         Lock lock = newClient();
@@ -89,6 +100,7 @@ public interface MultiKeyContract {
         assertThat(newClient().tryAcquire(c, LONG)).isPresent();
     }
 
+    /** One wait bounds the acquisition of all the keys together, not one wait per key. */
     @Test
     default void theWaitIsForAllTheKeysTogether() throws Exception {
         Lock lock = newClient();
@@ -107,6 +119,7 @@ public interface MultiKeyContract {
         free.get().release();
     }
 
+    /** A caller waiting for several keys gets them all soon after the last busy one is released. */
     @Test
     default void aWaiterGetsEveryKeySoonAfterTheLastBusyOneIsReleased() throws Exception {
         Lock waiter = newClient();
@@ -131,6 +144,7 @@ public interface MultiKeyContract {
         }
     }
 
+    /** An interrupted wait for several keys ends with {@link InterruptedException} and leaves none of them held. */
     @Test
     default void anInterruptedWaitLeavesNothingHeld() throws Exception {
         Lock waiter = newClient();
@@ -162,6 +176,7 @@ public interface MultiKeyContract {
         assertThat(newClient().tryAcquire(a, LONG)).isPresent();
     }
 
+    /** Work run under several keys sees each key's handle in its context, and a refusal names the key that was busy. */
     @Test
     default void workUnderSeveralKeysSeesEveryHandleAndANotAcquiredNamesTheBusyKey() throws Exception {
         Lock lock = newClient();
@@ -186,6 +201,7 @@ public interface MultiKeyContract {
         assertThat(newClient().tryAcquire(a, LONG)).isPresent();
     }
 
+    /** A key that the enclosing work already holds is re-entered, and the other keys of the set are taken. */
     @Test
     default void aKeyHeldByTheEnclosingWorkIsReEnteredAndTheOthersTaken() throws Exception {
         Lock lock = newClient();
@@ -204,6 +220,7 @@ public interface MultiKeyContract {
         });
     }
 
+    /** The loss of any one key is reported once, through the handle of all the keys. */
     @Test
     default void aLostKeyIsReportedOnceByTheHandleOfAllTheKeys() throws Exception {
         Lock lock = newClient();
@@ -220,6 +237,7 @@ public interface MultiKeyContract {
         assertThat(reported).hasValue(1);
     }
 
+    /** Invalid keys, leases or waits are refused before any key is taken. */
     @Test
     default void invalidKeysAreRefusedBeforeAnyKeyIsTaken() {
         Lock lock = newClient();

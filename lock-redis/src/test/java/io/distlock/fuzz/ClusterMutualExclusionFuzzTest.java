@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  * example two minutes each (the master is killed a quarter of the way into a run):
  *
  * <pre>
- * ./mvnw -pl lock-core -am verify -Dtest=ClusterMutualExclusionFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
+ * ./mvnw -pl lock-redis -am verify -Dtest=ClusterMutualExclusionFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dfuzz.seconds=120 -Dfuzz.processes=3 -Dfuzz.threads=6
  * </pre>
  *

@@ -1,8 +1,8 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.LockContract;
 import io.distlock.test.TestRedisCluster;
+import io.distlock.test.contract.LockContract;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;

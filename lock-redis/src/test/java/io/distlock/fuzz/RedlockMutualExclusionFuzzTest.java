@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
  * is killed a third of the way into the run):
  *
  * <pre>
- * ./mvnw -pl lock-core -am verify -Dtest='RedlockMutualExclusionFuzzTest#redlockNever*' \
+ * ./mvnw -pl lock-redis -am verify -Dtest='RedlockMutualExclusionFuzzTest#redlockNever*' \
  *     -Dsurefire.failIfNoSpecifiedTests=false -Dfuzz.seconds=120 -Dfuzz.processes=3 -Dfuzz.threads=6
  * </pre>
  */

@@ -1,20 +1,17 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.LockContract;
 import io.distlock.test.TestRedis;
-import java.util.UUID;
+import io.distlock.test.contract.LockContract;
 import org.junit.jupiter.api.AfterEach;
 
-/** The path lock keeps every promise of a lock, with each contract key a path of one segment in a shared tree. */
-class PathLockContractTest extends LockContract {
+class RedisLockContractTest extends LockContract {
 
     private final RedisClients clients = new RedisClients(TestRedis.shared());
-    private final String tree = "contract-tree:" + UUID.randomUUID();
 
     @Override
     public Lock newClient() {
-        return clients.lock().tree(tree);
+        return clients.lock();
     }
 
     @AfterEach

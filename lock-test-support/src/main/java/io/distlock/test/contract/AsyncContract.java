@@ -1,9 +1,13 @@
-package io.distlock;
+package io.distlock.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.LockNotAcquiredException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -36,6 +40,7 @@ public interface AsyncContract {
      */
     String key(String name);
 
+    /** An asynchronous acquisition of a free key completes with a handle that holds it. */
     @Test
     default void anAsynchronousAcquisitionOfAFreeKeyHoldsIt() {
         Lock lock = newClient();
@@ -51,6 +56,7 @@ public interface AsyncContract {
         newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
     }
 
+    /** A waiting asynchronous acquisition completes with the key once another client releases it. */
     @Test
     default void anAsynchronousAcquisitionGetsTheKeyWhenAnotherClientReleasesIt() throws Exception {
         Lock holder = newClient();
@@ -69,6 +75,7 @@ public interface AsyncContract {
         next.release();
     }
 
+    /** An asynchronous acquisition whose wait ends while the key stays held completes without it. */
     @Test
     default void anAsynchronousAcquisitionEndsWithoutTheKeyWhenItStaysHeld() {
         Lock holder = newClient();
@@ -89,6 +96,7 @@ public interface AsyncContract {
         held.release();
     }
 
+    /** An asynchronous release frees the key for a waiter of another client. */
     @Test
     default void anAsynchronousReleaseFreesTheKeyForAWaiterOfAnotherClient() throws Exception {
         Lock holder = newClient();
@@ -110,6 +118,7 @@ public interface AsyncContract {
         newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
     }
 
+    /** A cancelled asynchronous acquisition leaves nothing held: once the holder releases, another client takes the key. */
     @Test
     default void aCancelledAsynchronousAcquisitionHoldsNothing() {
         Lock holder = newClient();

@@ -49,7 +49,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * <p>The default run is sized for the build. A soak run (see {@link FuzzSettings} for the settings):
  *
  * <pre>
- * ./mvnw -pl lock-core -am verify -Dtest=MutualExclusionFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
+ * ./mvnw -pl lock-redis -am verify -Dtest=MutualExclusionFuzzTest -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dfuzz.seconds=600 -Dfuzz.processes=4 -Dfuzz.threads=8
  * </pre>
  */

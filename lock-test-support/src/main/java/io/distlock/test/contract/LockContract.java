@@ -1,10 +1,16 @@
-package io.distlock;
+package io.distlock.test.contract;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockContext;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import io.distlock.LockNotAcquiredException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,6 +38,7 @@ import org.junit.jupiter.api.Timeout;
  * another process. Keys are unique per test.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@SuppressWarnings("try") // cases hold locks and scopes in try-with-resources blocks that never name them
 public abstract class LockContract implements MultiKeyContract, AsyncContract {
 
     private static final Duration LONG = Duration.ofSeconds(30);
@@ -608,7 +615,13 @@ public abstract class LockContract implements MultiKeyContract, AsyncContract {
         assertThat(lock.tryAcquire(key("k"), Lease.fixed(LONG))).isPresent();
     }
 
-    /** Runs the call on another thread of this suite and waits for it. */
+    /**
+     * Runs the call on another thread of this suite and waits for it, up to 30 seconds.
+     *
+     * @param call what to run
+     * @param <T> what it returns
+     * @return what the call returned
+     */
     protected <T> T onOtherThread(java.util.concurrent.Callable<T> call) {
         try {
             return threads.submit(call).get(30, TimeUnit.SECONDS);
