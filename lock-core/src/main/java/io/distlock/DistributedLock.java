@@ -37,8 +37,9 @@ import java.lang.annotation.Target;
  * rather than the first call: which attributes are set together, the expressions' syntax and the parameter names and
  * beans they use, the lease and wait values, the fallback method, and the return type (a plain {@code Future}, a
  * {@code Flow.Publisher} or a Reactive Streams {@code Publisher} other than {@code Mono} and {@code Flux} is refused,
- * since the lock could not follow its work, as is {@link #keys()} on an asynchronous method). What only a call can tell, a key, tree or path that evaluates to something invalid, is an {@link
- * IllegalArgumentException} naming the method, the expression and the arguments, and the method does not run.
+ * since the lock could not follow its work, as is {@link #keys()} on an asynchronous method). What only a call can
+ * tell, a key, tree or path that evaluates to something invalid, is an {@link IllegalArgumentException} naming the
+ * method, the expression and the arguments, and the method does not run.
  *
  * <p>Like {@code @Transactional}, the annotation works through a Spring proxy: calls from inside the same bean
  * ({@code this.deduct(...)}) are not locked. The lock is ordered outside the transaction, so with {@code
@@ -152,8 +153,8 @@ public @interface DistributedLock {
 
     /**
      * Whether to take the lock fairly: the callers of every process are served in the order they arrived, through a
-     * queue in Redis ({@link Lock#fair()}). It needs a {@link Lock} bean with a fair view; with one that has none (a
-     * Redlock), start-up fails. Use one kind per key: a plain acquisition does not queue. Not with {@link #tree()}.
+     * queue in the store ({@link Lock#fair()}). It needs a {@link Lock} bean with a fair view; with one that has none
+     * (a Redlock), start-up fails. Use one kind per key: a plain acquisition does not queue. Not with {@link #tree()}.
      *
      * @return true to queue fairly
      */

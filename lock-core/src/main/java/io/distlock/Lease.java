@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How long an acquisition may hold its lock before Redis frees it on its own, so that a crashed holder never blocks
+ * How long an acquisition may hold its lock before the store frees it on its own, so that a crashed holder never blocks
  * anyone for longer than its lease.
  *
  * <p>A {@linkplain #fixed(Duration) fixed} lease expires when it says, whatever the holder is doing; the holder learns
@@ -28,7 +28,7 @@ public final class Lease {
     /**
      * A lease that expires after {@code duration} unless extended with {@link LockHandle#extend(Duration)}.
      *
-     * @param duration how long the lock is held at most, from 1 ms to {@link #MAX_FIXED}; counted by Redis
+     * @param duration how long the lock is held at most, from 1 ms to {@link #MAX_FIXED}; counted by the store
      * @return the lease
      * @throws IllegalArgumentException if {@code duration} is null, shorter than 1 ms or longer than {@link #MAX_FIXED}
      */

@@ -29,9 +29,9 @@ import java.util.concurrent.CompletionStage;
  * An acquisition re-enters a hold only when the current thread is working inside a scope that holds the same key
  * through the same {@code Lock} instance: the work of {@link #callWithLock} or {@link #runWithLock}, a {@link
  * DistributedLock @DistributedLock} method, a {@link LockContext#enter(LockHandle)} scope, or a {@linkplain
- * #asJavaLock(String, Lease) JDK lock view} this thread has locked. A nested acquisition succeeds at once after Redis
- * confirms the hold still owns the key, and shares its owner token and fencing token; the key is released when the last
- * handle of the hold is released, in whatever order.
+ * #asJavaLock(String, Lease) JDK lock view} this thread has locked. A nested acquisition succeeds at once after the
+ * store confirms the hold still owns the key, and shares its owner token and fencing token; the key is released when
+ * the last handle of the hold is released, in whatever order.
  *
  * <p>Everywhere else, an acquisition is a new owner's, even on a thread that acquired the key earlier: that thread may
  * have handed its {@link LockHandle} to a pool, a {@code CompletableFuture} stage or another thread, which still works
@@ -42,21 +42,21 @@ import java.util.concurrent.CompletionStage;
  *
  * <h2>Nested leases</h2>
  * Each handle keeps the lease it asked for. While any open handle of a hold asked for an {@linkplain Lease#renewed()
- * auto-renewed} lease, the hold is renewed; once only fixed leases are left, renewal stops. The key's remaining lease is
- * never shortened by a nested acquisition or a renewal: it is at least as long as the longest lease an open handle asked
- * for. {@link LockHandle#extend(Duration)} sets it exactly.
+ * auto-renewed} lease, the hold is renewed; once only fixed leases are left, renewal stops. The key's remaining lease
+ * is never shortened by a nested acquisition or a renewal: it is at least as long as the longest lease an open handle
+ * asked for. {@link LockHandle#extend(Duration)} sets it exactly.
  *
  * <h2>Shutdown</h2>
  * An implementation that is closed (the application shuts down) refuses new acquisitions and wakes waiting ones with
  * {@link IllegalStateException}. Locks still held keep their leases for a grace period and are then reported lost.
  *
  * <h2>Failures</h2>
- * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When Redis cannot
- * be asked, methods throw {@link LockBackendException}, never a plain "not acquired". A waiting form ends no later than
- * its wait time, or 200 ms after it when an attempt is still on its way: if Redis answered earlier attempts of the
- * same call, the lock counts as not acquired; if Redis never answered, {@link LockBackendException} is thrown. An
- * abandoned attempt is always followed by a release with its owner token, which Redis runs after the attempt, so a lock
- * granted after its caller gave up is freed again at once.
+ * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When the store
+ * cannot be asked, methods throw {@link LockBackendException}, never a plain "not acquired". A waiting form ends no
+ * later than its wait time, or 200 ms after it when an attempt is still on its way: if the store answered earlier
+ * attempts of the same call, the lock counts as not acquired; if the store never answered, {@link LockBackendException}
+ * is thrown. An abandoned attempt is always followed by a release with its owner token, which the store runs after the
+ * attempt, so a lock granted after its caller gave up is freed again at once.
  *
  * <h2>Keys</h2>
  * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
@@ -81,7 +81,7 @@ public interface Lock {
      * @param key the lock's name
      * @return the handle, or empty if someone else holds the lock
      * @throws IllegalArgumentException if the key is null, blank or too long
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed
      */
@@ -96,7 +96,7 @@ public interface Lock {
      * @param lease the lease of the new hold
      * @return the handle, or empty if someone else holds the lock
      * @throws IllegalArgumentException if the key is null, blank or too long, or the lease is null
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed
      */
@@ -110,7 +110,7 @@ public interface Lock {
      * @return the handle, or empty if the lock stayed held for the whole wait
      * @throws IllegalArgumentException if the key is invalid, or the wait is null or negative
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
-     * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
+     * @throws LockBackendException if the store could not be asked, at the latest when the wait ends
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
@@ -127,7 +127,7 @@ public interface Lock {
      * @return the handle, or empty if the lock stayed held for the whole wait
      * @throws IllegalArgumentException if the key, lease or wait is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
-     * @throws LockBackendException if Redis could not be asked, at the latest when the wait ends
+     * @throws LockBackendException if the store could not be asked, at the latest when the wait ends
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
@@ -140,7 +140,7 @@ public interface Lock {
      * @return the handle
      * @throws IllegalArgumentException if the key is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
@@ -156,7 +156,7 @@ public interface Lock {
      * @return the handle
      * @throws IllegalArgumentException if the key or lease is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost
      * @throws IllegalStateException if the lock is closed, also while waiting
      */
@@ -211,11 +211,11 @@ public interface Lock {
      * Runs {@code work} while holding the lock, waiting up to {@code wait} for it, and releases the lock afterwards
      * whether the work returned or threw.
      *
-     * <p>The held lock is available to the work through {@link LockContext#current()}. If the work throws, its exception
-     * is thrown and a failure to release is attached to it as suppressed. If the work returns but the lock was lost
-     * meanwhile, {@link LockLostException} is thrown instead of the result. If the work returns and only Redis failed
-     * to confirm the release, the failure is logged and the result returned: the work did run under the lock, which
-     * then expires with its lease.
+     * <p>The held lock is available to the work through {@link LockContext#current()}. If the work throws, its
+     * exception is thrown and a failure to release is attached to it as suppressed. If the work returns but the lock
+     * was lost meanwhile, {@link LockLostException} is thrown instead of the result. If the work returns and only the
+     * store failed to confirm the release, the failure is logged and the result returned: the work did run under the
+     * lock, which then expires with its lease.
      *
      * @param key the lock's name
      * @param lease the lease of the hold
@@ -229,7 +229,7 @@ public interface Lock {
      * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
      *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      */
     default <T, X extends Throwable> T callWithLock(String key, Lease lease, Duration wait, LockedCallable<T, X> work)
             throws X, InterruptedException {
@@ -253,7 +253,7 @@ public interface Lock {
      * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
      *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      */
     default <X extends Throwable> void runWithLock(String key, Lease lease, Duration wait, LockedRunnable<X> work)
             throws X, InterruptedException {

@@ -17,16 +17,16 @@ import java.util.function.Consumer;
  * <p>A handle is not tied to the thread that acquired it: any thread may release or extend it, so it can be handed to
  * a thread pool, a {@code CompletableFuture} stage or a virtual thread.
  *
- * <p>Nested acquisitions inside a scope that holds the key share one hold in Redis (see {@link Lock} for when an
- * acquisition re-enters): each has its own handle, with its own lease, and the lock is released in Redis when the last
- * of these handles is released, in whatever order.
+ * <p>Nested acquisitions inside a scope that holds the key share one hold in the store (see {@link Lock} for when an
+ * acquisition re-enters): each has its own handle, with its own lease, and the lock is released in the store when the
+ * last of these handles is released, in whatever order.
  *
  * <p>A handle that becomes unreachable without being released is no longer renewed once the garbage collector finds it,
- * with a warning in the log; nothing is released in Redis, so its key expires with its lease, as a dead holder's
+ * with a warning in the log; nothing is released in the store, so its key expires with its lease, as a dead holder's
  * would. Keep a handle for as long as the work runs, and always release it.
  *
  * <p>A handle can learn that its lock was lost (the lease ran out, or another owner holds the key): {@link #isLost()}
- * answers without asking Redis, {@link #onLost(Consumer)} calls back once when it happens, and {@link #release()}
+ * answers without asking the store, {@link #onLost(Consumer)} calls back once when it happens, and {@link #release()}
  * reports it with a {@link LockLostException}.
  */
 public interface LockHandle extends AutoCloseable {
@@ -39,7 +39,7 @@ public interface LockHandle extends AutoCloseable {
     String key();
 
     /**
-     * A number that is greater than that of every earlier acquisition of this key, in any process, as long as Redis
+     * A number that is greater than that of every earlier acquisition of this key, in any process, as long as the store
      * keeps its data (a failover to a replica that missed the latest writes, or a restart without persistence, can
      * repeat a number). A resource that
      * remembers the highest token it has accepted can reject writes from a holder whose lease ran out while it was
@@ -50,8 +50,8 @@ public interface LockHandle extends AutoCloseable {
     long fencingToken();
 
     /**
-     * The random, unguessable token that identifies this hold in Redis; only its owner can release or extend the lock.
-     * Keep it out of logs.
+     * The random, unguessable token that identifies this hold in the store; only its owner can release or extend the
+     * lock. Keep it out of logs.
      *
      * @return the owner token
      */
@@ -65,35 +65,36 @@ public interface LockHandle extends AutoCloseable {
     Lease lease();
 
     /**
-     * Asks Redis whether this handle's hold still owns the lock.
+     * Asks the store whether this handle's hold still owns the lock.
      *
-     * @return true if Redis still has the key under this hold's owner token; false once released or lost
-     * @throws LockBackendException if Redis could not be asked
+     * @return true if the store still has the key under this hold's owner token; false once released or lost
+     * @throws LockBackendException if the store could not be asked
      */
     boolean isHeld();
 
     /**
-     * Asks Redis how much of the lease is left.
+     * Asks the store how much of the lease is left.
      *
-     * @return the key's remaining time to live in Redis, or {@link Duration#ZERO} if this hold no longer owns the lock
-     * @throws LockBackendException if Redis could not be asked
+     * @return the key's remaining time to live in the store, or {@link Duration#ZERO} if this hold no longer owns the
+     *     lock
+     * @throws LockBackendException if the store could not be asked
      */
     Duration remainingLease();
 
     /**
-     * Sets the remaining lease to {@code lease} from now, in Redis, if this hold still owns the lock. An auto-renewed
-     * lease goes on being renewed afterwards; a fixed lease now ends {@code lease} from now.
+     * Sets the remaining lease to {@code lease} from now, in the store, if this hold still owns the lock. An
+     * auto-renewed lease goes on being renewed afterwards; a fixed lease now ends {@code lease} from now.
      *
      * @param lease the new remaining lease, from 1 ms to {@link Lease#MAX_FIXED}
      * @throws IllegalArgumentException if {@code lease} is out of range
      * @throws IllegalStateException if this handle was already released
      * @throws LockLostException if the lock was lost; the key is not touched
-     * @throws LockBackendException if Redis could not be asked; the lease may or may not have been extended
+     * @throws LockBackendException if the store could not be asked; the lease may or may not have been extended
      */
     void extend(Duration lease);
 
     /**
-     * Tells, without asking Redis, whether this hold is known to have lost its lock: a fixed lease ran out by the
+     * Tells, without asking the store, whether this hold is known to have lost its lock: a fixed lease ran out by the
      * local monotonic clock, a renewal found another owner or no key, or renewals failed until the lease must have run
      * out. Counting starts before the acquire command was sent, so this errs on the side of "lost".
      *
@@ -110,21 +111,21 @@ public interface LockHandle extends AutoCloseable {
     void onLost(Consumer<LockLostException> callback);
 
     /**
-     * Releases this acquisition. The lock is deleted in Redis, and waiters are woken, when the last handle of a hold is
-     * released; a nested handle only lowers the hold count.
+     * Releases this acquisition. The lock is deleted in the store, and waiters are woken, when the last handle of a
+     * hold is released; a nested handle only lowers the hold count.
      *
      * @throws IllegalStateException if this handle was already released
      * @throws LockLostException if the lock was lost before release; nothing of another owner's is touched
-     * @throws LockBackendException if Redis could not be asked; the lock then expires with its lease
+     * @throws LockBackendException if the store could not be asked; the lock then expires with its lease
      */
     void release();
 
     /**
      * Releases this acquisition like {@link #release()}, without blocking the calling thread: for asynchronous and
-     * reactive code, which must not wait for Redis on an event loop. The stage completes once the release (or the
+     * reactive code, which must not wait for the store on an event loop. The stage completes once the release (or the
      * handover to a waiter of this instance) is confirmed; it fails with {@link IllegalStateException} if this handle
      * was already released, with {@link LockLostException} if the lock was lost before release, and with {@link
-     * LockBackendException} if Redis could not be asked, in which case the lock expires with its lease. The handle
+     * LockBackendException} if the store could not be asked, in which case the lock expires with its lease. The handle
      * counts as released from the call on, whatever the outcome.
      *
      * <p>This default releases on the calling thread and returns a completed stage; the handles of {@code RedisLock}
@@ -146,7 +147,7 @@ public interface LockHandle extends AutoCloseable {
      * nothing.
      *
      * @throws LockLostException if the lock was lost before release
-     * @throws LockBackendException if Redis could not be asked
+     * @throws LockBackendException if the store could not be asked
      */
     @Override
     void close();

@@ -20,13 +20,13 @@ public class LockLostException extends LockException {
          * or went with the holder's ZooKeeper session.
          */
         KEY_GONE("the store no longer has the key (it expired or was deleted)"),
-        /** Redis had the key, but under another owner's token. */
+        /** The store had the key, but under another owner's token. */
         OWNED_BY_OTHER("another owner holds the key now"),
-        /** Renewals failed (Redis unreachable or slow) until the lease must have run out. */
+        /** Renewals failed (the store unreachable or slow) until the lease must have run out. */
         RENEWAL_FAILED("renewals failed until the lease must have run out"),
         /**
          * The lock client was closed (the application shut down) while the lock was still held, and the lock was not
-         * released within the shutdown grace period; renewals stopped, so the lease runs out in Redis.
+         * released within the shutdown grace period; renewals stopped, so the lease runs out in the store.
          */
         CLIENT_CLOSED("the lock client was closed while the lock was held, and renewals stopped");
 

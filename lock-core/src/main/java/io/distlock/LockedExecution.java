@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * lock is released whether the work returned or threw, and a lock lost meanwhile is reported.
  *
  * <p>Release failures after work that returned: a lost lock is thrown or logged according to the {@link OnLockLost}
- * policy; a Redis failure while releasing a lock that was not lost is logged, since the work did run under the lock,
+ * policy; a store failure while releasing a lock that was not lost is logged, since the work did run under the lock,
  * and the lock then expires with its lease. After work that threw, every release failure is attached to the work's
  * exception as suppressed.
  *
