@@ -1,4 +1,4 @@
-package io.distlock.reactor;
+package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,7 +9,8 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
-import io.distlock.redis.RedisLock;
+import io.distlock.reactor.ReactiveLock;
+import io.distlock.reactor.ReactiveLockContext;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
