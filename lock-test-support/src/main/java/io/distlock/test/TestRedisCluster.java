@@ -565,7 +565,7 @@ public final class TestRedisCluster implements AutoCloseable {
          */
         public TestRedisCluster start() {
             Provider chosen = provider != null ? provider : ProviderSelection.defaultProcessProvider();
-            RedisExecutable executable = TestRedis.Builder.executable(chosen);
+            RedisExecutable executable = ServerLaunch.executable(chosen);
             List<String> directives = new ArrayList<>(List.of(
                     "cluster-enabled yes",
                     "cluster-config-file nodes.conf",
