@@ -11,7 +11,7 @@ import java.time.Duration;
  * Builds a fuzz worker's {@link StoreLock} on the PostgreSQL at a JDBC URL, through a connection pool as applications
  * use one, and the checker's {@link JdbcLockView} on a pool of its own, so that waiting holders never delay a read.
  */
-final class JdbcFuzzLocks implements FuzzLockFactory {
+public final class JdbcFuzzLocks implements FuzzLockFactory {
 
     /** Room for every worker thread, their renewals and their releases from other threads. */
     private static final int LOCK_POOL_SIZE = 16;
@@ -23,24 +23,24 @@ final class JdbcFuzzLocks implements FuzzLockFactory {
         return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
     }
 
+    /** The JDBC URL of the run ({@link FuzzTarget#address()}); a plain StoreLock, or one over a short-lease store. */
     @Override
-    public LockUnderTest open(String address, LockKind kind) {
-        HikariDataSource pool = pool(address, "distlock-fuzz-lock", LOCK_POOL_SIZE);
-        HikariDataSource reads = pool(address, "distlock-fuzz-checker", READ_POOL_SIZE);
-        LeaseStore store =
-                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build();
-        if (kind == LockKind.SHORT_LEASE_STORE) {
-            store = new ShortLeaseStore(store);
-        }
+    public LockUnderTest open(FuzzTarget target) {
+        HikariDataSource pool = pool(target.address(), "distlock-fuzz-lock", LOCK_POOL_SIZE);
+        HikariDataSource reads = pool(target.address(), "distlock-fuzz-checker", READ_POOL_SIZE);
+        LeaseStore store = target.leaseStore(
+                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build());
         StoreLock lock = StoreLock.builder(store)
-                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        return LockUnderTest.inStore(lock, new JdbcLockView(reads), () -> {
-            lock.close();
-            reads.close();
-            pool.close();
-        });
+        return LockUnderTest.builder(lock, new JdbcLockView(reads))
+                .onClose(() -> {
+                    lock.close();
+                    reads.close();
+                    pool.close();
+                })
+                .build();
     }
 
     private static HikariDataSource pool(String url, String name, int size) {

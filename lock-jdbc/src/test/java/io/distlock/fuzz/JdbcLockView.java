@@ -14,9 +14,9 @@ import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Reads a key's holder straight from PostgreSQL's lock table {@code distlock_locks}, on connections of the checker's
- * own, just before each judgement, as {@link ClusterLockView} reads a cluster's master: the owner token and when its
- * lease ends. The lease is compared with the database's clock, as the store's takeover compares it, so a row whose
- * lease ran out has no holder; its end is sent on that clock, which is the host's, as the checker's Redis's is.
+ * own, just before each judgement ({@link LockView#READ_BEFORE_PRELUDE}): the owner token and when its lease ends.
+ * The lease is compared with the database's clock, as the store's takeover compares it, so a row whose lease ran out
+ * has no holder; its end is sent on that clock, which is the host's, as the checker's Redis's is.
  */
 final class JdbcLockView implements LockView {
 
@@ -40,7 +40,7 @@ final class JdbcLockView implements LockView {
 
     @Override
     public String prelude() {
-        return ClusterLockView.READ_BEFORE_PRELUDE;
+        return LockView.READ_BEFORE_PRELUDE;
     }
 
     @Override

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} on {@link io.distlock.store.StoreLock}
+ * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
  * over PostgreSQL ({@link JdbcLeaseStore}), with the checker's records on a Redis of their own. The checker reads each
  * key's owner and lease from the lock table just before it judges (see {@link JdbcLockView}). A control run drives a
  * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch.
@@ -34,11 +34,9 @@ class JdbcMutualExclusionFuzzTest {
         JdbcLeaseStore.builder(postgres.dataSource()).createTableIfMissing(true).build();
         checker = TestRedis.start();
         servers = FuzzServers.store(
-                new FuzzServers.Store(
-                        JdbcFuzzLocks.class,
-                        JdbcFuzzLocks.url(postgres.port()),
-                        "PostgreSQL :" + postgres.port() + " (table distlock_locks)"),
-                checker);
+                checker,
+                JdbcFuzzLocks.url(postgres.port()),
+                "PostgreSQL :" + postgres.port() + " (table distlock_locks)");
     }
 
     @AfterAll
@@ -53,11 +51,13 @@ class JdbcMutualExclusionFuzzTest {
 
     @Test
     void storeLockOnPostgresNeverLetsTwoHoldersIntoTheSameCriticalSection() {
-        StoreFuzz.runWithoutViolations(servers, FuzzSettings.fromEnvironment(10, 2, 5, 4));
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storeLock(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
     }
 
     @Test
     void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
-        StoreFuzz.runCaught(servers, FuzzSettings.control(6));
+        MutualExclusionFuzz.runCaught(
+                servers, FuzzLock.shortLeaseStoreLock(JdbcFuzzLocks.class), FuzzSettings.control(6));
     }
 }

@@ -23,7 +23,7 @@ import java.util.Map;
  * @param claimLapses times a claim had expired while its holder still held the lock
  * @param byKey the same, for each lock key
  */
-record CheckerRecords(
+public record CheckerRecords(
         Map<String, Long> violations,
         List<String> details,
         long sectionsChecked,
@@ -44,9 +44,15 @@ record CheckerRecords(
      * @param readerSections those of them that held a read lock
      * @param fenceInversions entries of the key's fencing token list not above the tokens they must rise above
      */
-    record KeyRecords(Map<String, Long> violations, long sectionsChecked, long readerSections, long fenceInversions) {
+    public record KeyRecords(
+            Map<String, Long> violations, long sectionsChecked, long readerSections, long fenceInversions) {
 
-        long totalViolations() {
+        /**
+         * Every violation on the key, the checker's and the offline fencing check's.
+         *
+         * @return how many
+         */
+        public long totalViolations() {
             return sum(violations) + fenceInversions;
         }
     }
@@ -88,11 +94,22 @@ record CheckerRecords(
                 byKey);
     }
 
-    long violation(String kind) {
+    /**
+     * The violations of one kind the checker's scripts counted.
+     *
+     * @param kind {@code overlap}, {@code taken-early} or {@code fencing}
+     * @return how many, over all keys
+     */
+    public long violation(String kind) {
         return violations.getOrDefault(kind, 0L);
     }
 
-    long totalViolations() {
+    /**
+     * Every violation the checker recorded, its scripts' and the offline fencing check's.
+     *
+     * @return how many, over all keys
+     */
+    public long totalViolations() {
         return sum(violations) + fenceInversions;
     }
 

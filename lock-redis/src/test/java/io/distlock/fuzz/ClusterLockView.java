@@ -23,7 +23,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * never outlives the lease it was read from (leases only grow), so a claim alive at the judgement was alive at the
  * read, and an overlap or early takeover the checker reports did happen. If the section's own lease as read has run
  * out, or nearly, by the time of the judgement, the key may have been renewed or taken since and the read tells
- * nothing: the script answers {@link Judgements#STALE} and the checker reads again. What this costs is sight of a
+ * nothing: the script answers that it is stale ({@link LockView#READ_BEFORE_PRELUDE}) and the checker reads again. What this costs is sight of a
  * violation that begins and ends within the round trip between a read and its judgement.
  */
 final class ClusterLockView implements LockView {
@@ -45,29 +45,6 @@ final class ClusterLockView implements LockView {
             """, List.class);
 
     /**
-     * The prelude of every view that reads the lock's state just before the judgement: the script's last two arguments
-     * are the holder as read ({@code ''} if none) and when its lease ends in ms since the epoch, by a clock of the same
-     * host as the checker's Redis ({@code -1}: never).
-     */
-    static final String READ_BEFORE_PRELUDE = """
-            -- The last two arguments: the lock key's value ('' if gone) and its lease's end, read just before.
-            local clock = redis.call('time')
-            local ttl_at = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            local holder, ttl = false, -2
-            local read_holder, lease_end = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
-            if read_holder ~= '' then
-              holder, ttl = read_holder, -1
-              if lease_end >= 0 then
-                ttl = lease_end - ttl_at
-                -- Only the section's own lease matters; another holder's is never judged by its length.
-                if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
-                  return -2
-                end
-              end
-            end
-            """;
-
-    /**
      * How long the checker keeps reading a lock key whose master does not answer: well past a failover, so that a
      * section inside when its master died is judged by what the promoted replica has, and yet within the workers'
      * grace after a run.
@@ -77,17 +54,17 @@ final class ClusterLockView implements LockView {
     private static final Duration RETRY_INTERVAL = Duration.ofMillis(50);
 
     private final StringRedisTemplate cluster;
-    private final Tally tally;
+    private final LockView.Counts counts;
 
-    /** Reads lock keys through {@code cluster}, counting in {@code tally} the reads that had to wait. */
-    ClusterLockView(StringRedisTemplate cluster, Tally tally) {
+    /** Reads lock keys through {@code cluster}, counting in {@code counts} the reads that had to wait. */
+    ClusterLockView(StringRedisTemplate cluster, LockView.Counts counts) {
         this.cluster = cluster;
-        this.tally = tally;
+        this.counts = counts;
     }
 
     @Override
     public String prelude() {
-        return READ_BEFORE_PRELUDE;
+        return LockView.READ_BEFORE_PRELUDE;
     }
 
     @Override
@@ -104,7 +81,7 @@ final class ClusterLockView implements LockView {
         try {
             return read(lockKey);
         } catch (DataAccessException first) {
-            tally.add(Count.LOCK_READ_WAITED);
+            counts.readWaited();
             try {
                 return await().atMost(PATIENCE)
                         .pollDelay(Duration.ZERO)

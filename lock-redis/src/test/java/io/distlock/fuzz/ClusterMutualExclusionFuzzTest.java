@@ -1,7 +1,6 @@
 package io.distlock.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedisCluster;
@@ -84,12 +83,9 @@ class ClusterMutualExclusionFuzzTest {
     void distlockNeverLetsTwoHoldersIntoTheSameCriticalSectionOnAHealthyCluster() {
         FuzzSettings settings = FuzzSettings.fromEnvironment(8, 2, 5, 6);
 
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings),
-                () -> FuzzRun.run(FuzzServers.cluster(cluster, checker), LockKind.DISTLOCK, settings));
+        FuzzReport report =
+                MutualExclusionFuzz.run(RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(), settings);
 
-        System.out.println(report.table());
-        System.out.println(report.keyTable());
         Totals totals = report.totals();
         assertThat(Set.copyOf(report.placement().servedBy().values()))
                 .as("masters serving the run's keys")
@@ -124,11 +120,9 @@ class ClusterMutualExclusionFuzzTest {
     void theCheckerCatchesABrokenLockOnTheCluster() {
         FuzzSettings settings = FuzzSettings.control(5);
 
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings),
-                () -> FuzzRun.run(FuzzServers.cluster(cluster, checker), LockKind.RELEASE_WITHOUT_COMPARE, settings));
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.cluster(cluster, checker), LockKind.RELEASE_WITHOUT_COMPARE.lock(), settings);
 
-        System.out.println(report.table());
         assertThat(report.errors())
                 .as("errors; evidence:%n%s", report.evidence())
                 .isZero();
@@ -175,14 +169,10 @@ class ClusterMutualExclusionFuzzTest {
     private static FuzzReport failoverRun(MasterFailover failover, LockOptions lockOptions) {
         FuzzSettings settings = FuzzSettings.fromEnvironment(18, 2, 5, 6);
 
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings),
-                () -> FuzzRun.run(
-                        FuzzServers.cluster(cluster, checker), LockKind.DISTLOCK, settings, lockOptions, failover));
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(lockOptions), settings, failover);
 
         MasterFailover.Timeline timeline = failover.timeline();
-        System.out.println(report.table());
-        System.out.println(report.keyTable());
         System.out.println(FailoverSummary.table(timeline, report));
         assertThat(report.errors())
                 .as("errors of the harness or unexpected errors of the lock; evidence:%n%s", report.evidence())

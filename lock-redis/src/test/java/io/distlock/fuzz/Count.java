@@ -1,7 +1,10 @@
 package io.distlock.fuzz;
 
-/** What a fuzz worker counts besides acquisitions; each worker process reports all of them in its summary line. */
-enum Count {
+/**
+ * What a fuzz worker counts besides acquisitions; each worker process reports all of them in its summary line, and
+ * {@link Totals#get} adds them up.
+ */
+public enum Count {
     /** The lock was busy for the whole wait (or the one try). */
     NOT_ACQUIRED,
     /** The lease ran out between acquisition and entry into the section. */
@@ -16,16 +19,16 @@ enum Count {
     RENEWED_HELD_KEPT,
     /** Auto-renewed sections that lost their lock (renewals came too late); the holder was told. */
     RENEWED_LOST,
-    /** Redis did not answer the lock in time (LockBackendException); the operation was skipped. */
+    /** The lock's store did not answer in time (LockBackendException); the operation was skipped. */
     BACKEND_ERRORS,
     /**
      * The checker's read of a lock key failed, as while a cluster master is down, and was repeated until it answered:
-     * the section was judged by what the master's successor had.
+     * the section was judged by what the master's successor had ({@link LockView.Counts#readWaited()}).
      */
     LOCK_READ_WAITED,
     /**
-     * A Redlock node did not answer the checker's read of a lock key, as after it was killed: the node counted as
-     * possibly holding the key for anyone.
+     * A node of several, such as a Redlock node, did not answer the checker's read of a lock key, as after it was
+     * killed: the node counted as possibly holding the key for anyone ({@link LockView.Counts#nodeUnanswered()}).
      */
     NODE_READ_FAILED,
     /** The checker could not read a lock key even after waiting; the section went unchecked from there on. */

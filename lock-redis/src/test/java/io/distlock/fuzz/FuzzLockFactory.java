@@ -1,32 +1,18 @@
 package io.distlock.fuzz;
 
 /**
- * Builds, in a worker JVM, the lock of a run in a store other than Redis ({@link LockKind#inStore()}) and the view
- * through which the checker reads that store's state of a key. lock-core cannot depend on the backend modules, so a
- * run names its factory's class ({@link WorkerConfig#storeFactory()}), which the backend module's test code provides:
- * the workers run on the test class path of the module that starts them. Implementations have a constructor without
- * arguments.
+ * Builds, in a worker JVM, the lock a fuzz run drives and the view through which the checker reads its state: the one
+ * thing a backend (or a user's own {@link io.distlock.Lock}) implements to run the fuzz. A run names the factory's
+ * class ({@link FuzzLock#factory()}), which the worker JVMs find on their class path: they run on the test class path
+ * of the module that starts the run. Implementations are public and have a public constructor without arguments.
  */
-interface FuzzLockFactory {
+public interface FuzzLockFactory {
 
     /**
-     * Connects to the store and builds the lock of {@code kind}, whose handles' keys are the store's keys.
+     * Connects to the store and builds the lock that {@code target} asks for.
      *
-     * @param address where the store is, in the form this factory takes, such as a JDBC URL
-     * @param kind {@link LockKind#STORE}, or {@link LockKind#SHORT_LEASE_STORE} for the lock over a
-     *     {@link ShortLeaseStore}
+     * @param target what the run asks for: where the store is, which lock, the watchdog lease to renew with
+     * @return the lock under test with its view; closing it closes everything this method opened
      */
-    LockUnderTest open(String address, LockKind kind);
-
-    /** The factory named by {@code config}, instantiated on the worker's class path. */
-    static FuzzLockFactory of(WorkerConfig config) {
-        try {
-            return Class.forName(config.storeFactory())
-                    .asSubclass(FuzzLockFactory.class)
-                    .getDeclaredConstructor()
-                    .newInstance();
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException("no lock factory " + config.storeFactory() + " on the class path", e);
-        }
-    }
+    LockUnderTest open(FuzzTarget target);
 }

@@ -513,6 +513,6 @@ final class FuzzLoop implements Runnable {
 
     private Section newSection(String key, LockHandle handle, long calledNanos) {
         sections++;
-        return new Section(key, target.redisKey(handle.key(), reading), handle, name, sections, calledNanos, reading);
+        return new Section(key, target.lockKey(handle.key(), reading), handle, name, sections, calledNanos, reading);
     }
 }

@@ -9,7 +9,7 @@ import java.util.Map;
 /**
  * The outcome of a fuzz run and its summary table, in Markdown so it can be pasted into the reliability notes.
  *
- * @param kind the lock that was driven
+ * @param lock the lock that was driven
  * @param settings the run's size and seed
  * @param placement where the locks were
  * @param startUp from starting the worker JVMs until all were ready to go
@@ -19,8 +19,8 @@ import java.util.Map;
  * @param notable violation, error and hang lines the workers printed, and the last output of workers that failed
  * @param exitStatuses the workers' exit statuses
  */
-record FuzzReport(
-        LockKind kind,
+public record FuzzReport(
+        FuzzLock lock,
         FuzzSettings settings,
         LockPlacement placement,
         Duration startUp,
@@ -30,30 +30,47 @@ record FuzzReport(
         List<String> notable,
         List<Integer> exitStatuses) {
 
-    /** Every kind of violation: the checker's, the offline fencing check's, and those the workers judged. */
-    long violations() {
+    /**
+     * Every kind of violation: the checker's, the offline fencing check's, and those the workers judged.
+     *
+     * @return how many violations the run found
+     */
+    public long violations() {
         return records.totalViolations() + totals.get(Count.UNDETECTED_LOSS) + totals.get(Count.REENTRY_FAILED);
     }
 
-    /** Errors that make the run inconclusive: the checker's records may be incomplete or a worker misbehaved. */
-    long errors() {
+    /**
+     * Errors that make the run inconclusive: the checker's records may be incomplete or a worker misbehaved.
+     *
+     * @return how many such errors the run had
+     */
+    public long errors() {
         return totals.get(Count.CHECKER_ERRORS)
                 + totals.get(Count.UNEXPECTED_ERRORS)
                 + totals.get(Count.HUNG_THREADS)
                 + exitStatuses.stream().filter(status -> status != 0).count();
     }
 
-    /** The violation descriptions and worker lines, for an assertion message. */
-    String evidence() {
+    /**
+     * The violation descriptions and worker lines, for an assertion message.
+     *
+     * @return the evidence, one item a line
+     */
+    public String evidence() {
         List<String> lines = new ArrayList<>(records.details());
         lines.addAll(notable);
         return lines.isEmpty() ? "(none recorded)" : String.join(System.lineSeparator(), lines);
     }
 
-    String table() {
+    /**
+     * The run's summary table, in Markdown.
+     *
+     * @return the table
+     */
+    public String table() {
         long acquisitions = totals.acquisitions();
         List<String> rows = new ArrayList<>();
-        rows.add("### Mutual exclusion fuzz: " + kind.label());
+        rows.add("### Mutual exclusion fuzz: " + lock.label());
         rows.add("");
         rows.add("| measure | value |");
         rows.add("|---|---:|");
@@ -68,7 +85,7 @@ record FuzzReport(
         }
         row(
                 rows,
-                kind.paths()
+                lock.mix().paths()
                         ? "paths of one tree (depth up to " + PathTree.MAX_DEPTH + ") shared by all threads"
                         : "lock keys shared by all threads",
                 number(settings.keys()));
@@ -86,13 +103,13 @@ record FuzzReport(
                     rows,
                     "&nbsp;&nbsp;" + operation.label(),
                     number(totals.get(operation))
-                            + (kind.readWrite() ? " (" + number(totals.reads(operation)) + " by readers)" : ""));
+                            + (lock.mix().readWrite() ? " (" + number(totals.reads(operation)) + " by readers)" : ""));
         }
         for (LeaseProfile profile : LeaseProfile.values()) {
             row(rows, "&nbsp;&nbsp;lease " + profile.label(), number(totals.get(profile)));
         }
         row(rows, "critical sections checked (entered holding the lock)", number(records.sectionsChecked()));
-        if (kind.readWrite()) {
+        if (lock.mix().readWrite()) {
             row(
                     rows,
                     "&nbsp;&nbsp;readers (a reader overlaps only a writer; its fencing token must pass the last"
@@ -103,14 +120,14 @@ record FuzzReport(
                     "&nbsp;&nbsp;readers that entered while another reader was inside",
                     number(records.readersBesideReaders()));
         }
-        if (kind.paths()) {
+        if (lock.mix().paths()) {
             row(
                     rows,
                     "&nbsp;&nbsp;entered while others were inside paths of the tree apart from theirs",
                     number(records.besideInTree()));
         }
         row(rows, "not acquired (busy for the whole wait)", number(totals.get(Count.NOT_ACQUIRED)));
-        if (kind.paths()) {
+        if (lock.mix().paths()) {
             row(
                     rows,
                     "&nbsp;&nbsp;while only an ancestor or descendant of the path was inside (conflicts refused)",
@@ -133,10 +150,10 @@ record FuzzReport(
                 rows,
                 "LockBackendException (no answer in time; the operation was skipped)",
                 number(totals.get(Count.BACKEND_ERRORS)));
-        if (placement.onCluster()) {
+        if (totals.get(Count.LOCK_READ_WAITED) + totals.get(Count.LOCK_UNREADABLE) > 0) {
             row(
                     rows,
-                    "checker's lock key reads repeated until the master's successor answered / given up",
+                    "checker's lock key reads repeated until the store (a master's successor) answered / given up",
                     number(totals.get(Count.LOCK_READ_WAITED)) + " / " + number(totals.get(Count.LOCK_UNREADABLE)));
         }
         if (totals.get(Count.NODE_READ_FAILED) > 0) {
@@ -153,7 +170,7 @@ record FuzzReport(
         row(rows, "**violations**", "**" + number(violations()) + "**");
         row(
                 rows,
-                kind.paths()
+                lock.mix().paths()
                         ? "&nbsp;&nbsp;overlap: entered while a holder of the path, an ancestor or a descendant had"
                                 + " lease left"
                         : "&nbsp;&nbsp;overlap: entered while another holder's lease was alive",
@@ -174,8 +191,12 @@ record FuzzReport(
         return String.join(System.lineSeparator(), rows);
     }
 
-    /** The checker's records key by key, with the server that held each key's lock when the run began. */
-    String keyTable() {
+    /**
+     * The checker's records key by key, with the server that held each key's lock when the run began, in Markdown.
+     *
+     * @return the table
+     */
+    public String keyTable() {
         Map<String, String> servedBy = placement.servedBy();
         List<String> rows = new ArrayList<>();
         rows.add("| key | served by | sections checked | overlap | taken early | fencing (online / offline) |");

@@ -2,8 +2,10 @@ package io.distlock.fuzz;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -30,21 +32,17 @@ final class FuzzRun {
                 .plusSeconds(30);
     }
 
-    static FuzzReport run(FuzzServers servers, LockKind kind, FuzzSettings settings) throws InterruptedException {
-        return run(servers, kind, settings, LockOptions.DEFAULT, Disruption.NONE);
-    }
-
-    static FuzzReport run(
-            FuzzServers servers, LockKind kind, FuzzSettings settings, LockOptions lockOptions, Disruption disruption)
+    static FuzzReport run(FuzzServers servers, FuzzLock lock, FuzzSettings settings, Disruption disruption)
             throws InterruptedException {
         CheckerKeys keys =
-                new CheckerKeys("fuzz:" + kind.name().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
+                new CheckerKeys("fuzz:" + lock.variant().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
         String lockPrefix = WorkerConfig.lockPrefix(keys.namespace());
+        SectionMix mix = lock.mix();
         // A path run's lock keys are the paths of its tree, as many as the tree drew; all its processes share them.
         List<String> keyNames =
-                kind.paths() ? PathTree.random(settings.seed()).paths() : servers.keyNames(lockPrefix, settings.keys());
-        FuzzSettings ran = kind.paths() ? settings.withKeys(keyNames.size()) : settings;
-        LockPlacement placement = servers.placement(lockPrefix, keyNames);
+                mix.paths() ? PathTree.random(settings.seed()).paths() : servers.keyNames(lockPrefix, settings.keys());
+        FuzzSettings ran = mix.paths() ? settings.withKeys(keyNames.size()) : settings;
+        LockPlacement placement = placement(servers, lockPrefix, keyNames);
         List<WorkerProcess> workers = new ArrayList<>();
         long started = System.nanoTime();
         try {
@@ -52,19 +50,18 @@ final class FuzzRun {
                 workers.add(WorkerProcess.start(new WorkerConfig(
                         servers.checker().host(),
                         servers.checker().port(),
-                        servers.clusterNodes(),
-                        servers.redlockNodes(),
-                        servers.storeFactory(),
-                        servers.storeAddress(),
+                        lock.factory().getName(),
+                        servers.lockAddress(),
+                        lock.variant(),
+                        lock.options(),
+                        mix,
                         keys.namespace(),
-                        kind,
                         process,
                         settings.threads(),
                         settings.asyncHolders(),
                         keyNames,
                         settings.seconds(),
-                        settings.seedOf(process),
-                        lockOptions)));
+                        settings.seedOf(process))));
             }
             long readyBy = started + START_UP.toNanos();
             for (WorkerProcess worker : workers) {
@@ -95,13 +92,13 @@ final class FuzzRun {
             }
             long exitedNanos = System.nanoTime();
             return new FuzzReport(
-                    kind,
+                    lock,
                     ran,
                     placement,
                     Duration.ofNanos(goNanos - started),
                     Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
                     Totals.sum(totals),
-                    kind.paths()
+                    mix.paths()
                             ? PathRecords.read(servers.checker(), keys)
                             : CheckerRecords.read(servers.checker(), keys, keyNames),
                     notable,
@@ -111,5 +108,14 @@ final class FuzzRun {
                 worker.close();
             }
         }
+    }
+
+    /** Where the locks of a run are now, for its report. */
+    private static LockPlacement placement(FuzzServers servers, String lockPrefix, List<String> keyNames) {
+        Map<String, String> servedBy = new LinkedHashMap<>();
+        for (String name : keyNames) {
+            servedBy.put(name, servers.servedBy(lockPrefix, name));
+        }
+        return new LockPlacement(servers.description(), servedBy);
     }
 }

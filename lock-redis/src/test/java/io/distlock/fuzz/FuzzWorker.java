@@ -3,9 +3,6 @@ package io.distlock.fuzz;
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockHandle;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,17 +14,18 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * A worker process of a fuzz run: {@link WorkerConfig} as arguments; prints {@value #READY} once connected, waits for
- * the run's start signal in the checker's Redis, runs its threads (or with asynchronous holders, as many chains of
- * acquisitions in flight) for the run's duration and prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the start
- * signal never came.
+ * A worker process of a fuzz run: {@link WorkerConfig} as arguments; builds the lock through the run's {@link
+ * FuzzLockFactory}, prints {@value #READY} once connected, waits for the run's start signal in the checker's Redis,
+ * runs its threads (or with asynchronous holders, as many chains of acquisitions in flight) for the run's duration and
+ * prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are
+ * printed), 3 if the start signal never came. Started by the run on the class path of the JVM that starts it, never by
+ * hand.
  */
 public final class FuzzWorker {
 
@@ -44,14 +42,13 @@ public final class FuzzWorker {
     /** The checker's own commands: generous, so that a busy machine does not make the run inconclusive. */
     private static final Duration CHECKER_COMMAND_TIMEOUT = Duration.ofSeconds(10);
 
-    /**
-     * A periodic topology refresh, as an application on a cluster sets it
-     * ({@code spring.data.redis.lettuce.cluster.refresh.period}).
-     */
-    private static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
-
     private FuzzWorker() {}
 
+    /**
+     * Runs one worker process and exits with its status.
+     *
+     * @param args the {@link WorkerConfig}, one {@code name=value} each
+     */
     public static void main(String[] args) {
         int status;
         try {
@@ -66,45 +63,28 @@ public final class FuzzWorker {
     }
 
     private static int run(WorkerConfig config) throws InterruptedException {
-        Duration lockTimeout = config.lockOptions().commandTimeout();
-        List<LettuceConnectionFactory> lockConnections = new ArrayList<>();
-        if (config.onCluster()) {
-            lockConnections.add(connectCluster(config));
-        } else if (config.onRedlock()) {
-            // Like the auto-configuration's: a node that is down fails at once, so the others decide without it.
-            config.redlockNodes().forEach(node -> lockConnections.add(connect(node, lockTimeout, true)));
-        } else if (!config.kind().inStore()) {
-            lockConnections.add(connect(config, lockTimeout));
-        }
-        LettuceConnectionFactory checkerConnections = connect(config, CHECKER_COMMAND_TIMEOUT);
-        // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; each read
-        // with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands do. On
-        // a Redlock group it reads every node through a client of its own, which fails at once on a node that is down.
-        List<LettuceConnectionFactory> lockReads = new ArrayList<>();
-        if (config.onCluster()) {
-            lockReads.add(connectCluster(config));
-        } else if (config.onRedlock()) {
-            config.redlockNodes().forEach(node -> lockReads.add(connect(node, CHECKER_COMMAND_TIMEOUT, true)));
-        }
+        FuzzLockFactory factory = factory(config.factory());
+        LettuceConnectionFactory checkerConnections =
+                connect(config.checkerHost(), config.checkerPort(), CHECKER_COMMAND_TIMEOUT);
         ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "fuzz-releaser");
             thread.setDaemon(true);
             return thread;
         });
-        try (LockUnderTest target = config.kind().inStore()
-                ? FuzzLockFactory.of(config).open(config.storeAddress(), config.kind())
-                : LockUnderTest.open(config.kind(), lockConnections, config.lockPrefix(), config.lockOptions())) {
+        Tally tally = new Tally();
+        FuzzTarget request = new FuzzTarget(
+                config.address(), config.variant(), config.options(), config.lockPrefix(), tally.viewCounts());
+        try (LockUnderTest target = factory.open(request)) {
             StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
             checkerRedis.afterPropertiesSet();
             CheckerKeys keys = new CheckerKeys(config.namespace());
-            Tally tally = new Tally();
-            LockView lockView = config.kind().inStore() ? target.storeView() : lockView(config, lockReads, tally);
-            Checker checker = config.kind().paths()
+            LockView lockView = target.view();
+            Checker checker = config.mix().paths()
                     ? new PathChecker(checkerRedis, keys, lockView)
                     : new SectionChecker(checkerRedis, keys, lockView);
-            Workload workload = Workload.of(config.kind(), config.keyNames());
-            if (config.onCluster() || config.onRedlock() || config.kind().inStore()) {
-                connectToEveryMaster(target, lockView, config.keyNames());
+            Workload workload = Workload.of(config.mix(), config.keyNames());
+            if (target.warmsUp()) {
+                connectToEveryServer(target, lockView, config.keyNames());
             }
             System.out.println(READY + " process " + config.process());
             System.out.flush();
@@ -130,41 +110,34 @@ public final class FuzzWorker {
             return hung > 0 ? 2 : 0;
         } finally {
             releaser.shutdownNow();
-            lockConnections.forEach(LettuceConnectionFactory::destroy);
             checkerConnections.destroy();
-            lockReads.forEach(LettuceConnectionFactory::destroy);
         }
     }
 
-    private static LockView lockView(WorkerConfig config, List<LettuceConnectionFactory> lockReads, Tally tally) {
-        List<StringRedisTemplate> templates = lockReads.stream()
-                .map(factory -> {
-                    StringRedisTemplate template = new StringRedisTemplate(factory);
-                    template.afterPropertiesSet();
-                    return template;
-                })
-                .toList();
-        if (config.onCluster()) {
-            return new ClusterLockView(templates.get(0), tally);
+    /** The factory of this class name, instantiated on the worker's class path. */
+    private static FuzzLockFactory factory(String className) {
+        try {
+            return Class.forName(className)
+                    .asSubclass(FuzzLockFactory.class)
+                    .getDeclaredConstructor()
+                    .newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("no lock factory " + className + " on the class path", e);
         }
-        if (config.onRedlock()) {
-            return new RedlockLockView(templates, tally);
-        }
-        return new SameRedisLockView();
     }
 
     /**
      * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
-     * checker's clients have found a cluster's topology and connected to every master, Redlock node or store before the
+     * view's clients have found a cluster's topology and connected to every master, Redlock node or store before the
      * run starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
      * counters.
      */
-    private static void connectToEveryMaster(LockUnderTest target, LockView lockView, List<String> keyNames)
+    private static void connectToEveryServer(LockUnderTest target, LockView lockView, List<String> keyNames)
             throws InterruptedException {
         for (String key : keyNames) {
             try {
                 target.lock().tryAcquire(key, WARM_UP_LEASE).ifPresent(LockHandle::release);
-                lockView.args(target.redisKey(key));
+                lockView.args(target.lockKey(key, false));
             } catch (LockException | LockView.Unreadable e) {
                 // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
                 System.out.println("warming up on " + key + " failed: " + e);
@@ -249,49 +222,13 @@ public final class FuzzWorker {
         return hung;
     }
 
-    /** Connections to the checker's Redis, which also holds the locks unless they are on a cluster or Redlock. */
-    private static LettuceConnectionFactory connect(WorkerConfig config, Duration commandTimeout) {
-        return connect(config.checkerHost() + ":" + config.checkerPort(), commandTimeout, false);
-    }
-
-    /**
-     * Connections to the standalone Redis at {@code hostAndPort}; with {@code failFast}, a command sent while the
-     * connection is down fails at once instead of waiting for a reconnect, as the checker's reads of a killed node must.
-     */
-    private static LettuceConnectionFactory connect(String hostAndPort, Duration commandTimeout, boolean failFast) {
-        int colon = hostAndPort.lastIndexOf(':');
-        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
-                LettuceClientConfiguration.builder().commandTimeout(commandTimeout);
-        if (failFast) {
-            client.clientOptions(ClientOptions.builder()
-                    .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-                    .build());
-        }
-        return started(new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(
-                        hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1))),
-                client.build()));
-    }
-
-    /**
-     * Connections to the Redis Cluster that holds the locks, following its topology as an application should: on
-     * MOVED, ASK and reconnects, which Lettuce does by default, and every {@link #CLUSTER_REFRESH_PERIOD}, which
-     * finds a promoted replica when its dead master gave no MOVED to hint at it.
-     */
-    private static LettuceConnectionFactory connectCluster(WorkerConfig config) {
-        return started(new LettuceConnectionFactory(
-                new RedisClusterConfiguration(config.clusterNodes()),
+    /** Connections to the checker's Redis. */
+    private static LettuceConnectionFactory connect(String host, int port, Duration commandTimeout) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(host, port),
                 LettuceClientConfiguration.builder()
-                        .commandTimeout(config.lockOptions().commandTimeout())
-                        .clientOptions(ClusterClientOptions.builder()
-                                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                                        .enablePeriodicRefresh(CLUSTER_REFRESH_PERIOD)
-                                        .build())
-                                .build())
-                        .build()));
-    }
-
-    private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
+                        .commandTimeout(commandTimeout)
+                        .build());
         factory.afterPropertiesSet();
         factory.start();
         return factory;

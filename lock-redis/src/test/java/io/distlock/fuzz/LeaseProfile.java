@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.SplittableRandom;
 
 /** The lease of one critical section and how long the section works under it. */
-enum LeaseProfile {
+public enum LeaseProfile {
     /** A lease far longer than the section: any overlap is a violation. */
     FIXED_LONG("fixed 10 s, tiny section"),
     /** A lease of 15-40 ms and a section of half to one and a half times that: often outlived, then reported lost. */
@@ -31,7 +31,12 @@ enum LeaseProfile {
         this.label = label;
     }
 
-    String label() {
+    /**
+     * The lease profile as the report names it.
+     *
+     * @return its label
+     */
+    public String label() {
         return label;
     }
 

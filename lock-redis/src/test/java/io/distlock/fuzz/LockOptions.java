@@ -1,9 +1,11 @@
 package io.distlock.fuzz;
 
 import java.time.Duration;
+import java.util.Map;
 
 /**
- * How the workers configure the lock under test and its Redis client, passed to every worker process of a run.
+ * How the workers configure the lock under test and its Redis client, passed to every worker process of a run as the
+ * options of its {@link FuzzLock}.
  *
  * @param commandTimeout how long a Redis command may take before the lock gives up with a {@code
  *     LockBackendException}; on a cluster, also how long a caller waits on a dead master
@@ -24,5 +26,21 @@ record LockOptions(Duration commandTimeout, int replicaAcks) {
         if (replicaAcks < 0) {
             throw new IllegalArgumentException("replica acknowledgements must be 0 or more, but were " + replicaAcks);
         }
+    }
+
+    /** As a run's {@link FuzzLock#options()}. */
+    Map<String, String> asMap() {
+        return Map.of(
+                "commandTimeoutMillis",
+                Long.toString(commandTimeout.toMillis()),
+                "replicaAcks",
+                Integer.toString(replicaAcks));
+    }
+
+    /** The options of a run, as {@link #asMap()} gave them. */
+    static LockOptions of(Map<String, String> options) {
+        return new LockOptions(
+                Duration.ofMillis(Long.parseLong(options.get("commandTimeoutMillis"))),
+                Integer.parseInt(options.get("replicaAcks")));
     }
 }

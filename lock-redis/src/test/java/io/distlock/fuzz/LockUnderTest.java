@@ -1,119 +1,125 @@
 package io.distlock.fuzz;
 
 import io.distlock.Lock;
-import io.distlock.redis.RedisLock;
-import io.distlock.redis.Redlock;
-import java.util.List;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
+import java.util.Objects;
 
 /**
- * The lock a fuzz worker drives, behind the {@link Lock} interface, and where it keeps each lock in Redis. The checker
- * reads that key only to learn the holder's remaining lease (see {@link SectionChecker}). A lock in another store comes
- * with the view the checker reads it through, and is kept under its handles' keys.
+ * The lock a fuzz worker drives, behind the {@link Lock} interface, as its {@link FuzzLockFactory} built it: the lock
+ * (or a read-write lock's writer and reader), the view the checker reads its state through, and the name under which
+ * the view finds the lock of each key.
  */
-final class LockUnderTest implements AutoCloseable {
+public final class LockUnderTest implements AutoCloseable {
 
     private final Lock lock;
     private final Lock reader;
-    private final String prefix;
-    private final String readerPrefix;
-    private final boolean pathLock;
+    private final LockView view;
+    private final LockKeys lockKeys;
     private final Runnable closer;
-    private final LockView storeView;
+    private final boolean warmUp;
 
-    private LockUnderTest(
-            Lock lock,
-            Lock reader,
-            String prefix,
-            String readerPrefix,
-            boolean pathLock,
-            Runnable closer,
-            LockView storeView) {
-        this.lock = lock;
-        this.reader = reader;
-        this.prefix = prefix;
-        this.readerPrefix = readerPrefix;
-        this.pathLock = pathLock;
-        this.closer = closer;
-        this.storeView = storeView;
-    }
-
-    private LockUnderTest(
-            Lock lock, Lock reader, String prefix, String readerPrefix, boolean pathLock, Runnable closer) {
-        this(lock, reader, prefix, readerPrefix, pathLock, closer, null);
-    }
-
-    private LockUnderTest(Lock lock, Lock reader, String prefix, String readerPrefix, Runnable closer) {
-        this(lock, reader, prefix, readerPrefix, false, closer);
-    }
-
-    private LockUnderTest(Lock lock, String prefix, Runnable closer) {
-        this(lock, null, prefix, prefix, closer);
+    private LockUnderTest(Builder builder) {
+        this.lock = builder.lock;
+        this.reader = builder.reader;
+        this.view = builder.view;
+        this.lockKeys = builder.lockKeys;
+        this.closer = builder.closer;
+        this.warmUp = builder.warmUp;
     }
 
     /**
-     * Opens the lock of the given kind on {@code factories}, one per Redlock node or a single one otherwise, with every
-     * key under {@code prefix}; RedisLock waits for as many replica acknowledgements per grant as {@code options} asks.
+     * Starts the lock under test.
+     *
+     * @param lock the lock the sections take: the only one, or a read-write lock's writer
+     * @param view the view through which the checker reads the state of its keys
+     * @return a builder
      */
-    static LockUnderTest open(
-            LockKind kind, List<LettuceConnectionFactory> factories, String prefix, LockOptions options) {
-        if (kind == LockKind.REDLOCK) {
-            Redlock redlock = Redlock.builder(factories)
-                    .keyPrefix(prefix)
-                    .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                    .build();
-            return new LockUnderTest(redlock, prefix, redlock::close);
-        }
-        LettuceConnectionFactory factory = factories.get(0);
-        if (kind == LockKind.DISTLOCK
-                || kind == LockKind.FAIR
-                || kind == LockKind.ONE_NODE_OF_REDLOCK
-                || kind == LockKind.PATH_EXACT_ONLY) {
-            RedisLock redisLock = redisLock(factory, prefix, options);
-            return new LockUnderTest(kind == LockKind.FAIR ? redisLock.fair() : redisLock, prefix, redisLock::close);
-        }
-        if (kind == LockKind.PATH) {
-            RedisLock redisLock = redisLock(factory, prefix, options);
-            return new LockUnderTest(redisLock.tree(PathTree.NAME), null, prefix, prefix, true, redisLock::close);
-        }
-        if (kind == LockKind.READ_WRITE) {
-            RedisLock writer = redisLock(factory, prefix, options);
-            return new LockUnderTest(writer, writer.reading(), prefix, prefix, writer::close);
-        }
-        if (kind == LockKind.READERS_APART_FROM_WRITERS) {
-            String apart = prefix + "readers-apart:";
-            RedisLock writer = redisLock(factory, prefix, options);
-            RedisLock readers = redisLock(factory, apart, options);
-            return new LockUnderTest(writer, readers.reading(), prefix, apart, () -> {
-                readers.close();
-                writer.close();
-            });
-        }
-        StringRedisTemplate redis = new StringRedisTemplate(factory);
-        redis.afterPropertiesSet();
-        return new LockUnderTest(new NaiveLock(redis, prefix, kind), prefix, () -> {});
+    public static Builder builder(Lock lock, LockView view) {
+        return new Builder(lock, view);
     }
 
-    /** A lock in a store other than Redis, which the checker reads through {@code view}; {@code closer} closes both. */
-    static LockUnderTest inStore(Lock lock, LockView view, Runnable closer) {
-        return new LockUnderTest(lock, null, "", "", false, closer, view);
+    /** Where the view finds the lock of a key: the name it passes to {@link LockView#keys} and {@link LockView#args}. */
+    @FunctionalInterface
+    public interface LockKeys {
+
+        /**
+         * The lock key of {@code key}.
+         *
+         * @param key the key a section's handle reports ({@link io.distlock.LockHandle#key()}); for a lock of paths, the
+         *     canonical path
+         * @param reading whether the section holds the reader lock of a read-write lock
+         * @return the name the view reads the lock's state under
+         */
+        String lockKey(String key, boolean reading);
     }
 
-    private static RedisLock redisLock(LettuceConnectionFactory factory, String prefix, LockOptions options) {
-        return RedisLock.builder(factory)
-                .keyPrefix(prefix)
-                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
-                .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
-                .build();
-    }
+    /** The lock under test, as its factory assembles it. */
+    public static final class Builder {
 
-    /**
-     * RedisLock documents its lock key as {@code {prefix + key}}, and Redlock uses it on every node; the naive locks
-     * use the same layout.
-     */
-    static String redisKey(String prefix, String key) {
-        return "{" + prefix + key + "}";
+        private final Lock lock;
+        private final LockView view;
+        private Lock reader;
+        private LockKeys lockKeys = (key, reading) -> key;
+        private Runnable closer = () -> {};
+        private boolean warmUp = true;
+
+        private Builder(Lock lock, LockView view) {
+            this.lock = Objects.requireNonNull(lock, "lock");
+            this.view = Objects.requireNonNull(view, "view");
+        }
+
+        /**
+         * The lock that a read-write run's readers take ({@link SectionMix#READ_WRITE}).
+         *
+         * @param reader the reader lock
+         * @return this builder
+         */
+        public Builder readers(Lock reader) {
+            this.reader = Objects.requireNonNull(reader, "reader");
+            return this;
+        }
+
+        /**
+         * Where the view finds the lock of each key; by default under the key itself.
+         *
+         * @param lockKeys the lock keys
+         * @return this builder
+         */
+        public Builder lockKeys(LockKeys lockKeys) {
+            this.lockKeys = Objects.requireNonNull(lockKeys, "lockKeys");
+            return this;
+        }
+
+        /**
+         * What closes the lock, its view and their connections once the worker is done.
+         *
+         * @param closer closes everything the factory opened
+         * @return this builder
+         */
+        public Builder onClose(Runnable closer) {
+            this.closer = Objects.requireNonNull(closer, "closer");
+            return this;
+        }
+
+        /**
+         * Starts the run without first taking and releasing each key once and reading it as the checker does. The
+         * warm-up lets the lock's and the view's clients connect to every server before the run starts, not in its
+         * first seconds; a lock whose clients are connected as it is built can do without.
+         *
+         * @return this builder
+         */
+        public Builder withoutWarmUp() {
+            this.warmUp = false;
+            return this;
+        }
+
+        /**
+         * Builds the lock under test.
+         *
+         * @return the lock under test
+         */
+        public LockUnderTest build() {
+            return new LockUnderTest(this);
+        }
     }
 
     Lock lock() {
@@ -131,45 +137,21 @@ final class LockUnderTest implements AutoCloseable {
         return reader;
     }
 
-    /** Where the lock of {@code key} is kept: its Redis key, or for a lock in another store the key itself. */
-    String redisKey(String key) {
-        return storeView != null ? key : redisKey(prefix, key);
+    /** Where the view finds the lock of {@code key}, a reader's if {@code reading}. */
+    String lockKey(String key, boolean reading) {
+        return lockKeys.lockKey(key, reading);
     }
 
-    /**
-     * Where a reader's lock of {@code key} is kept if {@code reading}, a writer's otherwise; for a path lock, the holder
-     * of exactly the path (see {@link #pathHolderKey}).
-     */
-    String redisKey(String key, boolean reading) {
-        if (storeView != null) {
-            return key;
-        }
-        if (pathLock) {
-            return pathHolderKey(prefix, key);
-        }
-        return redisKey(reading ? readerPrefix : prefix, key);
+    LockView view() {
+        return view;
     }
 
-    /**
-     * In the path lock's Redis layout, the holder of exactly path {@code A/C} of tree {@code T} is the string key
-     * <code>{prefix + T}/A/C/h</code> (the root's <code>{prefix + T}//h</code>), its value the owner token, its PTTL
-     * the lease. The checker reads it for nothing more, as it reads a key's lock; should the layout change, sections
-     * would find their lock gone and the run fail with early takeovers.
-     *
-     * @param key a path, or a handle's key for it
-     */
-    private static String pathHolderKey(String prefix, String key) {
-        return "{" + prefix + PathTree.NAME + "}/" + PathKeys.pathOf(key) + "/h";
+    /** Whether the worker takes each key once, and reads it, before the run starts. */
+    boolean warmsUp() {
+        return warmUp;
     }
 
-    /** The view of the store that holds a lock {@linkplain #inStore in a store}. */
-    LockView storeView() {
-        if (storeView == null) {
-            throw new IllegalStateException(lock + " is on Redis, read through a view of the worker's");
-        }
-        return storeView;
-    }
-
+    /** Closes the lock, its view and their connections. */
     @Override
     public void close() {
         closer.run();

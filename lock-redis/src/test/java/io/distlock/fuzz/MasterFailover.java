@@ -51,11 +51,12 @@ final class MasterFailover implements Disruption {
 
     @Override
     public void during(RunInProgress run) {
-        TestRedis master = cluster.masterOf(run.lockKey(run.keyNames().get(0)));
+        TestRedis master = cluster.masterOf(
+                RedisFuzzLocks.redisKey(run.lockPrefix(), run.keyNames().get(0)));
         TestRedis replica = cluster.replicasOf(master).get(0);
         List<String> failedKeys = new ArrayList<>();
         for (String key : run.keyNames()) {
-            if (cluster.masterOf(run.lockKey(key)) == master) {
+            if (cluster.masterOf(RedisFuzzLocks.redisKey(run.lockPrefix(), key)) == master) {
                 failedKeys.add(key);
             }
         }

@@ -1,7 +1,6 @@
 package io.distlock.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.distlock.test.TestRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -16,7 +15,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code runWithLock}, nested re-entry released in either order, release from another thread), under long fixed
  * leases, short fixed leases that sections often outlive, and auto-renewed leases, some held across several renewals.
  *
- * <p>An independent checker ({@link SectionChecker}) records every critical section in Redis with Lua scripts on a
+ * <p>An independent checker records every critical section in Redis with Lua scripts on a
  * connection of its own. Entering, a section claims its key with a checker key that expires with the holder's lease
  * (read from the lock's key), and appends its fencing token to the key's list; exiting, it removes its claim. A section
  * that finds another's claim alive overlapped it; a section whose lock key is gone while its claim is alive, or before
@@ -33,9 +32,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * writer's fencing token must rise above every earlier one, a reader's above the last writer's. The run must show
  * readers inside together, or it would pass with readers taking turns.
  *
- * <p>In the path mode the keys are the paths of one random tree ({@link PathTree}), locked through
+ * <p>In the path mode the keys are the paths of one random tree, locked through
  * {@code RedisLock.tree(...)}: a path conflicts with itself, its ancestors and its descendants. Its own checker
- * ({@link PathChecker}) claims each section's path in one hash of the tree's live claims and compares paths segment by
+ * claims each section's path in one hash of the tree's live claims and compares paths segment by
  * segment; fencing tokens, one counter for the tree, must rise across conflicting paths. The run must show sections
  * inside paths apart from each other at once, and refusals while only an ancestor or descendant was inside.
  *
@@ -139,35 +138,7 @@ class MutualExclusionFuzzTest {
      * run exercised every operation, lost leases and long renewed holds.
      */
     private static FuzzReport runWithoutViolations(LockKind kind, FuzzSettings settings) {
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), kind, settings));
-
-        System.out.println(report.table());
-        Totals totals = report.totals();
-        assertThat(report.errors())
-                .as("errors; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.violations())
-                .as("violations; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
-                .as("every acquisition was seen by the checker")
-                .isEqualTo(totals.acquisitions());
-        for (Operation operation : Operation.forHolders(settings.asyncHolders())) {
-            assertThat(totals.get(operation))
-                    .as("acquisitions by %s", operation.label())
-                    .isPositive();
-        }
-        assertThat(totals.get(Count.LOST_DETECTED))
-                .as("short leases ran out inside sections")
-                .isPositive();
-        assertThat(totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST))
-                .as("lost sections whose isLost() was still false, although it errs on the side of lost")
-                .isZero();
-        assertThat(totals.get(LeaseProfile.RENEWED_HELD))
-                .as("auto-renewed sections held across renewals")
-                .isPositive();
-        return report;
+        return MutualExclusionFuzz.runWithoutViolations(RedisFuzzServers.oneRedis(redis), kind.lock(), settings);
     }
 
     @ParameterizedTest
@@ -183,15 +154,6 @@ class MutualExclusionFuzzTest {
     }
 
     private static void assertCaught(LockKind kind, FuzzSettings settings) {
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings), () -> FuzzRun.run(FuzzServers.oneRedis(redis), kind, settings));
-
-        System.out.println(report.table());
-        assertThat(report.errors())
-                .as("errors; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.records().violation("overlap") + report.records().violation("taken-early"))
-                .as("overlaps and early takeovers caught")
-                .isPositive();
+        MutualExclusionFuzz.runCaught(RedisFuzzServers.oneRedis(redis), kind.lock(), settings);
     }
 }

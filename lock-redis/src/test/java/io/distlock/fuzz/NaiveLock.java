@@ -37,14 +37,19 @@ final class NaiveLock implements Lock {
     private final StringRedisTemplate redis;
     private final String prefix;
     private final boolean compareBeforeDelete;
+    private final Duration watchdogLease;
 
-    NaiveLock(StringRedisTemplate redis, String prefix, LockKind kind) {
+    /**
+     * @param watchdogLease the lease of a hold with an auto-renewed lease, which this lock never renews
+     */
+    NaiveLock(StringRedisTemplate redis, String prefix, LockKind kind, Duration watchdogLease) {
         if (kind == LockKind.DISTLOCK) {
             throw new IllegalArgumentException("the naive lock is one of the broken kinds, not " + kind);
         }
         this.redis = redis;
         this.prefix = prefix;
         this.compareBeforeDelete = kind == LockKind.NON_ATOMIC_RELEASE;
+        this.watchdogLease = watchdogLease;
     }
 
     @Override
@@ -54,7 +59,7 @@ final class NaiveLock implements Lock {
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        String lockKey = LockUnderTest.redisKey(prefix, key);
+        String lockKey = RedisFuzzLocks.redisKey(prefix, key);
         String token = UUID.randomUUID().toString();
         long leaseMillis = leaseMillis(lease);
         long sentNanos = System.nanoTime();
@@ -127,7 +132,7 @@ final class NaiveLock implements Lock {
 
     /** The broken part. */
     void release(NaiveLockHandle handle) {
-        String lockKey = LockUnderTest.redisKey(prefix, handle.key());
+        String lockKey = RedisFuzzLocks.redisKey(prefix, handle.key());
         if (compareBeforeDelete) {
             String holder = redis.opsForValue().get(lockKey);
             if (!handle.ownerToken().equals(holder)) {
@@ -144,19 +149,17 @@ final class NaiveLock implements Lock {
     }
 
     boolean isHeld(NaiveLockHandle handle) {
-        return handle.ownerToken().equals(redis.opsForValue().get(LockUnderTest.redisKey(prefix, handle.key())));
+        return handle.ownerToken().equals(redis.opsForValue().get(RedisFuzzLocks.redisKey(prefix, handle.key())));
     }
 
     Duration remainingLease(NaiveLockHandle handle) {
-        Long millis = redis.getExpire(LockUnderTest.redisKey(prefix, handle.key()), TimeUnit.MILLISECONDS);
+        Long millis = redis.getExpire(RedisFuzzLocks.redisKey(prefix, handle.key()), TimeUnit.MILLISECONDS);
         return isHeld(handle) && millis != null && millis > 0 ? Duration.ofMillis(millis) : Duration.ZERO;
     }
 
     /** A renewed lease is not renewed by this lock: it is simply the watchdog lease. */
-    private static long leaseMillis(Lease lease) {
-        return lease.isRenewed()
-                ? LeaseProfile.WATCHDOG_LEASE.toMillis()
-                : lease.duration().toMillis();
+    private long leaseMillis(Lease lease) {
+        return lease.isRenewed() ? watchdogLease.toMillis() : lease.duration().toMillis();
     }
 
     @Override

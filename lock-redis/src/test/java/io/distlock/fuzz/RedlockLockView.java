@@ -17,7 +17,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>As with {@link ClusterLockView}, the reads come a round trip or three before the judgement. A claim is set to the
  * lease of the holder's majority as read: the quorum-th longest of its nodes' leases, which the holder keeps at least
  * that long, since leases only grow; so a claim never outlives the majority it was read from. A section whose own
- * majority, as read, has 2 ms or less left on some of its nodes is judged on a fresh read ({@link Judgements#STALE}).
+ * majority, as read, has 2 ms or less left on some of its nodes is judged on a fresh read (the prelude answers -2).
  *
  * <p>A node that does not answer, such as one that was killed, may hold the key for anyone: it counts for every owner,
  * and a majority it completes lasts as long as the shortest lease of the others in it. Counting it as empty would see
@@ -47,12 +47,12 @@ final class RedlockLockView implements LockView {
     private static final String SILENT = "?";
 
     private final List<StringRedisTemplate> nodes;
-    private final Tally tally;
+    private final LockView.Counts counts;
 
-    /** Reads lock keys from {@code nodes}, counting in {@code tally} the reads a node did not answer. */
-    RedlockLockView(List<StringRedisTemplate> nodes, Tally tally) {
+    /** Reads lock keys from {@code nodes}, counting in {@code counts} the reads a node did not answer. */
+    RedlockLockView(List<StringRedisTemplate> nodes, LockView.Counts counts) {
         this.nodes = List.copyOf(nodes);
-        this.tally = tally;
+        this.counts = counts;
     }
 
     @Override
@@ -143,7 +143,7 @@ final class RedlockLockView implements LockView {
             }
             return List.of(answer.get(0), Long.toString(leaseEnd(Long.parseLong(answer.get(1)))));
         } catch (DataAccessException e) {
-            tally.add(Count.NODE_READ_FAILED);
+            counts.nodeUnanswered();
             return List.of(SILENT, "0");
         }
     }

@@ -1,7 +1,6 @@
 package io.distlock.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.distlock.test.TestRedis;
 import java.time.Duration;
@@ -68,13 +67,10 @@ class RedlockMutualExclusionFuzzTest {
         FuzzSettings settings = FuzzSettings.fromEnvironment(16, 2, 5, 4);
         NodeKill kill = new NodeKill(nodes.get(1));
 
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings),
-                () -> FuzzRun.run(
-                        FuzzServers.redlock(nodes, checker), LockKind.REDLOCK, settings, REDLOCK_LOCK_OPTIONS, kill));
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.redlock(nodes, checker), LockKind.REDLOCK.lock(REDLOCK_LOCK_OPTIONS), settings, kill);
 
         NodeKill.Timeline timeline = kill.timeline();
-        System.out.println(report.table());
         System.out.println(timeline.table());
         Totals totals = report.totals();
         assertThat(report.errors())
@@ -112,11 +108,9 @@ class RedlockMutualExclusionFuzzTest {
     void theCheckerCatchesALockThatCountsOneNodesGrantAsHeld() {
         FuzzSettings settings = FuzzSettings.control(5);
 
-        FuzzReport report = assertTimeoutPreemptively(
-                FuzzRun.budget(settings),
-                () -> FuzzRun.run(FuzzServers.redlock(nodes, checker), LockKind.ONE_NODE_OF_REDLOCK, settings));
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.redlock(nodes, checker), LockKind.ONE_NODE_OF_REDLOCK.lock(), settings);
 
-        System.out.println(report.table());
         assertThat(report.errors())
                 .as("errors; evidence:%n%s", report.evidence())
                 .isZero();

@@ -5,8 +5,11 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 
-/** A fuzz run while its workers hammer, as the parent sees it: its keys, its clock, and what the checker recorded. */
-final class RunInProgress {
+/**
+ * A fuzz run while its workers hammer, as the parent sees it, for a {@link Disruption} to time itself by: its keys, its
+ * clock, and what the checker recorded.
+ */
+public final class RunInProgress {
 
     private final TestRedis checker;
     private final CheckerKeys keys;
@@ -30,28 +33,49 @@ final class RunInProgress {
         this.startedNanos = startedNanos;
     }
 
-    /** The names of the run's lock keys. */
-    List<String> keyNames() {
+    /**
+     * The names of the run's lock keys, as the sections take them.
+     *
+     * @return the key names
+     */
+    public List<String> keyNames() {
         return keyNames;
     }
 
-    /** The Redis key of a lock, which decides its cluster slot. */
-    String lockKey(String keyName) {
-        return LockUnderTest.redisKey(lockPrefix, keyName);
+    /**
+     * The run's prefix for the lock's own keys ({@link FuzzTarget#keyPrefix()}), from which a lock's store key follows.
+     *
+     * @return the prefix
+     */
+    public String lockPrefix() {
+        return lockPrefix;
     }
 
-    /** How long the workers hammer, from the start signal. */
-    Duration length() {
+    /**
+     * How long the workers hammer, from the start signal.
+     *
+     * @return the run's length
+     */
+    public Duration length() {
         return length;
     }
 
-    /** The time since the workers were told to start. */
-    Duration sinceStart() {
+    /**
+     * The time since the workers were told to start.
+     *
+     * @return the time since the start signal
+     */
+    public Duration sinceStart() {
         return Duration.ofNanos(System.nanoTime() - startedNanos);
     }
 
-    /** Critical sections the checker has seen enter holding the lock of one of these keys so far. */
-    long sectionsOn(Collection<String> names) {
+    /**
+     * Critical sections the checker has seen enter holding the lock of one of these keys so far.
+     *
+     * @param names key names of the run
+     * @return the sections on them so far
+     */
+    public long sectionsOn(Collection<String> names) {
         long sections = 0;
         for (String name : names) {
             sections += Long.parseLong(checker.command("LLEN", keys.fences(name)));
@@ -59,8 +83,12 @@ final class RunInProgress {
         return sections;
     }
 
-    /** Violations the checker's scripts have counted so far, of every kind. */
-    long violationsSoFar() {
+    /**
+     * Violations the checker's scripts have counted so far, of every kind.
+     *
+     * @return the violations so far
+     */
+    public long violationsSoFar() {
         String counts = checker.command("HVALS", keys.violations());
         if (counts == null || counts.isEmpty()) {
             return 0;

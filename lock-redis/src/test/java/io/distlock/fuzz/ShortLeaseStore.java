@@ -6,19 +6,24 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A broken {@link LeaseStore}, for the control runs of {@link LockKind#SHORT_LEASE_STORE}: it keeps every grant and
+ * A broken {@link LeaseStore}, for the control runs of {@link FuzzLock#shortLeaseStoreLock}: it keeps every grant and
  * extension for a thousandth of the lease asked (at least 1 ms), as a store that took the lease's milliseconds for
  * microseconds would.
  * The lock counts on the whole lease, so its holders stay inside after the store let the key go, and the next waiter
  * takes it from under them. Everything else is the real store's.
  */
-final class ShortLeaseStore implements LeaseStore {
+public final class ShortLeaseStore implements LeaseStore {
 
     private static final int SHORTENED_BY = 1000;
 
     private final LeaseStore store;
 
-    ShortLeaseStore(LeaseStore store) {
+    /**
+     * Shortens every lease of {@code store}.
+     *
+     * @param store the real store
+     */
+    public ShortLeaseStore(LeaseStore store) {
         this.store = store;
     }
 

@@ -76,6 +76,21 @@ final class Tally {
         return Stream.concat(all, reads).collect(Collectors.joining(" ", SUMMARY + " ", ""));
     }
 
+    /** Where a worker's lock view counts what its reads met. */
+    LockView.Counts viewCounts() {
+        return new LockView.Counts() {
+            @Override
+            public void readWaited() {
+                add(Count.LOCK_READ_WAITED);
+            }
+
+            @Override
+            public void nodeUnanswered() {
+                add(Count.NODE_READ_FAILED);
+            }
+        };
+    }
+
     private void print(Count count, String line) {
         if (printed.get(count).incrementAndGet() <= MAX_PRINTED) {
             System.out.println(line);

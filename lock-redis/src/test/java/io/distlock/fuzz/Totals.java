@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 /** The counts of a whole run: the worker processes' summary lines, parsed and added up. */
-final class Totals {
+public final class Totals {
 
     /** Before an operation's name, its acquisitions by readers. */
     static final String READ = "READ_";
@@ -39,17 +39,33 @@ final class Totals {
         return new Totals(counts);
     }
 
-    /** The count of an {@link Operation}, a {@link LeaseProfile} or a {@link Count}. */
-    long get(Enum<?> name) {
+    /**
+     * The count of an {@link Operation} (its acquisitions), a {@link LeaseProfile} (acquisitions under it) or a {@link
+     * Count}.
+     *
+     * @param name the operation, lease profile or count
+     * @return its count over all worker processes
+     */
+    public long get(Enum<?> name) {
         return counts.getOrDefault(name.name(), 0L);
     }
 
-    /** The acquisitions by readers through an {@link Operation}. */
-    long reads(Operation operation) {
+    /**
+     * The acquisitions by readers through an {@link Operation}.
+     *
+     * @param operation the operation
+     * @return its acquisitions by readers, over all worker processes
+     */
+    public long reads(Operation operation) {
         return counts.getOrDefault(READ + operation.name(), 0L);
     }
 
-    long acquisitions() {
+    /**
+     * Every acquisition, through every operation.
+     *
+     * @return the acquisitions over all worker processes
+     */
+    public long acquisitions() {
         return Arrays.stream(Operation.values()).mapToLong(this::get).sum();
     }
 }

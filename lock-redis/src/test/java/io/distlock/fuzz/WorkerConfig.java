@@ -3,7 +3,6 @@ package io.distlock.fuzz;
 import java.net.URLDecoder;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,74 +12,59 @@ import java.util.stream.IntStream;
 
 /**
  * The settings of one worker process, passed as its command-line arguments, one {@code name=value} each, so that a
- * setting added later (such as a lock option under test) is one more name rather than a shifted position.
+ * setting added later is one more name rather than a shifted position. Values that may hold any text (the address, the
+ * variant, the options, the key names) are URL-encoded, so that they arrive whatever the platform's encoding of
+ * arguments.
  *
- * @param checkerHost the host of the checker's Redis, which also holds the locks unless cluster or Redlock nodes
- *     are given
+ * @param checkerHost the host of the checker's Redis
  * @param checkerPort the port of the checker's Redis
- * @param clusterNodes {@code host:port} of the Redis Cluster's nodes that hold the locks; empty unless the locks are on
- *     a cluster
- * @param redlockNodes {@code host:port} of the independent Redis masters of a Redlock that hold the locks; empty unless
- *     the locks are on a Redlock group. With neither, the locks are on the checker's Redis
- * @param storeFactory the {@link FuzzLockFactory} class that builds a lock in a store other than Redis, on the worker's
- *     class path; empty unless the kind is {@linkplain LockKind#inStore() in a store}
- * @param storeAddress where that store is, in the form its factory takes; empty unless the locks are in a store
+ * @param factory the {@link FuzzLockFactory} class that builds the lock, on the worker's class path
+ * @param address where the lock's store is, in the form its factory takes
+ * @param variant which lock the factory builds
+ * @param options the factory's settings
+ * @param mix what the sections do
  * @param namespace the run's key namespace, shared by all its processes
- * @param kind the lock to drive
  * @param process this process's number, naming its sections
  * @param threads worker threads, or with {@code asyncHolders} the acquisitions in flight at once
  * @param asyncHolders whether holders take the lock through the non-blocking API, no thread waiting for it
- * @param keyNames the lock keys all threads share; URL-encoded on the command line, so that any name, such as a path
- *     with commas, spaces or non-ASCII text, arrives whatever the platform's encoding of arguments
+ * @param keyNames the lock keys all threads share, such as paths with commas, spaces or non-ASCII text
  * @param seconds how long to hammer, from the start signal
  * @param seed the seed of this process's random draws
- * @param lockOptions how to configure the lock and its Redis client
  */
 record WorkerConfig(
         String checkerHost,
         int checkerPort,
-        List<String> clusterNodes,
-        List<String> redlockNodes,
-        String storeFactory,
-        String storeAddress,
+        String factory,
+        String address,
+        String variant,
+        Map<String, String> options,
+        SectionMix mix,
         String namespace,
-        LockKind kind,
         int process,
         int threads,
         boolean asyncHolders,
         List<String> keyNames,
         int seconds,
-        long seed,
-        LockOptions lockOptions) {
+        long seed) {
 
     private static final List<String> NAMES = List.of(
             "checkerHost",
             "checkerPort",
-            "clusterNodes",
-            "redlockNodes",
-            "storeFactory",
-            "storeAddress",
+            "factory",
+            "address",
+            "variant",
+            "options",
+            "mix",
             "namespace",
-            "kind",
             "process",
             "threads",
             "asyncHolders",
             "keyNames",
             "seconds",
-            "seed",
-            "commandTimeoutMillis",
-            "replicaAcks");
+            "seed");
 
     WorkerConfig {
-        clusterNodes = List.copyOf(clusterNodes);
-        redlockNodes = List.copyOf(redlockNodes);
-        if (!clusterNodes.isEmpty() && !redlockNodes.isEmpty()) {
-            throw new IllegalArgumentException("the locks are on a cluster or on a Redlock group, not both");
-        }
-        if (kind.inStore() == storeFactory.isEmpty()) {
-            throw new IllegalArgumentException("a lock in a store, and only such a lock, needs a factory: " + kind
-                    + " with factory '" + storeFactory + "'");
-        }
+        options = Map.copyOf(options);
         keyNames = List.copyOf(keyNames);
         if (keyNames.isEmpty()) {
             throw new IllegalArgumentException("a fuzz worker needs at least one lock key");
@@ -99,75 +83,66 @@ record WorkerConfig(
         if (!values.keySet().equals(Set.copyOf(NAMES))) {
             throw new IllegalArgumentException("expected the arguments " + NAMES + ", but got " + List.of(args));
         }
+        Map<String, String> options = new LinkedHashMap<>();
+        for (String option : list(values.get("options"))) {
+            int equals = option.indexOf('=');
+            options.put(decode(option.substring(0, equals)), decode(option.substring(equals + 1)));
+        }
         return new WorkerConfig(
                 values.get("checkerHost"),
                 Integer.parseInt(values.get("checkerPort")),
-                list(values.get("clusterNodes")),
-                list(values.get("redlockNodes")),
-                values.get("storeFactory"),
-                values.get("storeAddress"),
+                values.get("factory"),
+                decode(values.get("address")),
+                decode(values.get("variant")),
+                options,
+                SectionMix.valueOf(values.get("mix")),
                 values.get("namespace"),
-                LockKind.valueOf(values.get("kind")),
                 Integer.parseInt(values.get("process")),
                 Integer.parseInt(values.get("threads")),
                 Boolean.parseBoolean(values.get("asyncHolders")),
-                list(values.get("keyNames")).stream()
-                        .map(name -> URLDecoder.decode(name, StandardCharsets.UTF_8))
-                        .toList(),
+                list(values.get("keyNames")).stream().map(WorkerConfig::decode).toList(),
                 Integer.parseInt(values.get("seconds")),
-                Long.parseLong(values.get("seed")),
-                new LockOptions(
-                        Duration.ofMillis(Long.parseLong(values.get("commandTimeoutMillis"))),
-                        Integer.parseInt(values.get("replicaAcks"))));
+                Long.parseLong(values.get("seed")));
     }
 
     List<String> toArgs() {
         List<String> values = List.of(
                 checkerHost,
                 Integer.toString(checkerPort),
-                String.join(",", clusterNodes),
-                String.join(",", redlockNodes),
-                storeFactory,
-                storeAddress,
+                factory,
+                encode(address),
+                encode(variant),
+                options.entrySet().stream()
+                        .map(option -> encode(option.getKey()) + "=" + encode(option.getValue()))
+                        .collect(Collectors.joining(",")),
+                mix.name(),
                 namespace,
-                kind.name(),
                 Integer.toString(process),
                 Integer.toString(threads),
                 Boolean.toString(asyncHolders),
-                keyNames.stream()
-                        .map(name -> URLEncoder.encode(name, StandardCharsets.UTF_8))
-                        .collect(Collectors.joining(",")),
+                keyNames.stream().map(WorkerConfig::encode).collect(Collectors.joining(",")),
                 Integer.toString(seconds),
-                Long.toString(seed),
-                Long.toString(lockOptions.commandTimeout().toMillis()),
-                Integer.toString(lockOptions.replicaAcks()));
+                Long.toString(seed));
         return IntStream.range(0, NAMES.size())
                 .mapToObj(i -> NAMES.get(i) + "=" + values.get(i))
                 .toList();
     }
 
-    /** Whether the locks live on a Redis Cluster, apart from the checker's Redis. */
-    boolean onCluster() {
-        return !clusterNodes.isEmpty();
-    }
-
-    /** Whether the locks live on the independent Redis masters of a Redlock, apart from the checker's Redis. */
-    boolean onRedlock() {
-        return !redlockNodes.isEmpty();
-    }
-
-    /** The names {@code key0}, {@code key1}, ... of a run on one Redis, where any names do. */
-    static List<String> keyNames(int count) {
-        return IntStream.range(0, count).mapToObj(i -> "key" + i).toList();
-    }
-
-    /** The prefix of the locks' own Redis keys, apart from the checker's. */
+    /** The prefix of the locks' own keys, apart from the checker's. */
     String lockPrefix() {
         return lockPrefix(namespace);
     }
 
     static String lockPrefix(String namespace) {
         return namespace + "lock:";
+    }
+
+    private static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8);
+    }
+
+    private static String decode(String value) {
+        return URLDecoder.decode(value, StandardCharsets.UTF_8);
     }
 
     private static List<String> list(String commaSeparated) {

@@ -30,33 +30,29 @@ final class Workload {
     }
 
     /**
-     * The mix for a lock kind. Locks without reentrancy get no nested sections, nor sections under several keys; the broken locks get more short leases,
-     * since an outlived lease is where their release goes wrong. A path run's {@code keyNames} are the paths of its
-     * tree.
+     * The draws of a {@link SectionMix}. Broken locks (the {@link SectionMix#CONTROL} mix) get no nested sections, nor
+     * sections under several keys, and more short leases, since an outlived lease is where their release goes wrong. A
+     * path run's {@code keyNames} are the paths of its tree.
      */
-    static Workload of(LockKind kind, List<String> keyNames) {
+    static Workload of(SectionMix mix, List<String> keyNames) {
         // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
         // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
         // RENEWED_HELD.
-        // Readers take every operation writers do: ReadLock re-enters a read inside a read scope, releases from any
-        // thread, renews, and takes several keys through Lock's all-or-none default.
-        if (kind.paths()) {
+        // Readers take every operation writers do: a reader lock re-enters a read inside a read scope, releases from
+        // any thread, renews, and takes several keys through Lock's all-or-none default.
+        if (mix.paths()) {
             // Paths get five times the keys' short leases: a lease that runs out must free its path for the ancestors
             // too, which see it only in their sets of holders below, and a short path run on a busy machine, with few
-            // sections, must still see leases run out. The broken control is a RedisLock too, with every operation.
+            // sections, must still see leases run out. The broken control has every operation too.
             return new Workload(
                     new int[] {24, 24, 10, 11, 11, 10, 10, 8},
                     new int[] {700, 60, 40, 199, 1},
-                    new PathKeys(PathTree.of(keyNames), kind == LockKind.PATH_EXACT_ONLY),
+                    new PathKeys(PathTree.of(keyNames), mix == SectionMix.PATHS_AS_PLAIN_KEYS),
                     0);
         }
-        int readPercent = kind.readWrite() ? READ_PERCENT : 0;
+        int readPercent = mix.readWrite() ? READ_PERCENT : 0;
         KeySpace keys = KeySpace.flat(keyNames);
-        return kind == LockKind.DISTLOCK
-                        || kind == LockKind.FAIR
-                        || kind == LockKind.REDLOCK
-                        || kind == LockKind.STORE
-                        || kind.readWrite()
+        return mix != SectionMix.CONTROL
                 ? new Workload(
                         new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys, readPercent)
                 : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys, 0);

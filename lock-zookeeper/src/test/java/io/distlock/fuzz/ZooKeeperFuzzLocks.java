@@ -13,25 +13,26 @@ import org.apache.curator.retry.ExponentialBackoffRetry;
  * Builds a fuzz worker's {@link StoreLock} on the ZooKeeper at a connect string, and the checker's
  * {@link ZooKeeperLockView} on a client and session of its own.
  */
-final class ZooKeeperFuzzLocks implements FuzzLockFactory {
+public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
+    /** The connect string of the run ({@link FuzzTarget#address()}); a plain StoreLock, or one over a short-lease store. */
     @Override
-    public LockUnderTest open(String address, LockKind kind) {
-        CuratorFramework reads = connect(address);
-        LeaseStore store = ZooKeeperLeaseStore.builder(address).build();
-        if (kind == LockKind.SHORT_LEASE_STORE) {
-            store = new ShortLeaseStore(store);
-        }
+    public LockUnderTest open(FuzzTarget target) {
+        CuratorFramework reads = connect(target.address());
+        LeaseStore store =
+                target.leaseStore(ZooKeeperLeaseStore.builder(target.address()).build());
         StoreLock lock = StoreLock.builder(store)
-                .watchdogLease(LeaseProfile.WATCHDOG_LEASE)
+                .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        return LockUnderTest.inStore(lock, new ZooKeeperLockView(reads), () -> {
-            lock.close();
-            reads.close();
-        });
+        return LockUnderTest.builder(lock, new ZooKeeperLockView(reads))
+                .onClose(() -> {
+                    lock.close();
+                    reads.close();
+                })
+                .build();
     }
 
     private static CuratorFramework connect(String address) {

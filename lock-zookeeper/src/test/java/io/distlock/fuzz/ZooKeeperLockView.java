@@ -14,9 +14,9 @@ import org.apache.zookeeper.data.Stat;
 import org.awaitility.core.ConditionTimeoutException;
 
 /**
- * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement, as
- * {@link ClusterLockView} reads a cluster's master: the first node of the key's queue, if granted, holds the key, its
- * lease running from the node's {@code mtime}. As the store's waiters do, the view compares the lease's end with the
+ * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement ({@link
+ * LockView#READ_BEFORE_PRELUDE}): the first node of the key's queue, if granted, holds the key, its lease running from
+ * the node's {@code mtime}. As the store's waiters do, the view compares the lease's end with the
  * server's clock, the {@code mtime} of a write of its own, so that a holder whose lease ran out holds nothing; the end is
  * sent on that clock, which is the host's, as the checker's Redis's is.
  */
@@ -41,7 +41,7 @@ final class ZooKeeperLockView implements LockView {
 
     @Override
     public String prelude() {
-        return ClusterLockView.READ_BEFORE_PRELUDE;
+        return LockView.READ_BEFORE_PRELUDE;
     }
 
     @Override

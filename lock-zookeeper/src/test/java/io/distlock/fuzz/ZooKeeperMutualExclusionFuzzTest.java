@@ -8,7 +8,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} on {@link io.distlock.store.StoreLock}
+ * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
  * over ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their
  * own. The checker reads each key's holder and lease from the head of its queue just before it judges (see
  * {@link ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease,
@@ -32,10 +32,7 @@ class ZooKeeperMutualExclusionFuzzTest {
     static void startServers() throws Exception {
         zooKeeper = new TestZooKeeper();
         checker = TestRedis.start();
-        servers = FuzzServers.store(
-                new FuzzServers.Store(
-                        ZooKeeperFuzzLocks.class, zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString()),
-                checker);
+        servers = FuzzServers.store(checker, zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString());
     }
 
     @AfterAll
@@ -50,11 +47,13 @@ class ZooKeeperMutualExclusionFuzzTest {
 
     @Test
     void storeLockOnZooKeeperNeverLetsTwoHoldersIntoTheSameCriticalSection() {
-        StoreFuzz.runWithoutViolations(servers, FuzzSettings.fromEnvironment(10, 2, 5, 4));
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storeLock(ZooKeeperFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
     }
 
     @Test
     void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
-        StoreFuzz.runCaught(servers, FuzzSettings.control(6));
+        MutualExclusionFuzz.runCaught(
+                servers, FuzzLock.shortLeaseStoreLock(ZooKeeperFuzzLocks.class), FuzzSettings.control(6));
     }
 }
