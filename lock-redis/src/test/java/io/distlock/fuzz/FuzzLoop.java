@@ -1,8 +1,6 @@
 package io.distlock.fuzz;
 
-import io.distlock.Lease;
 import io.distlock.Lock;
-import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
@@ -10,7 +8,6 @@ import io.distlock.LockNotAcquiredException;
 import io.distlock.MultiLockHandle;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -21,7 +18,6 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
@@ -29,22 +25,20 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One fuzz worker thread, or with asynchronous holders one chain of acquisitions in flight ({@link #runAsync}): until
- * the run ends, draws an operation, a lease, a key and, with a read-write lock, whether
- * to read or write, runs one critical section under the lock with the checker watching, and judges what the holder
- * learned about a lost lock.
+ * the run ends, draws an operation, a lease, a key and, with a read-write lock, whether to read or write, runs one
+ * critical section under the lock with the checker watching, gives the lock back ({@link Releases}) and judges what
+ * the holder learned about a lost lock ({@link SectionVerdict}).
  */
 final class FuzzLoop implements Runnable {
 
     /** Auto-renewed held sections refresh their claim this often, well within the renewal interval. */
     private static final long REFRESH_MILLIS = 40;
 
-    private static final long HANDOFF_TIMEOUT_SECONDS = 30;
-
     private final LockUnderTest target;
     private final Checker checker;
     private final Workload workload;
     private final Tally tally;
-    private final ExecutorService releaser;
+    private final Releases releases;
     private final SplittableRandom random;
     private final String name;
     private final long endNanos;
@@ -68,7 +62,7 @@ final class FuzzLoop implements Runnable {
         this.checker = checker;
         this.workload = workload;
         this.tally = tally;
-        this.releaser = releaser;
+        this.releases = new Releases(releaser);
         this.random = random;
         this.name = name;
         this.endNanos = endNanos;
@@ -90,7 +84,7 @@ final class FuzzLoop implements Runnable {
             String key = workload.key(operation, random);
             reading = workload.reads(random);
             lock = target.lock(reading);
-            boolean goOn = counted(() -> {
+            boolean goOn = tally.counted(name, () -> {
                 if (operation == Operation.CALL || operation == Operation.RUN) {
                     withCallback(operation, plan, key);
                 } else if (operation == Operation.SEVERAL_KEYS) {
@@ -149,7 +143,8 @@ final class FuzzLoop implements Runnable {
         }
         acquiring.whenCompleteAsync(
                 (acquired, failure) -> {
-                    if (counted(() -> withAsyncHandle(operation, plan, key, calledNanos, acquired, failure))) {
+                    if (tally.counted(
+                            name, () -> withAsyncHandle(operation, plan, key, calledNanos, acquired, failure))) {
                         nextAsync(holders, ended);
                     } else {
                         ended.complete(null);
@@ -196,54 +191,11 @@ final class FuzzLoop implements Runnable {
         int releasing = random.nextInt(3);
         section.lossReported(
                 releasing == 0
-                        ? releaseElsewhere(section.handle())
-                        : releasing == 1 ? release(section.handle()) : releaseAsync(section.handle()));
-        judge(section, plan);
-    }
-
-    /** Releases without blocking a thread of the lock's, waiting here for the outcome; tells whether it was lost. */
-    private static boolean releaseAsync(LockHandle handle)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        try {
-            handle.releaseAsync().toCompletableFuture().get(HANDOFF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-            return false;
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof LockLostException) {
-                return true;
-            }
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw e;
-        }
-    }
-
-    /**
-     * Runs one section's work, counting what it throws.
-     *
-     * @return false if the worker was interrupted and must stop
-     */
-    private boolean counted(SectionWork work) {
-        try {
-            work.run();
-        } catch (InterruptedException e) {
-            return false;
-        } catch (LockBackendException e) {
-            tally.expectedError(Count.BACKEND_ERRORS, name, e);
-        } catch (LockView.Unreadable e) {
-            tally.expectedError(Count.LOCK_UNREADABLE, name, e);
-        } catch (Checker.CheckerFailure e) {
-            tally.error(Count.CHECKER_ERRORS, name, e);
-        } catch (RuntimeException | ExecutionException | TimeoutException e) {
-            tally.error(Count.UNEXPECTED_ERRORS, name, e);
-        }
-        return true;
-    }
-
-    /** One section's work, as {@link #counted} runs it. */
-    @FunctionalInterface
-    private interface SectionWork {
-        void run() throws InterruptedException, ExecutionException, TimeoutException;
+                        ? releases.releaseElsewhere(section.handle())
+                        : releasing == 1
+                                ? Releases.release(section.handle())
+                                : Releases.releaseAsync(section.handle()));
+        SectionVerdict.judge(tally, section, plan);
     }
 
     /** The forms that hand out a handle: the worker releases it, or has another thread release it. */
@@ -267,7 +219,7 @@ final class FuzzLoop implements Runnable {
         try {
             checker.enter(section);
             if (operation == Operation.NESTED) {
-                last = nest(section);
+                last = Reentry.nest(section, lock, random, tally, checker);
             }
             work(plan, section);
             exit(section);
@@ -277,8 +229,8 @@ final class FuzzLoop implements Runnable {
                 abandon(section);
             }
         }
-        section.lossReported(operation == Operation.HANDOFF ? releaseElsewhere(last) : release(last));
-        judge(section, plan);
+        section.lossReported(operation == Operation.HANDOFF ? releases.releaseElsewhere(last) : Releases.release(last));
+        SectionVerdict.judge(tally, section, plan);
     }
 
     /** Two keys taken all or none, each key its own section for the checker. */
@@ -311,10 +263,10 @@ final class FuzzLoop implements Runnable {
                 sections.forEach(this::abandon);
             }
         }
-        Set<String> reportedLost = release(held);
+        Set<String> reportedLost = Releases.release(held);
         for (Section section : sections) {
             section.lossReported(reportedLost.contains(section.key()));
-            judge(section, plan);
+            SectionVerdict.judge(tally, section, plan);
         }
     }
 
@@ -346,7 +298,7 @@ final class FuzzLoop implements Runnable {
             }
             inside.get().lossReported(true);
         }
-        judge(inside.get(), plan);
+        SectionVerdict.judge(tally, inside.get(), plan);
     }
 
     private Section section(
@@ -364,47 +316,6 @@ final class FuzzLoop implements Runnable {
             exit(section);
         }
         return section;
-    }
-
-    /**
-     * Re-enters the held lock inside a scope that holds it, and releases one of the two handles, inner or outer first;
-     * the hold must survive that.
-     *
-     * @return the handle to release after the section
-     */
-    private LockHandle nest(Section section) {
-        LockHandle outer = section.handle();
-        Lease innerLease =
-                random.nextBoolean() ? LeaseProfile.FIXED_LONG.plan(random).lease() : Lease.renewed();
-        Optional<LockHandle> inner;
-        try (LockContext.Scope scope = LockContext.enter(outer)) {
-            inner = lock.tryAcquire(section.key(), innerLease);
-        } catch (LockLostException e) {
-            section.lossReported(true);
-            return outer;
-        }
-        if (inner.isEmpty()) {
-            tally.violation(Count.REENTRY_FAILED, section.id() + " could not re-enter its own lock " + section.key());
-            return outer;
-        }
-        if (inner.get().fencingToken() != outer.fencingToken()) {
-            tally.violation(
-                    Count.REENTRY_FAILED,
-                    section.id() + " re-entered " + section.key() + " with fencing token "
-                            + inner.get().fencingToken());
-            section.lossReported(release(inner.get()));
-            return outer;
-        }
-        boolean innerFirst = random.nextBoolean();
-        try {
-            section.lossReported(release(innerFirst ? inner.get() : outer));
-            checker.check(section);
-        } catch (RuntimeException e) {
-            // The caller abandons the outer handle only; without this the inner one would keep the hold alive.
-            inner.get().close();
-            throw e;
-        }
-        return innerFirst ? outer : inner.get();
     }
 
     private void work(LeaseProfile.Plan plan, Section section) throws InterruptedException {
@@ -435,79 +346,6 @@ final class FuzzLoop implements Runnable {
             section.handle().close();
         } catch (RuntimeException alsoFailed) {
             // The lock then expires with its lease.
-        }
-    }
-
-    /** Releases, telling whether the lock reported it lost. */
-    private static boolean release(LockHandle handle) {
-        try {
-            handle.release();
-            return false;
-        } catch (LockLostException e) {
-            return true;
-        }
-    }
-
-    /** Releases every key, telling which keys the release reported lost. */
-    private static Set<String> release(MultiLockHandle held) {
-        try {
-            held.release();
-            return Set.of();
-        } catch (LockLostException e) {
-            Set<String> lost = new HashSet<>();
-            lost.add(e.key());
-            for (Throwable also : e.getSuppressed()) {
-                if (also instanceof LockLostException alsoLost) {
-                    lost.add(alsoLost.key());
-                }
-            }
-            return lost;
-        }
-    }
-
-    private boolean releaseElsewhere(LockHandle handle)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        Future<Boolean> released = releaser.submit(() -> release(handle));
-        try {
-            return released.get(HANDOFF_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException failure) {
-                throw failure;
-            }
-            throw e;
-        }
-    }
-
-    private void judge(Section section, LeaseProfile.Plan plan) {
-        if (section.entry() == Checker.Entry.VIOLATION || section.state() == Checker.State.VIOLATION) {
-            tally.violation(
-                    Count.CHECKER_VIOLATIONS_SEEN,
-                    section.id() + " on " + section.key() + ": entry " + section.entry() + ", state "
-                            + section.state());
-            return;
-        }
-        if (section.entry() == Checker.Entry.NOT_OWNED) {
-            tally.add(Count.LOST_BEFORE_ENTRY);
-        }
-        if (section.lostInside() && !section.lossReported()) {
-            tally.violation(
-                    Count.UNDETECTED_LOSS,
-                    section.id() + " on " + section.key() + " (" + plan.lease()
-                            + ") lost its lock inside the section, yet its release returned normally");
-            return;
-        }
-        if (section.lostInside()) {
-            tally.add(Count.LOST_DETECTED);
-            if (!section.seenLost()) {
-                tally.add(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST);
-            }
-        } else if (section.lossReported()) {
-            tally.add(Count.LOST_AFTER_SECTION);
-        }
-        if (plan.lease().isRenewed() && section.lossReported()) {
-            tally.add(Count.RENEWED_LOST);
-        } else if (plan.profile() == LeaseProfile.RENEWED_HELD) {
-            tally.add(Count.RENEWED_HELD_KEPT);
         }
     }
 

@@ -1,9 +1,12 @@
 package io.distlock.fuzz;
 
+import io.distlock.LockBackendException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
@@ -74,6 +77,35 @@ final class Tally {
                 .map(entry -> Totals.READ + entry.getKey().name() + "="
                         + entry.getValue().sum());
         return Stream.concat(all, reads).collect(Collectors.joining(" ", SUMMARY + " ", ""));
+    }
+
+    /**
+     * Runs one section's work for {@code worker}, counting what it throws: what the lock's store or the view's reads
+     * may throw on a busy machine as expected errors, the checker's and the lock's other failures as errors.
+     *
+     * @return false if the worker was interrupted and must stop
+     */
+    boolean counted(String worker, SectionWork work) {
+        try {
+            work.run();
+        } catch (InterruptedException e) {
+            return false;
+        } catch (LockBackendException e) {
+            expectedError(Count.BACKEND_ERRORS, worker, e);
+        } catch (LockView.Unreadable e) {
+            expectedError(Count.LOCK_UNREADABLE, worker, e);
+        } catch (Checker.CheckerFailure e) {
+            error(Count.CHECKER_ERRORS, worker, e);
+        } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            error(Count.UNEXPECTED_ERRORS, worker, e);
+        }
+        return true;
+    }
+
+    /** One section's work, as {@link #counted} runs it. */
+    @FunctionalInterface
+    interface SectionWork {
+        void run() throws InterruptedException, ExecutionException, TimeoutException;
     }
 
     /** Where a worker's lock view counts what its reads met. */
