@@ -26,7 +26,7 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
         return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
     }
 
-    /** The JDBC URL of the run ({@link FuzzTarget#address()}); a plain StoreLock, or one over a short-lease store. */
+    /** On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
     @Override
     public LockUnderTest open(FuzzTarget target) {
         HikariDataSource pool = pool(target.address(), "distlock-fuzz-lock", LOCK_POOL_SIZE);

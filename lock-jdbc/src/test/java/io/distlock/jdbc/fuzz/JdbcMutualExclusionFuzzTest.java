@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
  * build; a soak raises it with the settings of {@link FuzzSettings}:
  *
  * <pre>
- * ./mvnw -pl lock-jdbc -am test -Dtest='io/distlock/fuzz/Jdbc*Test' -Dsurefire.failIfNoSpecifiedTests=false \
+ * ./mvnw -pl lock-jdbc -am test -Dtest='io/distlock/jdbc/fuzz/Jdbc*Test' -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
  * </pre>
  */

@@ -37,15 +37,15 @@ public final class LockUnderTest implements AutoCloseable {
         return new Builder(lock, view);
     }
 
-    /** Where the view finds the lock of a key: the name it passes to {@link LockView#keys} and {@link LockView#args}. */
+    /** Where the view finds the lock of a key: the name passed to {@link LockView#keys} and {@link LockView#args}. */
     @FunctionalInterface
     public interface LockKeys {
 
         /**
          * The lock key of {@code key}.
          *
-         * @param key the key a section's handle reports ({@link io.distlock.LockHandle#key()}); for a lock of paths, the
-         *     canonical path
+         * @param key the key a section's handle reports ({@link io.distlock.LockHandle#key()}); for a lock of paths,
+         *     the canonical path
          * @param reading whether the section holds the reader lock of a read-write lock
          * @return the name the view reads the lock's state under
          */

@@ -39,8 +39,8 @@ public interface LockView {
     /**
      * Lua that defines the locals {@code holder} (false if the key is gone), {@code ttl}, and {@code ttl_at}, the
      * checker's Redis time (ms) from which the ttl counts, for the script after, whose first argument is the section's
-     * owner token. Claims end at the absolute time {@code ttl_at + ttl - 2}, so a script that Redis runs slowly does not
-     * stretch them past the lease. A holder matches a section if it begins with the section's owner token.
+     * owner token. Claims end at the absolute time {@code ttl_at + ttl - 2}, so a script that Redis runs slowly does
+     * not stretch them past the lease. A holder matches a section if it begins with the section's owner token.
      *
      * @return the prelude
      */

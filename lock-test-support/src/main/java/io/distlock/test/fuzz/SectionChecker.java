@@ -25,8 +25,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * <p>A section whose lock key is not its own any more when it enters or exits, once its lease may have run out, is
  * <em>lost</em>: no violation by itself, but its holder must learn of it, which the worker checks. The lock key is read
  * only to learn the remaining lease and whether it still names the holder's owner token (a prefix match, since a lock
- * may append a mark, as RedisLock does for waiters); every judgement is the checker's. Auto-renewed sections refresh their claim
- * from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key.
+ * may append a mark, as RedisLock does for waiters); every judgement is the checker's. Auto-renewed sections refresh
+ * their claim from the lock key's PTTL while they run. Violations are counted by kind, overall and for each key.
  *
  * <p>With a read-write lock, sections are writers or readers ({@link Section#reader()}). Readers may be inside
  * together, each claiming the key until its own lease ends; a writer overlaps any claim, a reader only a writer's. A

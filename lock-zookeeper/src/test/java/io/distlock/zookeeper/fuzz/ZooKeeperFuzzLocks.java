@@ -20,7 +20,7 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
-    /** The connect string of the run ({@link FuzzTarget#address()}); a plain StoreLock, or one over a short-lease store. */
+    /** On the run's connect string ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
     @Override
     public LockUnderTest open(FuzzTarget target) {
         CuratorFramework reads = connect(target.address());

@@ -17,9 +17,9 @@ import org.awaitility.core.ConditionTimeoutException;
 /**
  * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement ({@link
  * LockView#READ_BEFORE_PRELUDE}): the first node of the key's queue, if granted, holds the key, its lease running from
- * the node's {@code mtime}. As the store's waiters do, the view compares the lease's end with the
- * server's clock, the {@code mtime} of a write of its own, so that a holder whose lease ran out holds nothing; the end is
- * sent on that clock, which is the host's, as the checker's Redis's is.
+ * the node's {@code mtime}. As the store's waiters do, the view compares the lease's end with the server's clock, the
+ * {@code mtime} of a write of its own, so that a holder whose lease ran out holds nothing; the end is sent on that
+ * clock, which is the host's, as the checker's Redis's is.
  */
 final class ZooKeeperLockView implements LockView {
 

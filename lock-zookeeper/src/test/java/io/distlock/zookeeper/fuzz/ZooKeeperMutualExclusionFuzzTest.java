@@ -12,18 +12,18 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
- * over ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their
- * own. The checker reads each key's holder and lease from the head of its queue just before it judges (see
- * {@link ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease,
- * which the checker must catch.
+ * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock} over
+ * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their own.
+ * The checker reads each key's holder and lease from the head of its queue just before it judges (see {@link
+ * ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease, which
+ * the checker must catch.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
  * build; a soak raises it with the settings of {@link FuzzSettings}:
  *
  * <pre>
- * ./mvnw -pl lock-zookeeper -am test -Dtest='io/distlock/fuzz/ZooKeeper*Test' -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
+ * ./mvnw -pl lock-zookeeper -am test -Dtest='io/distlock/zookeeper/fuzz/ZooKeeper*Test' \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
  * </pre>
  */
 class ZooKeeperMutualExclusionFuzzTest {
