@@ -51,6 +51,21 @@ final class RespConnection implements Closeable {
     }
 
     /**
+     * Runs one command on a new connection, authenticating first if {@code password} is not null.
+     *
+     * @return the reply, as {@link #call} returns it
+     */
+    static String callOnce(String host, int port, String password, Duration timeout, String... args)
+            throws IOException {
+        try (RespConnection connection = open(host, port, timeout)) {
+            if (password != null) {
+                connection.call("AUTH", password);
+            }
+            return connection.call(args);
+        }
+    }
+
+    /**
      * Sends one command and reads its reply.
      *
      * @return simple strings, integers and bulk strings as text, a null bulk string or null array as {@code null},

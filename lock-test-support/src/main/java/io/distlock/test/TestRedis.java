@@ -1,13 +1,8 @@
 package io.distlock.test;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -182,8 +177,7 @@ public final class TestRedis implements AutoCloseable {
      * @return {@code redis://[:password@]host:port}, with the password percent-encoded
      */
     public String uri() {
-        String credentials = password() == null ? "" : ":" + percentEncode(password()) + "@";
-        return "redis://" + credentials + host() + ":" + port();
+        return RedisUri.of(host(), port(), password());
     }
 
     /**
@@ -258,11 +252,8 @@ public final class TestRedis implements AutoCloseable {
         if (args.length == 0) {
             throw new IllegalArgumentException("A Redis command needs at least its name");
         }
-        try (RespConnection connection = RespConnection.open(host(), port(), COMMAND_TIMEOUT)) {
-            if (password() != null) {
-                connection.call("AUTH", password());
-            }
-            return connection.call(args);
+        try {
+            return RespConnection.callOnce(host(), port(), password(), COMMAND_TIMEOUT, args);
         } catch (IOException e) {
             throw new UncheckedIOException(args[0] + " failed on " + description() + ": " + e.getMessage(), e);
         }
@@ -308,23 +299,6 @@ public final class TestRedis implements AutoCloseable {
         return options.tls();
     }
 
-    private static String percentEncode(String text) {
-        StringBuilder encoded = new StringBuilder();
-        for (byte b : text.getBytes(UTF_8)) {
-            int c = b & 0xFF;
-            boolean unreserved = (c >= 'a' && c <= 'z')
-                    || (c >= 'A' && c <= 'Z')
-                    || (c >= '0' && c <= '9')
-                    || "-._~".indexOf(c) >= 0;
-            if (unreserved) {
-                encoded.append((char) c);
-            } else {
-                encoded.append('%').append(String.format("%02X", c));
-            }
-        }
-        return encoded.toString();
-    }
-
     /** Where a test Redis server comes from. */
     public enum Provider {
         /** A {@code redis:7.4-alpine} container started by Testcontainers; needs a running Docker engine. */
@@ -338,11 +312,7 @@ public final class TestRedis implements AutoCloseable {
     /** Options for a server of one's own; obtained from {@link TestRedis#builder()}. */
     public static final class Builder {
 
-        private String password;
-        private final List<String> configDirectives = new ArrayList<>();
-        private Provider provider;
-        private boolean tls;
-        private boolean clientCertificatesRequired;
+        private final ServerLaunch launch = new ServerLaunch();
 
         private Builder() {}
 
@@ -353,10 +323,7 @@ public final class TestRedis implements AutoCloseable {
          * @return this builder
          */
         public Builder password(String password) {
-            if (Objects.requireNonNull(password, "password").isEmpty()) {
-                throw new IllegalArgumentException("An empty requirepass means no password; leave it unset instead");
-            }
-            this.password = password;
+            launch.password(password);
             return this;
         }
 
@@ -369,11 +336,7 @@ public final class TestRedis implements AutoCloseable {
          * @return this builder
          */
         public Builder configLine(String... directives) {
-            for (String directive : directives) {
-                // Parsed now so that a malformed directive fails where it is written, not at start().
-                ConfigArgs.of(directive);
-            }
-            configDirectives.addAll(Arrays.asList(directives));
+            launch.configLines(directives);
             return this;
         }
 
@@ -384,7 +347,7 @@ public final class TestRedis implements AutoCloseable {
          * @return this builder
          */
         public Builder provider(Provider provider) {
-            this.provider = Objects.requireNonNull(provider, "provider");
+            launch.provider(provider);
             return this;
         }
 
@@ -399,8 +362,7 @@ public final class TestRedis implements AutoCloseable {
          * @return this builder
          */
         public Builder tls() {
-            this.tls = true;
-            this.clientCertificatesRequired = false;
+            launch.tls(false);
             return this;
         }
 
@@ -412,8 +374,7 @@ public final class TestRedis implements AutoCloseable {
          * @return this builder
          */
         public Builder mutualTls() {
-            this.tls = true;
-            this.clientCertificatesRequired = true;
+            launch.tls(true);
             return this;
         }
 
@@ -430,33 +391,8 @@ public final class TestRedis implements AutoCloseable {
         }
 
         private TestRedis start(boolean isShared) {
-            Provider chosen = provider != null ? provider : ProviderSelection.defaultProvider();
-            ServerOptions options = new ServerOptions(password, configDirectives, null);
-            if (!tls) {
-                return new TestRedis(startBackend(chosen, options), options, chosen, isShared);
-            }
-            if (chosen == Provider.TESTCONTAINERS) {
-                throw new UnsupportedOperationException(TlsLauncher.CONTAINER_REASON);
-            }
-            TlsLauncher.Started started = TlsLauncher.start(executable(chosen), options, clientCertificatesRequired);
-            return new TestRedis(started.backend(), started.options(), chosen, isShared);
-        }
-
-        private static RedisBackend startBackend(Provider provider, ServerOptions options) {
-            return provider == Provider.TESTCONTAINERS
-                    ? ContainerBackend.start(options)
-                    : ProcessBackend.start(executable(provider), options);
-        }
-
-        static RedisExecutable executable(Provider provider) {
-            return switch (provider) {
-                case PATH ->
-                    RedisExecutable.onPath()
-                            .orElseThrow(() -> new IllegalStateException("No redis-server executable on PATH"));
-                case EMBEDDED -> RedisExecutable.embedded();
-                case TESTCONTAINERS ->
-                    throw new IllegalArgumentException("Testcontainers runs redis-server in a container, not locally");
-            };
+            ServerLaunch.Launched launched = launch.start();
+            return new TestRedis(launched.backend(), launched.options(), launched.provider(), isShared);
         }
     }
 }

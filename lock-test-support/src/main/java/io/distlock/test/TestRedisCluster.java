@@ -1,16 +1,10 @@
 package io.distlock.test;
 
 import io.distlock.test.TestRedis.Provider;
-import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
-import java.util.function.Supplier;
 
 /**
  * A real, throwaway Redis Cluster for tests: masters and their replicas, each a {@code redis-server} process on a free
@@ -38,18 +32,13 @@ public final class TestRedisCluster implements AutoCloseable {
     /** The number of hash slots of every Redis Cluster. */
     public static final int SLOTS = 16384;
 
-    private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(1);
     private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration MIGRATE_TIMEOUT = Duration.ofSeconds(5);
-    private static final int MIGRATE_BATCH = 100;
-    /** A master without a password refuses a replica that authenticates with one, so the replica cannot resync. */
-    private static final String CUT_OFF_PASSWORD = "cut-off-from-its-master";
 
-    private final List<TestRedis> nodes;
+    private final ClusterNodes nodes;
     private final Provider provider;
 
     private TestRedisCluster(List<TestRedis> nodes, Provider provider) {
-        this.nodes = List.copyOf(nodes);
+        this.nodes = new ClusterNodes(nodes);
         this.provider = provider;
     }
 
@@ -78,7 +67,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return all nodes, live or not
      */
     public List<TestRedis> nodes() {
-        return nodes;
+        return nodes.all();
     }
 
     /**
@@ -96,7 +85,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return {@code host:port} per node
      */
     public List<String> nodeAddresses() {
-        return nodes.stream().map(node -> node.host() + ":" + node.port()).toList();
+        return nodes().stream().map(node -> node.host() + ":" + node.port()).toList();
     }
 
     /**
@@ -106,7 +95,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return the slot, from 0 to {@value #SLOTS} - 1
      */
     public int slotOf(String key) {
-        return Integer.parseInt(ask(anyLiveNode(), "CLUSTER", "KEYSLOT", key));
+        return Integer.parseInt(ClusterNodes.ask(nodes.anyLive(), "CLUSTER", "KEYSLOT", key));
     }
 
     /**
@@ -128,10 +117,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @throws IllegalStateException if no live master serves the slot
      */
     public TestRedis masterOfSlot(int slot) {
-        ClusterView view = viewOf(anyLiveNode());
-        return view.masterOfSlot(slot)
-                .map(entry -> nodeOnPort(entry.port()))
-                .orElseThrow(() -> new IllegalStateException("No master serves slot " + slot + ": " + view));
+        return nodes.masterOfSlot(slot);
     }
 
     /**
@@ -141,14 +127,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return its slots, empty for a replica
      */
     public Set<Integer> slotsOf(TestRedis master) {
-        ClusterView.Entry myself = viewOf(master).myself();
-        Set<Integer> slots = new TreeSet<>();
-        for (int slot = 0; slot < SLOTS; slot++) {
-            if (myself.servesSlot(slot)) {
-                slots.add(slot);
-            }
-        }
-        return slots;
+        return nodes.slotsOf(master);
     }
 
     /**
@@ -158,12 +137,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return its replicas, as the master itself reports them
      */
     public List<TestRedis> replicasOf(TestRedis master) {
-        ClusterView view = viewOf(master);
-        String masterId = view.myself().id();
-        return view.entries().stream()
-                .filter(entry -> entry.masterId().equals(masterId))
-                .map(entry -> nodeOnPort(entry.port()))
-                .toList();
+        return nodes.replicasOf(master);
     }
 
     /**
@@ -173,7 +147,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return its 40-character node id
      */
     public String nodeId(TestRedis node) {
-        return ask(node, "CLUSTER", "MYID");
+        return ClusterNodes.ask(node, "CLUSTER", "MYID");
     }
 
     /**
@@ -186,10 +160,10 @@ public final class TestRedisCluster implements AutoCloseable {
      * @throws IllegalStateException if it did not happen in time
      */
     public TestRedis failover(TestRedis replica, Duration timeout) {
-        ask(replica, "CLUSTER", "FAILOVER");
-        awaitUntil(timeout, "replica on port " + replica.port() + " to be promoted", () -> {
-            Optional<ClusterView> view = tryView(replica);
-            return view.isPresent() && view.get().myself().isMaster() && isHealthy();
+        ClusterNodes.ask(replica, "CLUSTER", "FAILOVER");
+        nodes.awaitUntil(timeout, "replica on port " + replica.port() + " to be promoted", () -> {
+            Optional<ClusterView> view = nodes.tryView(replica);
+            return view.isPresent() && view.get().myself().isMaster() && nodes.isHealthy();
         });
         return replica;
     }
@@ -203,19 +177,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @param replica a live replica
      */
     public void cutReplication(TestRedis replica) {
-        ClusterView view = viewOf(replica);
-        String masterId = view.myself().masterId();
-        TestRedis master = view.entries().stream()
-                .filter(entry -> entry.id().equals(masterId))
-                .findFirst()
-                .map(entry -> nodeOnPort(entry.port()))
-                .orElseThrow(() -> new IllegalArgumentException(replica + " is not a replica"));
-        ask(replica, "CONFIG", "SET", "masterauth", CUT_OFF_PASSWORD);
-        ask(master, "CLIENT", "KILL", "TYPE", "replica");
-        awaitUntil(
-                Duration.ofSeconds(5),
-                "the replication link of " + replica + " to go down",
-                () -> ask(replica, "INFO", "replication").contains("master_link_status:down"));
+        ReplicationCut.cut(nodes, replica);
     }
 
     /**
@@ -224,7 +186,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @param node the node that was cut off
      */
     public void restoreReplication(TestRedis node) {
-        ask(node, "CONFIG", "SET", "masterauth", "");
+        ReplicationCut.restore(node);
     }
 
     /**
@@ -236,8 +198,8 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return this cluster
      */
     public TestRedisCluster heal(Duration timeout) {
-        for (TestRedis node : nodes) {
-            if (tryAsk(node, "PING").isEmpty()) {
+        for (TestRedis node : nodes()) {
+            if (ClusterNodes.tryAsk(node, "PING").isEmpty()) {
                 node.startAgain();
             }
             restoreReplication(node);
@@ -254,7 +216,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @throws IllegalStateException if it did not happen in time, with the nodes' views
      */
     public TestRedisCluster awaitHealthy(Duration timeout) {
-        awaitUntil(timeout, "the cluster to be healthy", this::isHealthy);
+        nodes.awaitUntil(timeout, "the cluster to be healthy", nodes::isHealthy);
         return this;
     }
 
@@ -284,11 +246,7 @@ public final class TestRedisCluster implements AutoCloseable {
         if (source == target) {
             throw new IllegalArgumentException("Slot " + slot + " is already served by " + target);
         }
-        String sourceId = nodeId(source);
-        String targetId = nodeId(target);
-        ask(target, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", sourceId);
-        ask(source, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", targetId);
-        return new SlotMigration(slot, source, target, targetId);
+        return new SlotMigration(slot, source, target, SlotMigrationSteps.begin(slot, source, target));
     }
 
     /**
@@ -297,7 +255,7 @@ public final class TestRedisCluster implements AutoCloseable {
      * @return the nodes' descriptions
      */
     public String description() {
-        return "Redis Cluster of " + nodes.size() + " nodes: " + nodes;
+        return "Redis Cluster of " + nodes().size() + " nodes: " + nodes();
     }
 
     @Override
@@ -309,7 +267,7 @@ public final class TestRedisCluster implements AutoCloseable {
     @Override
     public void close() {
         RuntimeException failure = null;
-        for (TestRedis node : nodes) {
+        for (TestRedis node : nodes()) {
             try {
                 node.close();
             } catch (RuntimeException e) {
@@ -343,26 +301,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return how many keys were moved
          */
         public int migrateKeys() {
-            int moved = 0;
-            while (true) {
-                String keys = ask(
-                        source, "CLUSTER", "GETKEYSINSLOT", Integer.toString(slot), Integer.toString(MIGRATE_BATCH));
-                if (keys == null || keys.isEmpty()) {
-                    return moved;
-                }
-                List<String> command = new ArrayList<>(List.of(
-                        "MIGRATE",
-                        target.host(),
-                        Integer.toString(target.port()),
-                        "",
-                        "0",
-                        Long.toString(MIGRATE_TIMEOUT.toMillis()),
-                        "KEYS"));
-                List<String> batch = List.of(keys.split("\n"));
-                command.addAll(batch);
-                ask(source, command.toArray(String[]::new));
-                moved += batch.size();
-            }
+            return SlotMigrationSteps.migrateKeys(slot, source, target);
         }
 
         /**
@@ -370,117 +309,14 @@ public final class TestRedisCluster implements AutoCloseable {
          * {@link #migrateKeys()} first, or the keys left on the source are lost to clients.
          */
         public void complete() {
-            String slotText = Integer.toString(slot);
-            ask(target, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
-            ask(source, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
-            for (TestRedis node : liveNodes()) {
-                if (node != source && node != target && viewOf(node).myself().isMaster()) {
-                    ask(node, "CLUSTER", "SETSLOT", slotText, "NODE", targetId);
-                }
-            }
-        }
-    }
-
-    private boolean isHealthy() {
-        List<TestRedis> live = liveNodes();
-        Set<Integer> livePorts = new LinkedHashSet<>();
-        live.forEach(node -> livePorts.add(node.port()));
-        String agreed = null;
-        for (TestRedis node : live) {
-            Optional<String> info = tryAsk(node, "CLUSTER", "INFO");
-            Optional<ClusterView> view = tryView(node);
-            if (info.isEmpty() || view.isEmpty() || !info.get().contains("cluster_state:ok")) {
-                return false;
-            }
-            if (!view.get().myself().isMaster()
-                    && !tryAsk(node, "INFO", "replication").orElse("").contains("master_link_status:up")) {
-                return false;
-            }
-            String owners = view.get().topology();
-            if (agreed == null) {
-                agreed = owners;
-            } else if (!agreed.equals(owners)) {
-                return false;
-            }
-            for (ClusterView.Entry entry : view.get().entries()) {
-                if (entry.isMaster() && !entry.slots().isEmpty() && !livePorts.contains(entry.port())) {
-                    return false;
-                }
-            }
-        }
-        return agreed != null;
-    }
-
-    private List<TestRedis> liveNodes() {
-        return nodes.stream().filter(node -> tryAsk(node, "PING").isPresent()).toList();
-    }
-
-    private TestRedis anyLiveNode() {
-        return liveNodes().stream()
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("No node of the cluster answers: " + nodes));
-    }
-
-    private TestRedis nodeOnPort(int port) {
-        return nodes.stream()
-                .filter(node -> node.port() == port)
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("No node of this cluster listens on port " + port));
-    }
-
-    ClusterView viewOf(TestRedis node) {
-        return ClusterView.parse(ask(node, "CLUSTER", "NODES"));
-    }
-
-    private Optional<ClusterView> tryView(TestRedis node) {
-        return tryAsk(node, "CLUSTER", "NODES").map(ClusterView::parse);
-    }
-
-    /** Runs a command with a short timeout, so that a paused node fails the call instead of hanging it. */
-    static String ask(TestRedis node, String... args) {
-        try (RespConnection connection = RespConnection.open(node.host(), node.port(), QUERY_TIMEOUT)) {
-            if (node.password() != null) {
-                connection.call("AUTH", node.password());
-            }
-            return connection.call(args);
-        } catch (IOException e) {
-            throw new IllegalStateException(
-                    String.join(" ", args) + " failed on " + node.description() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static Optional<String> tryAsk(TestRedis node, String... args) {
-        try {
-            return Optional.ofNullable(ask(node, args));
-        } catch (IllegalStateException e) {
-            return Optional.empty();
-        }
-    }
-
-    void awaitUntil(Duration timeout, String what, Supplier<Boolean> condition) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.get()) {
-            if (System.nanoTime() - deadline > 0) {
-                StringBuilder views = new StringBuilder();
-                for (TestRedis node : nodes) {
-                    views.append("\n").append(node.port()).append(": ");
-                    views.append(tryAsk(node, "CLUSTER", "NODES").orElse("(no answer)"));
-                }
-                throw new IllegalStateException(
-                        "Timed out after " + timeout.toMillis() + " ms waiting for " + what + views);
-            }
-            PortProbe.sleepPollInterval();
+            SlotMigrationSteps.complete(nodes, slot, source, target, targetId);
         }
     }
 
     /** Options for a cluster; obtained from {@link TestRedisCluster#builder()}. */
     public static final class Builder {
 
-        private int masters = 3;
-        private int replicasPerMaster = 1;
-        private Duration nodeTimeout = Duration.ofSeconds(1);
-        private Provider provider;
-        private final List<String> configDirectives = new ArrayList<>();
+        private final ClusterFormation formation = new ClusterFormation();
 
         private Builder() {}
 
@@ -491,10 +327,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return this builder
          */
         public Builder masters(int masters) {
-            if (masters < 1) {
-                throw new IllegalArgumentException("A cluster needs at least 1 master, but " + masters + " were asked");
-            }
-            this.masters = masters;
+            formation.masters(masters);
             return this;
         }
 
@@ -505,10 +338,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return this builder
          */
         public Builder replicasPerMaster(int replicasPerMaster) {
-            if (replicasPerMaster < 0) {
-                throw new IllegalArgumentException("replicasPerMaster must be 0 or more, but was " + replicasPerMaster);
-            }
-            this.replicasPerMaster = replicasPerMaster;
+            formation.replicasPerMaster(replicasPerMaster);
             return this;
         }
 
@@ -519,10 +349,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return this builder
          */
         public Builder nodeTimeout(Duration nodeTimeout) {
-            if (nodeTimeout.toMillis() < 100) {
-                throw new IllegalArgumentException("nodeTimeout must be at least 100 ms, but was " + nodeTimeout);
-            }
-            this.nodeTimeout = nodeTimeout;
+            formation.nodeTimeout(nodeTimeout);
             return this;
         }
 
@@ -535,11 +362,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return this builder
          */
         public Builder provider(Provider provider) {
-            if (Objects.requireNonNull(provider, "provider") == Provider.TESTCONTAINERS) {
-                throw new IllegalArgumentException("A test cluster runs redis-server processes (PATH or EMBEDDED): "
-                        + "nodes in containers would announce addresses that the others cannot reach");
-            }
-            this.provider = provider;
+            formation.provider(provider);
             return this;
         }
 
@@ -550,10 +373,7 @@ public final class TestRedisCluster implements AutoCloseable {
          * @return this builder
          */
         public Builder configLine(String... directives) {
-            for (String directive : directives) {
-                ConfigArgs.of(directive);
-            }
-            configDirectives.addAll(List.of(directives));
+            formation.configLines(directives);
             return this;
         }
 
@@ -564,28 +384,8 @@ public final class TestRedisCluster implements AutoCloseable {
          * @throws IllegalStateException if a node cannot start or the cluster does not form in 30 s
          */
         public TestRedisCluster start() {
-            Provider chosen = provider != null ? provider : ProviderSelection.defaultProcessProvider();
-            RedisExecutable executable = TestRedis.Builder.executable(chosen);
-            List<String> directives = new ArrayList<>(List.of(
-                    "cluster-enabled yes",
-                    "cluster-config-file nodes.conf",
-                    "cluster-node-timeout " + nodeTimeout.toMillis(),
-                    "cluster-replica-validity-factor 0"));
-            directives.addAll(configDirectives);
-            ServerOptions options = new ServerOptions(null, directives, null);
-            List<TestRedis> nodes = new ArrayList<>();
-            try {
-                for (int i = 0; i < masters * (1 + replicasPerMaster); i++) {
-                    nodes.add(TestRedis.of(
-                            ProcessBackend.start(executable, options, FreePorts::nextWithClusterBus), options, chosen));
-                }
-                TestRedisCluster cluster = new TestRedisCluster(nodes, chosen);
-                ClusterFormation.form(cluster, masters, FORMATION_TIMEOUT);
-                return cluster;
-            } catch (RuntimeException e) {
-                nodes.forEach(TestRedis::close);
-                throw e;
-            }
+            ClusterFormation.Formed formed = formation.start(FORMATION_TIMEOUT);
+            return new TestRedisCluster(formed.nodes(), formed.provider());
         }
     }
 }

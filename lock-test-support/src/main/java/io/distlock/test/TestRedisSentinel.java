@@ -299,7 +299,7 @@ public final class TestRedisSentinel implements AutoCloseable {
     }
 
     private RedisExecutable executable() {
-        return TestRedis.Builder.executable(provider);
+        return ServerLaunch.executable(provider);
     }
 
     private List<String> sentinelConfig(TestRedis primary) {

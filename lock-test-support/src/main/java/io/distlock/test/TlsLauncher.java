@@ -59,7 +59,7 @@ final class TlsLauncher {
         if (missing.isPresent()) {
             return new TlsSupport(false, missing.get());
         }
-        String binary = TestRedis.Builder.executable(provider).label();
+        String binary = ServerLaunch.executable(provider).label();
         try {
             TestRedis.builder().provider(provider).tls().start().close();
             return new TlsSupport(true, binary + " serves TLS");

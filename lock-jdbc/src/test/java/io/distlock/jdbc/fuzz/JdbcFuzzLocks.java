@@ -1,0 +1,56 @@
+package io.distlock.jdbc.fuzz;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.jdbc.JdbcLeaseStore;
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLock;
+import io.distlock.test.fuzz.FuzzLockFactory;
+import io.distlock.test.fuzz.FuzzTarget;
+import io.distlock.test.fuzz.LockUnderTest;
+import java.time.Duration;
+
+/**
+ * Builds a fuzz worker's {@link StoreLock} on the PostgreSQL at a JDBC URL, through a connection pool as applications
+ * use one, and the checker's {@link JdbcLockView} on a pool of its own, so that waiting holders never delay a read.
+ */
+public final class JdbcFuzzLocks implements FuzzLockFactory {
+
+    /** Room for every worker thread, their renewals and their releases from other threads. */
+    private static final int LOCK_POOL_SIZE = 16;
+
+    private static final int READ_POOL_SIZE = 4;
+
+    /** The JDBC URL of the embedded PostgreSQL on {@code port}, which the workers take as their store's address. */
+    static String url(int port) {
+        return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
+    }
+
+    /** On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
+    @Override
+    public LockUnderTest open(FuzzTarget target) {
+        HikariDataSource pool = pool(target.address(), "distlock-fuzz-lock", LOCK_POOL_SIZE);
+        HikariDataSource reads = pool(target.address(), "distlock-fuzz-checker", READ_POOL_SIZE);
+        LeaseStore store = target.leaseStore(
+                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build());
+        StoreLock lock = StoreLock.builder(store)
+                .watchdogLease(target.watchdogLease())
+                .shutdownGracePeriod(Duration.ZERO)
+                .build();
+        return LockUnderTest.builder(lock, new JdbcLockView(reads))
+                .onClose(() -> {
+                    lock.close();
+                    reads.close();
+                    pool.close();
+                })
+                .build();
+    }
+
+    private static HikariDataSource pool(String url, String name, int size) {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(url);
+        config.setPoolName(name);
+        config.setMaximumPoolSize(size);
+        return new HikariDataSource(config);
+    }
+}

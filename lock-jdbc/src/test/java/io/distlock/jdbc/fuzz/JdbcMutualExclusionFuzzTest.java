@@ -1,0 +1,67 @@
+package io.distlock.jdbc.fuzz;
+
+import io.distlock.jdbc.JdbcLeaseStore;
+import io.distlock.jdbc.TestPostgres;
+import io.distlock.test.TestRedis;
+import io.distlock.test.fuzz.FuzzLock;
+import io.distlock.test.fuzz.FuzzServers;
+import io.distlock.test.fuzz.FuzzSettings;
+import io.distlock.test.fuzz.MutualExclusionFuzz;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
+ * over PostgreSQL ({@link JdbcLeaseStore}), with the checker's records on a Redis of their own. The checker reads each
+ * key's owner and lease from the lock table just before it judges (see {@link JdbcLockView}). A control run drives a
+ * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch.
+ *
+ * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
+ * build; a soak raises it with the settings of {@link FuzzSettings}:
+ *
+ * <pre>
+ * ./mvnw -pl lock-jdbc -am test -Dtest='io/distlock/jdbc/fuzz/Jdbc*Test' -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
+ * </pre>
+ */
+class JdbcMutualExclusionFuzzTest {
+
+    private static TestPostgres postgres;
+    private static TestRedis checker;
+    private static FuzzServers servers;
+
+    @BeforeAll
+    static void startServers() {
+        postgres = TestPostgres.start();
+        // Created once here: workers that all create a missing table at once may collide in PostgreSQL's catalog.
+        JdbcLeaseStore.builder(postgres.dataSource()).createTableIfMissing(true).build();
+        checker = TestRedis.start();
+        servers = FuzzServers.store(
+                checker,
+                JdbcFuzzLocks.url(postgres.port()),
+                "PostgreSQL :" + postgres.port() + " (table distlock_locks)");
+    }
+
+    @AfterAll
+    static void stopServers() {
+        if (checker != null) {
+            checker.close();
+        }
+        if (postgres != null) {
+            postgres.close();
+        }
+    }
+
+    @Test
+    void storeLockOnPostgresNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storeLock(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
+    }
+
+    @Test
+    void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
+        MutualExclusionFuzz.runCaught(
+                servers, FuzzLock.shortLeaseStoreLock(JdbcFuzzLocks.class), FuzzSettings.control(6));
+    }
+}

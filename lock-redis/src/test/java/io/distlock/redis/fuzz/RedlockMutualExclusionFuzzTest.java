@@ -1,0 +1,127 @@
+package io.distlock.redis.fuzz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.distlock.test.TestRedis;
+import io.distlock.test.fuzz.Count;
+import io.distlock.test.fuzz.FuzzReport;
+import io.distlock.test.fuzz.FuzzSettings;
+import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.test.fuzz.Operation;
+import io.distlock.test.fuzz.Totals;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} with its locks on a {@link
+ * io.distlock.redis.Redlock} over three independent Redis masters, and its checker's records on a Redis of their own
+ * that no fault touches. The checker judges a lock held by whoever a majority of the nodes names with a lease still
+ * running, reading every node itself (see {@link RedlockLockView}).
+ *
+ * <p>A third of the way into the run one node is SIGKILLed and stays down. A Redlock survives the loss of a minority of
+ * its nodes without losing a lock, since every holder had a majority and any two majorities share a node: the fuzz
+ * must find no violation at all, before or after the kill, and the workers must go on taking locks on the two nodes
+ * left. A control run drives a broken lock that counts one node's grant as held, which the checker must catch.
+ *
+ * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The default run is sized for
+ * the build; a soak runs the fuzz for longer with the settings of {@link FuzzSettings}, for example two minutes (the node
+ * is killed a third of the way into the run):
+ *
+ * <pre>
+ * ./mvnw -pl lock-redis -am verify -Dtest='RedlockMutualExclusionFuzzTest#redlockNever*' \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dfuzz.seconds=120 -Dfuzz.processes=3 -Dfuzz.threads=6
+ * </pre>
+ */
+class RedlockMutualExclusionFuzzTest {
+
+    private static final int NODES = 3;
+
+    /**
+     * Once a node is dead, an attempt that one live node granted and the other refused waits for the dead node's
+     * answer until its command times out, and keeps its grant meanwhile, which in turn splits the next attempts: 1 s
+     * rather than 10 s, a per-node timeout small against the leases as Redlock wants it, so that such stalls pass well
+     * within a run and its grace.
+     */
+    private static final LockOptions REDLOCK_LOCK_OPTIONS = new LockOptions(Duration.ofSeconds(1), 0);
+
+    private final List<TestRedis> nodes = new ArrayList<>();
+    private TestRedis checker;
+
+    /** Fresh servers for each run, since the fuzz leaves one node dead. */
+    @BeforeEach
+    void startServers() {
+        for (int node = 0; node < NODES; node++) {
+            nodes.add(TestRedis.start());
+        }
+        checker = TestRedis.start();
+    }
+
+    @AfterEach
+    void stopServers() {
+        if (checker != null) {
+            checker.close();
+        }
+        nodes.forEach(TestRedis::close);
+    }
+
+    @Test
+    void redlockNeverLetsTwoHoldersIntoTheSameCriticalSectionWhileOneOfThreeNodesIsKilledMidRun() {
+        FuzzSettings settings = FuzzSettings.fromEnvironment(16, 2, 5, 4);
+        NodeKill kill = new NodeKill(nodes.get(1));
+
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.redlock(nodes, checker), LockKind.REDLOCK.lock(REDLOCK_LOCK_OPTIONS), settings, kill);
+
+        NodeKill.Timeline timeline = kill.timeline();
+        System.out.println(timeline.table());
+        Totals totals = report.totals();
+        assertThat(report.errors())
+                .as("errors; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.violations())
+                .as("violations; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
+                .as("every acquisition was seen by the checker")
+                .isEqualTo(totals.acquisitions());
+        for (Operation operation : Operation.forHolders(false)) {
+            assertThat(totals.get(operation))
+                    .as("acquisitions by %s", operation.label())
+                    .isPositive();
+        }
+        assertThat(totals.get(Count.LOST_DETECTED))
+                .as("short leases ran out inside sections")
+                .isPositive();
+        assertThat(timeline.sectionsBeforeKill()).as("sections before the kill").isPositive();
+        assertThat(timeline.sectionsAfterKill())
+                .as("sections on the two nodes left, after the kill")
+                .isPositive();
+        assertThat(totals.get(Count.NODE_READ_FAILED))
+                .as("checker's reads that found the killed node down")
+                .isPositive();
+    }
+
+    /**
+     * Judging by a majority of the nodes, apart from the lock's own quorum, the checker catches a lock that takes one
+     * node's grant for the lock: each of its sections had the lock of one node, never of a majority, although its lease
+     * was alive.
+     */
+    @Test
+    void theCheckerCatchesALockThatCountsOneNodesGrantAsHeld() {
+        FuzzSettings settings = FuzzSettings.control(5);
+
+        FuzzReport report = MutualExclusionFuzz.run(
+                RedisFuzzServers.redlock(nodes, checker), LockKind.ONE_NODE_OF_REDLOCK.lock(), settings);
+
+        assertThat(report.errors())
+                .as("errors; evidence:%n%s", report.evidence())
+                .isZero();
+        assertThat(report.records().violation("taken-early"))
+                .as("sections without a majority caught")
+                .isPositive();
+    }
+}

@@ -1,0 +1,236 @@
+package io.distlock.test.fuzz;
+
+import io.distlock.Lease;
+import io.distlock.LockException;
+import io.distlock.LockHandle;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * A worker process of a fuzz run: {@link WorkerConfig} as arguments; builds the lock through the run's {@link
+ * FuzzLockFactory}, prints {@value #READY} once connected, waits for the run's start signal in the checker's Redis,
+ * runs its threads (or with asynchronous holders, as many chains of acquisitions in flight) for the run's duration and
+ * prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are
+ * printed), 3 if the start signal never came. Started by the run on the class path of the JVM that starts it, never by
+ * hand.
+ */
+public final class FuzzWorker {
+
+    static final String READY = "FUZZ-READY";
+    static final String HUNG = "FUZZ-HUNG";
+
+    /** How long after the run's end a thread may still be finishing its last section, waiting behind others. */
+    static final Duration GRACE = Duration.ofSeconds(20);
+
+    private static final Duration START_SIGNAL_WAIT = Duration.ofSeconds(120);
+    /** Short, so that a warm-up lock whose release failed holds up the run's first sections only briefly. */
+    private static final Lease WARM_UP_LEASE = Lease.fixed(Duration.ofSeconds(1));
+
+    /** The checker's own commands: generous, so that a busy machine does not make the run inconclusive. */
+    private static final Duration CHECKER_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+
+    private FuzzWorker() {}
+
+    /**
+     * Runs one worker process and exits with its status.
+     *
+     * @param args the {@link WorkerConfig}, one {@code name=value} each
+     */
+    public static void main(String[] args) {
+        int status;
+        try {
+            status = run(WorkerConfig.parse(args));
+        } catch (InterruptedException | RuntimeException e) {
+            e.printStackTrace(System.out);
+            status = 1;
+        }
+        System.out.flush();
+        // Lettuce and executor threads must not keep the process alive after its summary.
+        System.exit(status);
+    }
+
+    private static int run(WorkerConfig config) throws InterruptedException {
+        FuzzLockFactory factory = factory(config.factory());
+        LettuceConnectionFactory checkerConnections =
+                connect(config.checkerHost(), config.checkerPort(), CHECKER_COMMAND_TIMEOUT);
+        ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
+            Thread thread = new Thread(task, "fuzz-releaser");
+            thread.setDaemon(true);
+            return thread;
+        });
+        Tally tally = new Tally();
+        FuzzTarget request = new FuzzTarget(
+                config.address(), config.variant(), config.options(), config.lockPrefix(), tally.viewCounts());
+        try (LockUnderTest target = factory.open(request)) {
+            StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
+            checkerRedis.afterPropertiesSet();
+            CheckerKeys keys = new CheckerKeys(config.namespace());
+            LockView lockView = target.view();
+            Checker checker = config.mix().paths()
+                    ? new PathChecker(checkerRedis, keys, lockView)
+                    : new SectionChecker(checkerRedis, keys, lockView);
+            Workload workload = Workload.of(config.mix(), config.keyNames());
+            if (target.warmsUp()) {
+                connectToEveryServer(target, lockView, config.keyNames());
+            }
+            System.out.println(READY + " process " + config.process());
+            System.out.flush();
+            if (!awaitStart(checkerRedis, keys)) {
+                System.out.println(Tally.ERROR + " no start signal within " + START_SIGNAL_WAIT);
+                return 3;
+            }
+            long endNanos = System.nanoTime() + TimeUnit.SECONDS.toNanos(config.seconds());
+            SplittableRandom seeds = new SplittableRandom(config.seed());
+            List<FuzzLoop> loops = new ArrayList<>();
+            for (int t = 0; t < config.threads(); t++) {
+                String name = "p" + config.process() + (config.asyncHolders() ? "a" : "t") + t;
+                FuzzLoop loop = new FuzzLoop(target, checker, workload, tally, releaser, seeds.split(), name, endNanos);
+                loops.add(t == 0 ? loop.openingWithRenewedHold() : loop);
+            }
+            int hung = config.asyncHolders()
+                    ? runChains(loops, endNanos + GRACE.toNanos())
+                    : runThreads(loops, config.process(), endNanos + GRACE.toNanos());
+            for (int i = 0; i < hung; i++) {
+                tally.add(Count.HUNG_THREADS);
+            }
+            System.out.println(tally.summaryLine());
+            return hung > 0 ? 2 : 0;
+        } finally {
+            releaser.shutdownNow();
+            checkerConnections.destroy();
+        }
+    }
+
+    /** The factory of this class name, instantiated on the worker's class path. */
+    private static FuzzLockFactory factory(String className) {
+        try {
+            return Class.forName(className)
+                    .asSubclass(FuzzLockFactory.class)
+                    .getDeclaredConstructor()
+                    .newInstance();
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new IllegalStateException("no lock factory " + className + " on the class path", e);
+        }
+    }
+
+    /**
+     * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
+     * view's clients have found a cluster's topology and connected to every master, Redlock node or store before the
+     * run starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
+     * counters.
+     */
+    private static void connectToEveryServer(LockUnderTest target, LockView lockView, List<String> keyNames)
+            throws InterruptedException {
+        for (String key : keyNames) {
+            try {
+                target.lock().tryAcquire(key, WARM_UP_LEASE).ifPresent(LockHandle::release);
+                lockView.args(target.lockKey(key, false));
+            } catch (LockException | LockView.Unreadable e) {
+                // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
+                System.out.println("warming up on " + key + " failed: " + e);
+            }
+        }
+    }
+
+    private static boolean awaitStart(StringRedisTemplate redis, CheckerKeys keys) throws InterruptedException {
+        long deadline = System.nanoTime() + START_SIGNAL_WAIT.toNanos();
+        while (System.nanoTime() - deadline < 0) {
+            if (Boolean.TRUE.equals(redis.hasKey(keys.go()))) {
+                return true;
+            }
+            Thread.sleep(5);
+        }
+        return false;
+    }
+
+    private static int runThreads(List<FuzzLoop> loops, int process, long deadlineNanos) throws InterruptedException {
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < loops.size(); t++) {
+            Thread thread = new Thread(loops.get(t), "fuzz-p" + process + "t" + t);
+            threads.add(thread);
+            thread.start();
+        }
+        return awaitThreads(threads, deadlineNanos);
+    }
+
+    /**
+     * Runs each loop as a chain of asynchronous holders, all in flight at once, and waits for them until {@code
+     * deadlineNanos}; prints those still running, and interrupts their sections.
+     */
+    private static int runChains(List<FuzzLoop> loops, long deadlineNanos) throws InterruptedException {
+        ExecutorService holders = Executors.newCachedThreadPool(task -> {
+            Thread thread = new Thread(task, "fuzz-holder");
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<CompletableFuture<Void>> chains =
+                    loops.stream().map(loop -> loop.runAsync(holders)).toList();
+            try {
+                CompletableFuture.allOf(chains.toArray(CompletableFuture[]::new))
+                        .get(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                // A chain that has not ended is counted below; chains count their own failures and never fail.
+            }
+            int hung = 0;
+            for (int a = 0; a < chains.size(); a++) {
+                if (!chains.get(a).isDone()) {
+                    hung++;
+                    System.out.println(HUNG + " chain " + a + " still waiting for its lock or inside its section");
+                }
+            }
+            return hung;
+        } finally {
+            holders.shutdownNow();
+        }
+    }
+
+    /** Waits for the threads until {@code deadlineNanos}; prints and interrupts those still running. */
+    private static int awaitThreads(List<Thread> threads, long deadlineNanos) throws InterruptedException {
+        for (Thread thread : threads) {
+            thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime())));
+        }
+        Map<Thread, StackTraceElement[]> stacks = Thread.getAllStackTraces();
+        int hung = 0;
+        for (Thread thread : threads) {
+            if (thread.isAlive()) {
+                hung++;
+                StringBuilder stack = new StringBuilder(HUNG + " " + thread.getName() + " still running:");
+                for (StackTraceElement frame : stacks.getOrDefault(thread, new StackTraceElement[0])) {
+                    stack.append(" | at ").append(frame);
+                }
+                System.out.println(stack);
+                thread.interrupt();
+            }
+        }
+        for (Thread thread : threads) {
+            thread.join(TimeUnit.SECONDS.toMillis(5));
+        }
+        return hung;
+    }
+
+    /** Connections to the checker's Redis. */
+    private static LettuceConnectionFactory connect(String host, int port, Duration commandTimeout) {
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                new RedisStandaloneConfiguration(host, port),
+                LettuceClientConfiguration.builder()
+                        .commandTimeout(commandTimeout)
+                        .build());
+        factory.afterPropertiesSet();
+        factory.start();
+        return factory;
+    }
+}

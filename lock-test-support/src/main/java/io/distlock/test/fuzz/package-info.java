@@ -1,0 +1,12 @@
+/**
+ * The cross-process mutual-exclusion fuzz, for any {@link io.distlock.Lock}: worker JVMs drive the lock with every
+ * operation of its API while an independent checker records each critical section in a Redis of its own, with Lua
+ * scripts, and catches overlaps, locks taken before their lease ended and fencing tokens out of order.
+ *
+ * <p>A backend plugs its lock in with a {@link io.distlock.test.fuzz.FuzzLockFactory}, which builds the lock and the
+ * {@link io.distlock.test.fuzz.LockView} the checker reads it through in every worker, and runs it from its tests
+ * through {@link io.distlock.test.fuzz.MutualExclusionFuzz}; a {@code StoreLock} backend needs no more than its
+ * {@code LeaseStore} and a view ({@link io.distlock.test.fuzz.FuzzLock#storeLock}). The workers run on the test class
+ * path of the module that starts the run, where they find the factory.
+ */
+package io.distlock.test.fuzz;

@@ -1,0 +1,56 @@
+package io.distlock.zookeeper.fuzz;
+
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLock;
+import io.distlock.test.fuzz.FuzzLockFactory;
+import io.distlock.test.fuzz.FuzzTarget;
+import io.distlock.test.fuzz.LockUnderTest;
+import io.distlock.zookeeper.ZooKeeperLeaseStore;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+
+/**
+ * Builds a fuzz worker's {@link StoreLock} on the ZooKeeper at a connect string, and the checker's
+ * {@link ZooKeeperLockView} on a client and session of its own.
+ */
+public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
+
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
+
+    /** On the run's connect string ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
+    @Override
+    public LockUnderTest open(FuzzTarget target) {
+        CuratorFramework reads = connect(target.address());
+        LeaseStore store =
+                target.leaseStore(ZooKeeperLeaseStore.builder(target.address()).build());
+        StoreLock lock = StoreLock.builder(store)
+                .watchdogLease(target.watchdogLease())
+                .shutdownGracePeriod(Duration.ZERO)
+                .build();
+        return LockUnderTest.builder(lock, new ZooKeeperLockView(reads))
+                .onClose(() -> {
+                    lock.close();
+                    reads.close();
+                })
+                .build();
+    }
+
+    private static CuratorFramework connect(String address) {
+        CuratorFramework client = CuratorFrameworkFactory.newClient(address, new ExponentialBackoffRetry(50, 5));
+        client.start();
+        try {
+            if (!client.blockUntilConnected((int) CONNECT_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+                client.close();
+                throw new IllegalStateException("no connection to ZooKeeper at " + address);
+            }
+        } catch (InterruptedException e) {
+            client.close();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting to ZooKeeper at " + address, e);
+        }
+        return client;
+    }
+}

@@ -1,0 +1,63 @@
+package io.distlock.zookeeper.fuzz;
+
+import io.distlock.test.TestRedis;
+import io.distlock.test.fuzz.FuzzLock;
+import io.distlock.test.fuzz.FuzzServers;
+import io.distlock.test.fuzz.FuzzSettings;
+import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.zookeeper.TestZooKeeper;
+import java.io.IOException;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock} over
+ * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their own.
+ * The checker reads each key's holder and lease from the head of its queue just before it judges (see {@link
+ * ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease, which
+ * the checker must catch.
+ *
+ * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
+ * build; a soak raises it with the settings of {@link FuzzSettings}:
+ *
+ * <pre>
+ * ./mvnw -pl lock-zookeeper -am test -Dtest='io/distlock/zookeeper/fuzz/ZooKeeper*Test' \
+ *     -Dsurefire.failIfNoSpecifiedTests=false -Dfuzz.seconds=300 -Dfuzz.processes=3 -Dfuzz.threads=6
+ * </pre>
+ */
+class ZooKeeperMutualExclusionFuzzTest {
+
+    private static TestZooKeeper zooKeeper;
+    private static TestRedis checker;
+    private static FuzzServers servers;
+
+    @BeforeAll
+    static void startServers() throws Exception {
+        zooKeeper = new TestZooKeeper();
+        checker = TestRedis.start();
+        servers = FuzzServers.store(checker, zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString());
+    }
+
+    @AfterAll
+    static void stopServers() throws IOException {
+        if (checker != null) {
+            checker.close();
+        }
+        if (zooKeeper != null) {
+            zooKeeper.close();
+        }
+    }
+
+    @Test
+    void storeLockOnZooKeeperNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storeLock(ZooKeeperFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
+    }
+
+    @Test
+    void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
+        MutualExclusionFuzz.runCaught(
+                servers, FuzzLock.shortLeaseStoreLock(ZooKeeperFuzzLocks.class), FuzzSettings.control(6));
+    }
+}
