@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Conditional;
 @Target(ElementType.TYPE)
 @Documented
 @Conditional(OnLockBackendCondition.class)
-@interface ConditionalOnLockBackend {
+public @interface ConditionalOnLockBackend {
 
     /** The backend. */
     LockBackend value();

@@ -1,6 +1,9 @@
 package io.distlock.autoconfigure;
 
 import io.distlock.Lock;
+import io.distlock.autoconfigure.jdbc.JdbcLockConfiguration;
+import io.distlock.autoconfigure.redis.RedisLockConfiguration;
+import io.distlock.autoconfigure.zookeeper.ZooKeeperLockConfiguration;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;

@@ -2,6 +2,9 @@ package io.distlock.autoconfigure;
 
 import io.distlock.Lease;
 import io.distlock.OnLockLost;
+import io.distlock.autoconfigure.jdbc.JdbcLockProperties;
+import io.distlock.autoconfigure.redis.RedlockProperties;
+import io.distlock.autoconfigure.zookeeper.ZooKeeperLockProperties;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import io.distlock.autoconfigure.redis.OnRedlockNodesCondition;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;

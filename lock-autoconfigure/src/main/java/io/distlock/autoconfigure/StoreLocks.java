@@ -6,11 +6,11 @@ import io.distlock.store.StoreLock;
 import org.springframework.beans.factory.ObjectProvider;
 
 /** Builds the {@link StoreLock} of a backend other than Redis with the settings every backend shares. */
-final class StoreLocks {
+public final class StoreLocks {
 
     private StoreLocks() {}
 
-    static StoreLock build(
+    public static StoreLock build(
             LeaseStore store, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
         return StoreLock.builder(store)
                 .watchdogLease(properties.getWatchdog().getLease())

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -85,7 +85,14 @@ public class RedlockProperties {
         return addresses;
     }
 
-    void validate(Duration watchdogLease, int acknowledgingReplicas) {
+    /**
+     * Rejects values that cannot work, naming the property.
+     *
+     * @param watchdogLease the lease of auto-renewed locks, which the command timeout must be shorter than
+     * @param acknowledgingReplicas the replicas that must acknowledge a grant, which a Redlock does not wait for
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    public void validate(Duration watchdogLease, int acknowledgingReplicas) {
         if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.redlock.clock-drift-factor", clockDriftFactor, "must be from 0 to 0.5");

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,6 +9,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
@@ -30,6 +31,8 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -111,13 +114,12 @@ class RedlockAutoConfigurationTest {
 
     @Test
     void backsOffToTheApplicationsOwnLockWithoutCreatingTheNodes() {
-        runner().withUserConfiguration(DistributedLockAutoConfigurationTest.OwnLockConfiguration.class)
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
-                    assertThat(context).doesNotHaveBean(Redlock.class);
-                    assertThat(context).doesNotHaveBean(RedlockNodes.class);
-                });
+        runner().withUserConfiguration(OwnLockConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
+            assertThat(context).doesNotHaveBean(Redlock.class);
+            assertThat(context).doesNotHaveBean(RedlockNodes.class);
+        });
     }
 
     @Test
@@ -256,6 +258,15 @@ class RedlockAutoConfigurationTest {
         Matcher clients = Pattern.compile("connected_clients:(\\d+)").matcher(server.command("INFO", "clients"));
         assertThat(clients.find()).isTrue();
         return Long.parseLong(clients.group(1));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLockConfiguration {
+
+        @Bean
+        RedisLock ownLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("own:").build();
+        }
     }
 
     /** An annotated bean that looks at every node while it holds its lock. */

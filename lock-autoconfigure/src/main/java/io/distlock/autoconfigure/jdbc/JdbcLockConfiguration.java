@@ -1,7 +1,11 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.jdbc;
 
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
+import io.distlock.autoconfigure.ConditionalOnLockBackend;
+import io.distlock.autoconfigure.DistributedLockProperties;
+import io.distlock.autoconfigure.LockBackend;
+import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.monitor.LockObserver;
 import io.distlock.store.StoreLock;
@@ -25,7 +29,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(JdbcLeaseStore.class)
 @ConditionalOnLockBackend(LockBackend.JDBC)
-class JdbcLockConfiguration {
+public class JdbcLockConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(Lock.class)

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.zookeeper;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -57,7 +57,12 @@ public class ZooKeeperLockProperties {
         this.callTimeout = callTimeout;
     }
 
-    void validate() {
+    /**
+     * Rejects values that cannot work, naming the property.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    public void validate() {
         if (connectString != null && connectString.isBlank()) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.zookeeper.connect-string",

@@ -1,6 +1,10 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.zookeeper;
 
 import io.distlock.Lock;
+import io.distlock.autoconfigure.ConditionalOnLockBackend;
+import io.distlock.autoconfigure.DistributedLockProperties;
+import io.distlock.autoconfigure.LockBackend;
+import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.monitor.LockObserver;
 import io.distlock.store.StoreLock;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
@@ -19,7 +23,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(ZooKeeperLeaseStore.class)
 @ConditionalOnLockBackend(LockBackend.ZOOKEEPER)
-class ZooKeeperLockConfiguration {
+public class ZooKeeperLockConfiguration {
 
     @Bean
     @ConditionalOnMissingBean(Lock.class)

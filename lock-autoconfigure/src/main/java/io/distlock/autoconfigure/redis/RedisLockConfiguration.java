@@ -1,6 +1,9 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import io.distlock.Lock;
+import io.distlock.autoconfigure.ConditionalOnLockBackend;
+import io.distlock.autoconfigure.DistributedLockProperties;
+import io.distlock.autoconfigure.LockBackend;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
@@ -24,7 +27,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
 @ConditionalOnLockBackend(LockBackend.REDIS)
-class RedisLockConfiguration {
+public class RedisLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnBean(RedisConnectionFactory.class)

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.jdbc;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -54,7 +54,12 @@ public class JdbcLockProperties {
         this.pollMax = pollMax;
     }
 
-    void validate() {
+    /**
+     * Rejects values that cannot work, naming the property.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    public void validate() {
         if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.jdbc.table-name",
