@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -24,32 +25,39 @@ import org.springframework.context.annotation.Configuration;
  *
  * <p>The bean is made after the database's initialization (schema scripts, Flyway, Liquibase), and start-up fails if
  * the lock table is still missing then, with a message naming the schema script and {@code
- * distlock.jdbc.create-table}.
+ * distlock.jdbc.create-table}. The {@code distlock.jdbc.*} properties are checked whenever lock-jdbc is present.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(JdbcLeaseStore.class)
-@ConditionalOnLockBackend(LockBackend.JDBC)
+@EnableConfigurationProperties(JdbcLockProperties.class)
 public class JdbcLockConfiguration {
 
-    @Bean
-    @ConditionalOnMissingBean(Lock.class)
-    @DependsOnDatabaseInitialization
-    StoreLock distlockLock(
-            DataSource dataSource, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
-        JdbcLockProperties jdbc = properties.getJdbc();
-        JdbcLeaseStore store = JdbcLeaseStore.builder(dataSource)
-                .tableName(jdbc.getTableName())
-                .pollInterval(jdbc.getPollMin(), jdbc.getPollMax())
-                .createTableIfMissing(jdbc.isCreateTable())
-                .build();
-        try {
-            store.ping();
-        } catch (LockBackendException e) {
-            throw new IllegalStateException(
-                    "distlock cannot use its lock table " + jdbc.getTableName() + ": " + e.getMessage()
-                            + ". distlock.jdbc.create-table=true creates a missing table at start-up",
-                    e);
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnLockBackend(LockBackend.JDBC)
+    static class StoreLockConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(Lock.class)
+        @DependsOnDatabaseInitialization
+        StoreLock distlockLock(
+                DataSource dataSource,
+                JdbcLockProperties jdbc,
+                DistributedLockProperties properties,
+                ObjectProvider<LockObserver> observers) {
+            JdbcLeaseStore store = JdbcLeaseStore.builder(dataSource)
+                    .tableName(jdbc.getTableName())
+                    .pollInterval(jdbc.getPollMin(), jdbc.getPollMax())
+                    .createTableIfMissing(jdbc.isCreateTable())
+                    .build();
+            try {
+                store.ping();
+            } catch (LockBackendException e) {
+                throw new IllegalStateException(
+                        "distlock cannot use its lock table " + jdbc.getTableName() + ": " + e.getMessage()
+                                + ". distlock.jdbc.create-table=true creates a missing table at start-up",
+                        e);
+            }
+            return StoreLocks.build(store, properties, observers);
         }
-        return StoreLocks.build(store, properties, observers);
     }
 }

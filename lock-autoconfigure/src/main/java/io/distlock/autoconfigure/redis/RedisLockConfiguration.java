@@ -12,6 +12,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -22,14 +23,16 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * The {@link Lock} bean on Redis: a {@link RedisLock} on the application's Redis connection with the one shared {@link
- * ReleaseSubscription}, or a {@link Redlock} when {@code distlock.redlock.nodes} names nodes.
+ * ReleaseSubscription}, or a {@link Redlock} when {@code distlock.redlock.nodes} names nodes. The {@code
+ * distlock.redlock.*} properties are checked whenever lock-redis is present.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
-@ConditionalOnLockBackend(LockBackend.REDIS)
+@EnableConfigurationProperties(RedlockProperties.class)
 public class RedisLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnLockBackend(LockBackend.REDIS)
     @ConditionalOnBean(RedisConnectionFactory.class)
     @Conditional(OnRedlockNodesCondition.None.class)
     static class SingleNodeConfiguration {
@@ -63,25 +66,35 @@ public class RedisLockConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
+    @ConditionalOnLockBackend(LockBackend.REDIS)
     @Conditional(OnRedlockNodesCondition.class)
     @ConditionalOnMissingBean(Lock.class)
     static class RedlockConfiguration {
 
         @Bean
-        RedlockNodes distlockRedlockNodes(DistributedLockProperties properties, ObjectProvider<SslBundles> sslBundles) {
-            return RedlockNodes.create(properties.getRedlock(), sslBundles.getIfAvailable());
+        RedlockNodes distlockRedlockNodes(
+                RedlockProperties redlock,
+                DistributedLockProperties properties,
+                ObjectProvider<SslBundles> sslBundles) {
+            redlock.checkAgainst(
+                    properties.getWatchdog().getLease(),
+                    properties.getReplicaAck().getReplicas());
+            return RedlockNodes.create(redlock, sslBundles.getIfAvailable());
         }
 
         // Closed through its lifecycle before the nodes' factories are destroyed, since it depends on them.
         @Bean
         Redlock distlockLock(
-                RedlockNodes nodes, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
+                RedlockNodes nodes,
+                RedlockProperties redlock,
+                DistributedLockProperties properties,
+                ObjectProvider<LockObserver> observers) {
             return Redlock.builder(nodes.factories())
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
-                    .clockDriftFactor(properties.getRedlock().getClockDriftFactor())
+                    .clockDriftFactor(redlock.getClockDriftFactor())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }
