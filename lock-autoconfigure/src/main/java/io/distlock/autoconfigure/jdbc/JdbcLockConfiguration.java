@@ -30,7 +30,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(JdbcLeaseStore.class)
 @EnableConfigurationProperties(JdbcLockProperties.class)
-public class JdbcLockConfiguration {
+class JdbcLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnLockBackend(LockBackend.JDBC)

@@ -16,7 +16,7 @@ import org.springframework.core.type.AnnotatedTypeMetadata;
  * such as one without a URL, still counts, so that start-up fails naming it rather than silently falling back to the
  * lock on {@code spring.data.redis}.
  */
-public class OnRedlockNodesCondition extends SpringBootCondition {
+class OnRedlockNodesCondition extends SpringBootCondition {
 
     private static final ConfigurationPropertyName NODES = ConfigurationPropertyName.of("distlock.redlock.nodes");
 
@@ -33,7 +33,7 @@ public class OnRedlockNodesCondition extends SpringBootCondition {
     }
 
     /** Whether any {@code distlock.redlock.nodes} property is set in the environment. */
-    public static boolean configured(Environment environment) {
+    static boolean configured(Environment environment) {
         for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
             ConfigurationProperty nodes = source.getConfigurationProperty(NODES);
             if ((nodes != null && !String.valueOf(nodes.getValue()).isBlank())

@@ -29,7 +29,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
 @EnableConfigurationProperties(RedlockProperties.class)
-public class RedisLockConfiguration {
+class RedisLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnLockBackend(LockBackend.REDIS)

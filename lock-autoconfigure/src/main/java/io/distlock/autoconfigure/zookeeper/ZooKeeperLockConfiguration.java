@@ -24,7 +24,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(ZooKeeperLeaseStore.class)
 @EnableConfigurationProperties(ZooKeeperLockProperties.class)
-public class ZooKeeperLockConfiguration {
+class ZooKeeperLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnLockBackend(LockBackend.ZOOKEEPER)
