@@ -15,8 +15,6 @@ import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -43,17 +41,17 @@ final class RedlockNodes implements DisposableBean {
      *     SSL bundle
      */
     static RedlockNodes create(RedlockProperties redlock, @Nullable SslBundles sslBundles) {
-        List<RedlockNodeAddress> addresses = redlock.addresses();
+        List<RedlockNode> nodes = redlock.readNodes();
         // Every bundle is resolved before any factory exists, so that a bad one leaves nothing to clean up.
-        List<@Nullable SslBundle> bundles = new ArrayList<>(addresses.size());
-        for (RedlockNodeAddress address : addresses) {
-            bundles.add(address.sslBundle() == null ? null : bundle(address, sslBundles));
+        List<@Nullable SslBundle> bundles = new ArrayList<>(nodes.size());
+        for (RedlockNode node : nodes) {
+            bundles.add(node.sslBundle() == null ? null : bundle(node, sslBundles));
         }
-        List<LettuceConnectionFactory> factories = new ArrayList<>(addresses.size());
-        for (int i = 0; i < addresses.size(); i++) {
+        List<LettuceConnectionFactory> factories = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
             LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    standalone(addresses.get(i)),
-                    client(addresses.get(i), bundles.get(i), redlock.getTimeout(), redlock.getConnectTimeout()));
+                    nodes.get(i).server(),
+                    client(nodes.get(i), bundles.get(i), redlock.getTimeout(), redlock.getConnectTimeout()));
             factory.afterPropertiesSet();
             factory.start();
             factories.add(factory);
@@ -82,9 +80,9 @@ final class RedlockNodes implements DisposableBean {
         }
     }
 
-    private static SslBundle bundle(RedlockNodeAddress address, @Nullable SslBundles sslBundles) {
-        String name = address.sslBundle();
-        String property = address.property() + ".ssl.bundle";
+    private static SslBundle bundle(RedlockNode node, @Nullable SslBundles sslBundles) {
+        String name = node.sslBundle();
+        String property = node.property() + ".ssl.bundle";
         if (sslBundles == null) {
             throw new InvalidConfigurationPropertyValueException(
                     property, name, "names an SSL bundle, but the application has none (spring.ssl.bundle.*)");
@@ -99,21 +97,9 @@ final class RedlockNodes implements DisposableBean {
         }
     }
 
-    private static RedisStandaloneConfiguration standalone(RedlockNodeAddress address) {
-        RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(address.host(), address.port());
-        standalone.setDatabase(address.database());
-        if (address.username() != null) {
-            standalone.setUsername(address.username());
-        }
-        if (address.password() != null) {
-            standalone.setPassword(RedisPassword.of(address.password()));
-        }
-        return standalone;
-    }
-
     /** Like Spring Boot's Lettuce configuration of spring.data.redis, with the Redlock's timeouts. */
     private static LettuceClientConfiguration client(
-            RedlockNodeAddress address, @Nullable SslBundle bundle, Duration timeout, Duration connectTimeout) {
+            RedlockNode node, @Nullable SslBundle bundle, Duration timeout, Duration connectTimeout) {
         ClientOptions.Builder options = ClientOptions.builder()
                 .socketOptions(
                         SocketOptions.builder().connectTimeout(connectTimeout).build())
@@ -126,7 +112,7 @@ final class RedlockNodes implements DisposableBean {
         }
         LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
                 LettuceClientConfiguration.builder().commandTimeout(timeout).clientOptions(options.build());
-        if (address.ssl()) {
+        if (node.ssl()) {
             client.useSsl();
         }
         return client.build();

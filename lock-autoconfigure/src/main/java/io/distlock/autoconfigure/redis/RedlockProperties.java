@@ -77,17 +77,17 @@ public class RedlockProperties implements InitializingBean {
     }
 
     /**
-     * The address of every node, parsed and checked.
+     * Every node, read and checked.
      *
-     * @return one address per node, in the order of {@link #getNodes()}
+     * @return one node per {@link #getNodes()} entry, in their order
      * @throws InvalidConfigurationPropertyValueException naming the first node property that is invalid
      */
-    List<RedlockNodeAddress> addresses() {
-        List<RedlockNodeAddress> addresses = new ArrayList<>(nodes.size());
+    List<RedlockNode> readNodes() {
+        List<RedlockNode> read = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
-            addresses.add(RedlockNodeAddress.of("distlock.redlock.nodes[" + i + "]", nodes.get(i)));
+            read.add(RedlockNode.of("distlock.redlock.nodes[" + i + "]", nodes.get(i)));
         }
-        return addresses;
+        return read;
     }
 
     /**
@@ -119,13 +119,13 @@ public class RedlockProperties implements InitializingBean {
                     "must be an odd number of nodes, at least 3, so that a majority survives the loss of the"
                             + " others");
         }
-        List<RedlockNodeAddress> addresses = addresses();
-        for (int i = 0; i < addresses.size(); i++) {
+        List<RedlockNode> read = readNodes();
+        for (int i = 0; i < read.size(); i++) {
             for (int j = 0; j < i; j++) {
-                if (addresses.get(i).sameServer(addresses.get(j))) {
+                if (read.get(i).sameServer(read.get(j))) {
                     throw new InvalidConfigurationPropertyValueException(
                             "distlock.redlock.nodes[" + i + "].url",
-                            addresses.get(i).toString(),
+                            read.get(i).toString(),
                             "must name another Redis server than distlock.redlock.nodes[" + j + "].url: every"
                                     + " node must be a different server, or a majority is not what it seems");
                 }
