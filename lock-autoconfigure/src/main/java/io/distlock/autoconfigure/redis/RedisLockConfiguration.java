@@ -8,11 +8,14 @@ import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
+import io.lettuce.core.resource.ClientResources;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -71,15 +74,22 @@ class RedisLockConfiguration {
     @ConditionalOnMissingBean(Lock.class)
     static class RedlockConfiguration {
 
+        /** On Spring Boot's Lettuce {@link ClientResources} and with the application's customizers, where it has them. */
         @Bean
         RedlockNodes distlockRedlockNodes(
                 RedlockProperties redlock,
                 DistributedLockProperties properties,
-                ObjectProvider<SslBundles> sslBundles) {
+                ObjectProvider<SslBundles> sslBundles,
+                ObjectProvider<ClientResources> clientResources,
+                ObjectProvider<RedlockClientCustomizers> customizers) {
             redlock.checkAgainst(
                     properties.getWatchdog().getLease(),
                     properties.getReplicaAck().getReplicas());
-            return RedlockNodes.create(redlock, sslBundles.getIfAvailable());
+            return RedlockNodes.create(
+                    redlock,
+                    sslBundles.getIfAvailable(),
+                    clientResources.getIfUnique(),
+                    customizers.getIfAvailable(RedlockClientCustomizers::none));
         }
 
         // Closed through its lifecycle before the nodes' factories are destroyed, since it depends on them.
@@ -97,6 +107,21 @@ class RedisLockConfiguration {
                     .clockDriftFactor(redlock.getClockDriftFactor())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
+        }
+
+        // Only here are Spring Boot 4's customizer types named, so that the configuration loads on Spring Boot 3.5.
+        @Configuration(proxyBeanMethods = false)
+        @ConditionalOnClass(LettuceClientConfigurationBuilderCustomizer.class)
+        static class CustomizersConfiguration {
+
+            @Bean
+            RedlockClientCustomizers distlockRedlockClientCustomizers(
+                    ObjectProvider<LettuceClientOptionsBuilderCustomizer> options,
+                    ObjectProvider<LettuceClientConfigurationBuilderCustomizer> configuration) {
+                return new RedlockClientCustomizers(
+                        builder -> options.orderedStream().forEach(customizer -> customizer.customize(builder)),
+                        builder -> configuration.orderedStream().forEach(customizer -> customizer.customize(builder)));
+            }
         }
     }
 }
