@@ -7,12 +7,16 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 import org.springframework.context.annotation.Conditional;
 
-/** Matches when {@link LockBackends} chooses this backend for the lock bean. */
+/**
+ * Matches when the backend choice chose this backend for the {@link io.distlock.Lock} bean: the one {@code
+ * distlock.backend} names, or else the only one present (see {@link LockBackendCandidate}). For the configuration in a
+ * backend's package that builds the lock. It looks at bean definitions, so it is evaluated when beans are registered.
+ */
 @Retention(RetentionPolicy.RUNTIME)
 @Target(ElementType.TYPE)
 @Documented
 @Conditional(OnLockBackendCondition.class)
-@interface ConditionalOnLockBackend {
+public @interface ConditionalOnLockBackend {
 
     /** The backend. */
     LockBackend value();

@@ -42,7 +42,7 @@ public final class DistributedLockAnnotationAutoConfiguration {
             ConfigurableListableBeanFactory beanFactory, Environment environment) {
         boolean enabled =
                 Binder.get(environment).bind("distlock.enabled", Boolean.class).orElse(true);
-        return new LockedMethodsGuard(beanFactory, enabled);
+        return new LockedMethodsGuard(beanFactory, environment, enabled);
     }
 
     // Static factory methods and the infrastructure role, like Spring's own transaction advisor configuration: the

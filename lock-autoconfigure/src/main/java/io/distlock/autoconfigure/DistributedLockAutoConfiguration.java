@@ -2,9 +2,6 @@ package io.distlock.autoconfigure;
 
 import io.distlock.Lock;
 import io.distlock.monitor.LockObserver;
-import io.distlock.redis.RedisLock;
-import io.distlock.redis.Redlock;
-import io.distlock.redis.ReleaseSubscription;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -13,29 +10,21 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
- * Auto-configuration of distlock's {@link Lock} bean.
+ * Auto-configuration of distlock's {@link Lock} bean: the entry point of every backend's configuration, whose name an
+ * application can exclude, order its own auto-configuration after, or list in a test's auto-configurations.
  *
  * <p>The lock is built on one backend ({@link LockBackend}): the one that {@code distlock.backend} names, or else the
- * only one present. When several are present and none is named, or the named one is missing, start-up fails with a
- * message that lists the choices.
+ * only one present. When several are present and none is named, or the named one is missing, or the name is unknown,
+ * start-up fails before any bean is created with a message that lists the choices ({@code LockBackendCheck}).
  *
- * <p>On Redis, by default it is a {@link RedisLock} on the application's Redis connection, with the one shared {@link
- * ReleaseSubscription}. The lock shares the application's {@link StringRedisTemplate} only where that is safe, and
- * otherwise has one of its own that is not a bean ({@code LockTemplates} says when, and why). On any client but
- * Lettuce, such as Jedis, start-up fails with the lock builder's reason rather than falling back: distlock runs its
- * scripts through Spring Data Redis's reactive API, which only Lettuce has, so that a bounded wait can stop at its
- * deadline.
- *
- * <p>When {@code distlock.redlock.nodes} names at least one node, the {@link Lock} bean is a {@link Redlock} over those
- * nodes instead, on Lettuce connection factories of its own that are not beans and close with it; neither the {@link
- * RedisLock} nor the release subscription on the application's Redis is created, and that Redis is left alone.
- *
- * <p>On a database it is a {@code StoreLock} over a {@code JdbcLeaseStore} on the application's {@code DataSource}
- * ({@code JdbcLockConfiguration}); on ZooKeeper a {@code StoreLock} over a {@code ZooKeeperLeaseStore} ({@code
- * ZooKeeperLockConfiguration}).
+ * <p>Each backend's package describes itself to that choice with a {@link LockBackendCandidate}, listed in {@code
+ * META-INF/spring.factories}, and has the configuration that builds the lock, which this class imports through its
+ * candidate: Redis in {@code io.distlock.autoconfigure.redis} (a {@code RedisLock} on the application's Redis
+ * connection, or a {@code Redlock} over {@code distlock.redlock.nodes}), a database in {@code
+ * io.distlock.autoconfigure.jdbc} and ZooKeeper in {@code io.distlock.autoconfigure.zookeeper} (a {@code StoreLock}
+ * over the module's {@code LeaseStore}). Each switches itself off when its module is not on the class path.
  *
  * <p>The lock tells every {@link LockObserver} bean what it does, in their order; distlock's own observers come from
  * its metrics auto-configuration.
@@ -45,6 +34,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * when this configuration backs off.
  */
 // The connections' auto-configurations by name, one for each Spring Boot line, since neither class exists on the other.
+// The backends' configurations are imported, so their conditions on the connection beans are evaluated here: this is
+// the one place in the neutral package that names the connections' auto-configurations, as an import cannot carry an
+// order of its own.
 @AutoConfiguration(
         after = SslAutoConfiguration.class,
         afterName = {
@@ -56,7 +48,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 @ConditionalOnClass(Lock.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(DistributedLockProperties.class)
-@Import({RedisLockConfiguration.class, JdbcLockConfiguration.class, ZooKeeperLockConfiguration.class})
+@Import(LockBackendConfigurations.class)
 public final class DistributedLockAutoConfiguration {
 
     // Static, since it runs before the beans of this configuration exist.

@@ -6,12 +6,13 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.Ordered;
 
 /**
- * Configuration of distlock, under {@code distlock.*}. Invalid values fail application start-up, naming the property.
+ * Configuration of distlock, under {@code distlock.*}, for every backend. Invalid values fail application start-up,
+ * naming the property. The settings of one backend's connection ({@code distlock.redlock.*}, {@code distlock.jdbc.*},
+ * {@code distlock.zookeeper.*}) are bound by that backend's configuration, in its own package.
  */
 @ConfigurationProperties("distlock")
 public class DistributedLockProperties implements InitializingBean {
@@ -45,15 +46,6 @@ public class DistributedLockProperties implements InitializingBean {
     private final Metrics metrics = new Metrics();
 
     private final Observations observations = new Observations();
-
-    @NestedConfigurationProperty
-    private final RedlockProperties redlock = new RedlockProperties();
-
-    @NestedConfigurationProperty
-    private final JdbcLockProperties jdbc = new JdbcLockProperties();
-
-    @NestedConfigurationProperty
-    private final ZooKeeperLockProperties zookeeper = new ZooKeeperLockProperties();
 
     public boolean isEnabled() {
         return enabled;
@@ -119,24 +111,12 @@ public class DistributedLockProperties implements InitializingBean {
         return replicaAck;
     }
 
-    public RedlockProperties getRedlock() {
-        return redlock;
-    }
-
     public Metrics getMetrics() {
         return metrics;
     }
 
     public Observations getObservations() {
         return observations;
-    }
-
-    public JdbcLockProperties getJdbc() {
-        return jdbc;
-    }
-
-    public ZooKeeperLockProperties getZookeeper() {
-        return zookeeper;
     }
 
     /**
@@ -166,9 +146,6 @@ public class DistributedLockProperties implements InitializingBean {
         watchdog.validate();
         shutdown.validate();
         replicaAck.validate();
-        redlock.validate(watchdog.getLease(), replicaAck.getReplicas());
-        jdbc.validate();
-        zookeeper.validate();
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {

@@ -1,68 +1,49 @@
 package io.distlock.autoconfigure;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.util.ClassUtils;
 
 /**
  * Which {@link LockBackend} the {@link io.distlock.Lock} bean is built on: the one that {@code distlock.backend} names,
- * or else the only one present. A backend is present when its module is on the class path and the application has
- * its connection: a {@code RedisConnectionFactory} bean (or {@code distlock.redlock.nodes}), a {@code DataSource}
- * bean, or a {@code CuratorFramework} bean (or {@code distlock.zookeeper.connect-string}).
+ * or else the only one present. The backends are the {@link LockBackendCandidate}s that their packages list in {@code
+ * META-INF/spring.factories}. A backend is present when its module is on the class path and the application has its
+ * connection: a bean of the candidate's connection type, or the candidate's connection property.
  */
 final class LockBackends {
 
     static final String PROPERTY = "distlock.backend";
 
-    private static final String REDIS_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
-    private static final String LETTUCE_FACTORY =
-            "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory";
-    private static final String JDBC_STORE = "io.distlock.jdbc.JdbcLeaseStore";
-    private static final String DATA_SOURCE = "javax.sql.DataSource";
-    private static final String ZOOKEEPER_STORE = "io.distlock.zookeeper.ZooKeeperLeaseStore";
-    private static final String CURATOR = "org.apache.curator.framework.CuratorFramework";
-    private static final String ZOOKEEPER_CONNECT = "distlock.zookeeper.connect-string";
-
+    private final List<LockBackendCandidate> candidates;
+    private final ListableBeanFactory beans;
+    private final @Nullable ClassLoader classLoader;
     private final Map<LockBackend, String> present = new EnumMap<>(LockBackend.class);
     private final Map<LockBackend, String> missing = new EnumMap<>(LockBackend.class);
     private final @Nullable LockBackend chosen;
     private final @Nullable String invalidChoice;
 
     private LockBackends(ListableBeanFactory beans, Environment environment, @Nullable ClassLoader classLoader) {
-        look(
-                LockBackend.REDIS,
-                ClassUtils.isPresent(LETTUCE_FACTORY, classLoader),
-                "Lettuce",
-                hasBean(beans, REDIS_FACTORY, classLoader)
-                        ? "a RedisConnectionFactory bean"
-                        : OnRedlockNodesCondition.configured(environment) ? "distlock.redlock.nodes" : null,
-                "RedisConnectionFactory bean (spring-boot-starter-data-redis) or distlock.redlock.nodes");
-        look(
-                LockBackend.JDBC,
-                ClassUtils.isPresent(JDBC_STORE, classLoader),
-                "lock-jdbc",
-                hasBean(beans, DATA_SOURCE, classLoader) ? "a DataSource bean" : null,
-                "DataSource bean");
-        look(
-                LockBackend.ZOOKEEPER,
-                ClassUtils.isPresent(ZOOKEEPER_STORE, classLoader),
-                "lock-zookeeper",
-                hasBean(beans, CURATOR, classLoader)
-                        ? "a CuratorFramework bean"
-                        : environment.containsProperty(ZOOKEEPER_CONNECT) ? ZOOKEEPER_CONNECT : null,
-                "CuratorFramework bean or " + ZOOKEEPER_CONNECT);
+        this.candidates = candidates(classLoader);
+        this.beans = beans;
+        this.classLoader = classLoader;
+        for (LockBackendCandidate candidate : candidates) {
+            look(candidate, environment);
+        }
         String value = environment.getProperty(PROPERTY);
         LockBackend named = null;
         String invalid = null;
         if (value != null && !value.isBlank()) {
-            named = Stream.of(LockBackend.values())
+            named = candidates.stream()
+                    .map(LockBackendCandidate::backend)
                     .filter(backend -> backend.name().equalsIgnoreCase(value.trim()))
                     .findFirst()
                     .orElse(null);
@@ -79,6 +60,26 @@ final class LockBackends {
         return new LockBackends(beans, environment, classLoader);
     }
 
+    /**
+     * The backends' candidates, in the order of {@link LockBackend}.
+     *
+     * @throws IllegalStateException when two candidates describe the same backend
+     */
+    static List<LockBackendCandidate> candidates(@Nullable ClassLoader classLoader) {
+        List<LockBackendCandidate> candidates = new ArrayList<>(
+                SpringFactoriesLoader.forDefaultResourceLocation(classLoader).load(LockBackendCandidate.class));
+        candidates.sort(Comparator.comparing(LockBackendCandidate::backend));
+        for (int i = 1; i < candidates.size(); i++) {
+            if (candidates.get(i).backend() == candidates.get(i - 1).backend()) {
+                throw new IllegalStateException("Two lock backend candidates describe "
+                        + candidates.get(i).backend()
+                        + ": " + candidates.get(i - 1).getClass().getName() + " and "
+                        + candidates.get(i).getClass().getName());
+            }
+        }
+        return candidates;
+    }
+
     /** Whether the lock bean is to be built on this backend. */
     boolean chose(LockBackend backend) {
         return chosen == backend && present.containsKey(backend);
@@ -90,8 +91,9 @@ final class LockBackends {
      */
     @Nullable
     String problem() {
-        String choices =
-                Stream.of(LockBackend.values()).map(LockBackend::propertyValue).collect(Collectors.joining("|"));
+        String choices = candidates.stream()
+                .map(candidate -> candidate.backend().propertyValue())
+                .collect(Collectors.joining("|"));
         if (invalidChoice != null) {
             return PROPERTY + "=" + invalidChoice + " is not a distlock backend; choose " + PROPERTY + "=" + choices;
         }
@@ -108,6 +110,42 @@ final class LockBackends {
         return null;
     }
 
+    /**
+     * Why the lock bean is missing although the backend choice ran, for an application that has no lock: the chosen
+     * backend's connection came too late for the configuration that builds the lock, the choice cannot be made, or no
+     * backend is present (naming what each one lacks).
+     */
+    String whyNoLock() {
+        if (chosen != null && present.containsKey(chosen)) {
+            LockBackendCandidate candidate = candidate(chosen);
+            String[] connections = beanNames(candidate.connectionType());
+            String connection = connections.length > 0
+                    ? "the " + ClassUtils.getShortName(candidate.connectionType()) + " " + Arrays.toString(connections)
+                    : String.valueOf(candidate.connectionProperty());
+            return "distlock's auto-configuration backed off: when it ran, " + connection + " of the "
+                    + chosen.propertyValue()
+                    + " backend was not yet defined (it is defined by a configuration processed"
+                    + " later, or this Spring Boot version's auto-configuration of it is not the one distlock orders"
+                    + " itself after)";
+        }
+        String problem = problem();
+        if (problem != null) {
+            return problem;
+        }
+        List<String> parts = new ArrayList<>();
+        missing.forEach((backend, why) -> parts.add(backend.propertyValue() + ": " + why));
+        return "distlock found no lock backend, as none is both on the class path and connected ("
+                + String.join("; ", parts)
+                + "); an excluded auto-configuration of the connection, or a test slice without it, looks the same";
+    }
+
+    private LockBackendCandidate candidate(LockBackend backend) {
+        return candidates.stream()
+                .filter(candidate -> candidate.backend() == backend)
+                .findFirst()
+                .orElseThrow();
+    }
+
     private String describePresent() {
         return present.isEmpty() ? "" : ". Present: " + describe(present);
     }
@@ -118,24 +156,29 @@ final class LockBackends {
         return String.join(", ", parts);
     }
 
-    private void look(LockBackend backend, boolean onClassPath, String module, @Nullable String found, String needed) {
-        if (!onClassPath) {
-            String dependency = module.startsWith("lock-")
-                    ? "the io.distlock:" + module + " dependency"
-                    : "spring-boot-starter-data-redis";
-            missing.put(backend, module + " is not on the class path (add " + dependency + ")");
-        } else if (found == null) {
-            missing.put(backend, "the application has no " + needed);
+    private void look(LockBackendCandidate candidate, Environment environment) {
+        LockBackend backend = candidate.backend();
+        String connectionType = ClassUtils.getShortName(candidate.connectionType());
+        if (!ClassUtils.isPresent(candidate.moduleClass(), classLoader)) {
+            missing.put(backend, candidate.module() + " is not on the class path (add " + candidate.starter() + ")");
+        } else if (beanNames(candidate.connectionType()).length > 0) {
+            present.put(backend, candidate.module() + " with a " + connectionType + " bean");
+        } else if (candidate.hasConnectionProperty(environment)) {
+            present.put(backend, candidate.module() + " with " + candidate.connectionProperty());
         } else {
-            present.put(backend, module + " with " + found);
+            String starter = candidate.connectionStarter();
+            String property = candidate.connectionProperty();
+            missing.put(
+                    backend,
+                    "the application has no " + connectionType + " bean" + (starter != null ? " (" + starter + ")" : "")
+                            + (property != null ? " or " + property : ""));
         }
     }
 
-    private static boolean hasBean(ListableBeanFactory beans, String type, @Nullable ClassLoader classLoader) {
+    private String[] beanNames(String type) {
         if (!ClassUtils.isPresent(type, classLoader)) {
-            return false;
+            return new String[0];
         }
-        Class<?> resolved = ClassUtils.resolveClassName(type, classLoader);
-        return beans.getBeanNamesForType(resolved, true, false).length > 0;
+        return beans.getBeanNamesForType(ClassUtils.resolveClassName(type, classLoader), true, false);
     }
 }

@@ -23,6 +23,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -36,17 +37,17 @@ import org.springframework.util.ClassUtils;
 final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSingleton {
 
     private static final Logger log = LoggerFactory.getLogger(LockedMethodsGuard.class);
-    private static final String CONNECTION_FACTORY = "org.springframework.data.redis.connection.RedisConnectionFactory";
-
     private final ConfigurableListableBeanFactory beanFactory;
+    private final Environment environment;
     private final boolean enabled;
     private final Set<String> created = new ConcurrentSkipListSet<>();
     private final Set<String> fair = new ConcurrentSkipListSet<>();
     private final Set<String> read = new ConcurrentSkipListSet<>();
     private final Set<String> tree = new ConcurrentSkipListSet<>();
 
-    LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, boolean enabled) {
+    LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, Environment environment, boolean enabled) {
         this.beanFactory = beanFactory;
+        this.environment = environment;
         this.enabled = enabled;
     }
 
@@ -199,28 +200,15 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         }
     }
 
+    /** Why there is no Lock bean, in the words of the backend choice, which knows what each backend needs. */
     private String whyNoLock() {
-        String defineOne = "define one (for example @Bean Lock lock(RedisConnectionFactory factory) { return "
-                + "RedisLock.builder(factory).build(); })";
-        ClassLoader classLoader = getClass().getClassLoader();
-        if (!ClassUtils.isPresent(CONNECTION_FACTORY, classLoader)) {
-            return "Spring Data Redis is not on the class path. Add spring-boot-starter-data-redis, or " + defineOne;
+        String defineOne = ". Otherwise define one: a bean of type io.distlock.Lock";
+        if (beanFactory.getBeanNamesForType(LockBackendCheck.class, true, false).length == 0) {
+            return "distlock's auto-configuration of the Lock bean (DistributedLockAutoConfiguration) did not run: it"
+                    + " is excluded, or this context does not include it" + defineOne;
         }
-        if (!ClassUtils.isPresent(
-                        "org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory", classLoader)
-                || !ClassUtils.isPresent("io.lettuce.core.RedisClient", classLoader)) {
-            return "distlock needs the Lettuce client, which is not on the class path. Add io.lettuce:lettuce-core";
-        }
-        String[] factories =
-                beanFactory.getBeanNamesForType(ClassUtils.resolveClassName(CONNECTION_FACTORY, classLoader));
-        if (factories.length == 0) {
-            return "distlock's auto-configuration found no RedisConnectionFactory bean (is Spring Boot's Redis "
-                    + "auto-configuration excluded, or is this a test slice without it?). Configure Redis, or "
-                    + defineOne;
-        }
-        return "distlock's auto-configuration backed off: when it ran, the RedisConnectionFactory "
-                + Arrays.toString(factories) + " was not yet defined (it is defined by a configuration processed "
-                + "later, or this Spring Boot version's Redis auto-configuration is not the one distlock orders "
-                + "itself after). Then " + defineOne;
+        return LockBackends.of(beanFactory, environment, beanFactory.getBeanClassLoader())
+                        .whyNoLock()
+                + ". See \"Choosing a backend\" in distlock's README" + defineOne;
     }
 }

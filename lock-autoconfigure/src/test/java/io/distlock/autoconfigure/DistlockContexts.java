@@ -7,12 +7,12 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** Application contexts with the auto-configuration the starter brings: Spring Boot's Redis and AOP, and distlock's. */
-final class DistlockContexts {
+public final class DistlockContexts {
 
     private DistlockContexts() {}
 
     /** Without a Redis address: the test names one. */
-    static ApplicationContextRunner runner() {
+    public static ApplicationContextRunner runner() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(
                         DataRedisAutoConfiguration.class,
@@ -22,7 +22,7 @@ final class DistlockContexts {
     }
 
     /** On the JVM-wide test Redis. */
-    static ApplicationContextRunner onSharedRedis() {
+    public static ApplicationContextRunner onSharedRedis() {
         return runner().withPropertyValues(
                         "spring.data.redis.port=" + TestRedis.shared().port());
     }

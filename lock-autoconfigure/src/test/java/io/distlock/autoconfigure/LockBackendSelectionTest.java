@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.redis.RedisLock;
 import io.distlock.store.StoreLock;
+import io.distlock.test.TestRedis;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.UUID;
@@ -19,6 +21,7 @@ import org.apache.curator.test.TestingServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -38,8 +41,9 @@ class LockBackendSelectionTest {
     private static TestingServer zooKeeper;
 
     private final ApplicationContextRunner onRedis = DistlockContexts.onSharedRedis();
-    private final ApplicationContextRunner withoutRedis = DistlockContexts.runner()
-            .withClassLoader(new FilteredClassLoader("org.springframework.data.redis.connection.lettuce"));
+    /** Spring Boot's Redis auto-configuration still makes a connection factory, but lock-redis is missing. */
+    private final ApplicationContextRunner withoutRedis =
+            DistlockContexts.runner().withClassLoader(new FilteredClassLoader("io.distlock.redis."));
 
     @BeforeAll
     static void startZooKeeper() throws Exception {
@@ -124,7 +128,7 @@ class LockBackendSelectionTest {
     void redisAndAJdbcDataSourceTogetherNeedAChoice() {
         onRedis.withUserConfiguration(H2Database.class)
                 .run(context -> assertThat(startupFailure(context))
-                        .hasMessageContaining("redis (Lettuce with a RedisConnectionFactory bean)")
+                        .hasMessageContaining("redis (lock-redis with a RedisConnectionFactory bean)")
                         .hasMessageContaining("jdbc (lock-jdbc with a DataSource bean)"));
         onRedis.withUserConfiguration(H2Database.class)
                 .withPropertyValues("distlock.backend=redis")
@@ -136,7 +140,7 @@ class LockBackendSelectionTest {
         onRedis.withPropertyValues("distlock.zookeeper.connect-string=" + zooKeeper.getConnectString())
                 .run(context -> assertThat(startupFailure(context))
                         .hasMessageContaining("more than one lock backend")
-                        .hasMessageContaining("redis (Lettuce with a RedisConnectionFactory bean)")
+                        .hasMessageContaining("redis (lock-redis with a RedisConnectionFactory bean)")
                         .hasMessageContaining("zookeeper (lock-zookeeper with distlock.zookeeper.connect-string)")
                         .hasMessageContaining("distlock.backend=redis|jdbc|zookeeper"));
     }
@@ -157,13 +161,42 @@ class LockBackendSelectionTest {
     }
 
     @Test
-    void aNamedBackendWhoseModuleIsMissingFailsStartUpNamingTheDependency() {
+    void aNamedBackendWhoseModuleIsMissingFailsStartUpNamingTheStarterToAdd() {
         onRedis.withClassLoader(new FilteredClassLoader(ZooKeeperLeaseStore.class))
                 .withPropertyValues("distlock.backend=zookeeper")
                 .run(context -> assertThat(startupFailure(context))
-                        .hasMessageContaining("distlock.backend=zookeeper, but lock-zookeeper is not on the class path")
-                        .hasMessageContaining("io.distlock:lock-zookeeper")
-                        .hasMessageContaining("Present: redis"));
+                        .hasMessageContaining("distlock.backend=zookeeper, but lock-zookeeper is not on the class path"
+                                + " (add io.distlock:lock-zookeeper-spring-boot-starter)")
+                        .hasMessageContaining("Present: redis (lock-redis with a RedisConnectionFactory bean)"));
+        onRedis.withClassLoader(new FilteredClassLoader(JdbcLeaseStore.class))
+                .withUserConfiguration(H2Database.class)
+                .withPropertyValues("distlock.backend=jdbc")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=jdbc, but lock-jdbc is not on the class path"
+                                + " (add io.distlock:lock-jdbc-spring-boot-starter)"));
+    }
+
+    /** Redis counts as present with lock-redis, not with Spring Data Redis and Lettuce alone. */
+    @Test
+    void redisNamedWithoutLockRedisFailsStartUpNamingTheStarterToAdd() {
+        withoutRedis
+                .withPropertyValues(
+                        "spring.data.redis.port=" + TestRedis.shared().port(),
+                        "distlock.zookeeper.connect-string=" + zooKeeper.getConnectString(),
+                        "distlock.backend=redis")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=redis, but lock-redis is not on the class path"
+                                + " (add io.distlock:lock-spring-boot-starter)")
+                        .hasMessageContaining(
+                                "Present: zookeeper (lock-zookeeper with" + " distlock.zookeeper.connect-string)"));
+        withoutRedis
+                .withPropertyValues(
+                        "spring.data.redis.port=" + TestRedis.shared().port())
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).hasBean("redisConnectionFactory");
+                    assertThat(context).doesNotHaveBean(Lock.class);
+                });
     }
 
     @Test
@@ -172,6 +205,18 @@ class LockBackendSelectionTest {
                 .run(context -> assertThat(startupFailure(context))
                         .hasMessageContaining("distlock.backend=zookeeper, but the application has no CuratorFramework"
                                 + " bean or distlock.zookeeper.connect-string"));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withPropertyValues("distlock.backend=redis")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=redis, but the application has no"
+                                + " RedisConnectionFactory bean (spring-boot-starter-data-redis) or"
+                                + " distlock.redlock.nodes"));
+        DistlockContexts.runner()
+                .withPropertyValues("distlock.backend=jdbc")
+                .run(context -> assertThat(startupFailure(context))
+                        .hasMessageContaining("distlock.backend=jdbc, but the application has no DataSource bean."
+                                + " Present: redis"));
     }
 
     @Test

@@ -55,8 +55,22 @@ class LockGuardTest {
                         .hasMessageContainingAll(
                                 METHOD,
                                 "there is no Lock bean",
-                                "no RedisConnectionFactory bean",
+                                "distlock found no lock backend",
+                                "redis: the application has no RedisConnectionFactory bean",
+                                "jdbc: the application has no DataSource bean",
                                 "distlock.enabled=false"));
+    }
+
+    @Test
+    void startupFailsNamingTheLockAutoConfigurationWhenItDidNotRun() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(
+                        AopAutoConfiguration.class, DistributedLockAnnotationAutoConfiguration.class))
+                .withBean(Guarded.class)
+                .run(context -> assertThat(context)
+                        .getFailure()
+                        .hasMessageContainingAll(
+                                METHOD, "there is no Lock bean", "DistributedLockAutoConfiguration) did not run"));
     }
 
     @Test

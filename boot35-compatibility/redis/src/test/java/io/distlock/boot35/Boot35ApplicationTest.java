@@ -10,12 +10,17 @@ import io.distlock.LockHandle;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.test.TestRedis;
+import io.lettuce.core.event.connection.ConnectedEvent;
+import io.lettuce.core.resource.ClientResources;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -101,7 +106,8 @@ class Boot35ApplicationTest {
 
     /**
      * A Redlock on Spring Data Redis 3.5's Lettuce connection factories: each node, one of them with a password in its
-     * URL, holds the key while it is held, and the annotated methods lock on it.
+     * URL, holds the key while it is held, and the annotated methods lock on it. The nodes connect on Spring Boot 3.5's
+     * Lettuce {@code ClientResources} bean, whose event bus sees every connection.
      */
     @Test
     void redlockNodesMakeTheLockBeanARedlock() {
@@ -109,6 +115,7 @@ class Boot35ApplicationTest {
                 List.of(TestRedis.builder().password("boot35-secret").start(), TestRedis.start(), TestRedis.start());
         try {
             application
+                    .withUserConfiguration(ConnectionEvents.class)
                     .withPropertyValues(
                             "distlock.shutdown.grace-period=0s",
                             "distlock.redlock.nodes[0].url=redis://:boot35-secret@" + address(nodes.get(0)),
@@ -130,6 +137,12 @@ class Boot35ApplicationTest {
                         int before = tally.count();
                         tally.addLocked();
                         assertThat(tally.count()).isEqualTo(before + 1);
+                        Set<Integer> connected = context.getBean(ConnectionEvents.class).ports;
+                        await().atMost(Duration.ofSeconds(10))
+                                .untilAsserted(() -> assertThat(connected)
+                                        .containsAll(nodes.stream()
+                                                .map(TestRedis::port)
+                                                .toList()));
                     });
         } finally {
             nodes.forEach(TestRedis::close);
@@ -240,6 +253,24 @@ class Boot35ApplicationTest {
         @Bean
         Tally tally() {
             return new Tally();
+        }
+    }
+
+    /**
+     * The ports that connections made on the application's Lettuce resources reached. A user configuration's bean, so
+     * it listens before the Redlock connects.
+     */
+    @Configuration(proxyBeanMethods = false)
+    static class ConnectionEvents {
+
+        final Set<Integer> ports = ConcurrentHashMap.newKeySet();
+
+        ConnectionEvents(ClientResources applications) {
+            applications
+                    .eventBus()
+                    .get()
+                    .ofType(ConnectedEvent.class)
+                    .subscribe(connected -> ports.add(((InetSocketAddress) connected.remoteAddress()).getPort()));
         }
     }
 

@@ -1,9 +1,11 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistlockContexts;
+import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
 import java.time.Duration;

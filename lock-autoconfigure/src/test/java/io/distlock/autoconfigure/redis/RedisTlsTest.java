@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -9,6 +9,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestCertificates;
 import io.distlock.test.TestRedis;

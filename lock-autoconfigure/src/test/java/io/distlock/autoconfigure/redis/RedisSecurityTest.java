@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
 import io.distlock.test.TestRedis;
 import java.time.Duration;

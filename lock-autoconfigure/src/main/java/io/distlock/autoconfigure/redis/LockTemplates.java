@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import java.util.List;
 import org.springframework.aop.support.AopUtils;

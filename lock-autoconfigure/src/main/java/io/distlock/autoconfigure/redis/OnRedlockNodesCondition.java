@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.SpringBootCondition;

@@ -1,8 +1,9 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,8 +16,6 @@ import org.springframework.boot.ssl.NoSuchSslBundleException;
 import org.springframework.boot.ssl.SslBundle;
 import org.springframework.boot.ssl.SslBundles;
 import org.springframework.boot.ssl.SslOptions;
-import org.springframework.data.redis.connection.RedisPassword;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -24,6 +23,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * The connection factories of the Redlock nodes, one per {@code distlock.redlock.nodes} entry, started when created and
  * destroyed with this bean. They are not beans themselves: a second {@code RedisConnectionFactory} bean would break
  * every injection of the application's own one by type, and would make Spring Boot's Redis auto-configuration back off.
+ *
+ * <p>Their clients are made like the application's own connection: on the application's {@link ClientResources} (its
+ * event loops, tracing, metrics and reconnect delay) when it has them, with the application's Lettuce customizers
+ * ({@link RedlockClientCustomizers}). What the Redlock relies on is applied last and wins over the customizers: the
+ * command timeout ({@code distlock.redlock.timeout}), the connect timeout ({@code distlock.redlock.connect-timeout}),
+ * timeouts switched on, commands rejected at once while a node is disconnected, and each node's TLS.
  */
 final class RedlockNodes implements DisposableBean {
 
@@ -39,21 +44,26 @@ final class RedlockNodes implements DisposableBean {
      * Creates and starts a connection factory per node. Nothing connects yet: Lettuce connects at the first command.
      *
      * @param sslBundles the application's SSL bundles, or null when it has none
+     * @param clientResources the application's Lettuce resources, or null for resources of each node's own
+     * @param customizers the application's customizers of Lettuce clients
      * @throws InvalidConfigurationPropertyValueException naming the node property that is invalid, such as an unknown
      *     SSL bundle
      */
-    static RedlockNodes create(RedlockProperties redlock, @Nullable SslBundles sslBundles) {
-        List<RedlockNodeAddress> addresses = redlock.addresses();
+    static RedlockNodes create(
+            RedlockProperties redlock,
+            @Nullable SslBundles sslBundles,
+            @Nullable ClientResources clientResources,
+            RedlockClientCustomizers customizers) {
+        List<RedlockNode> nodes = redlock.readNodes();
         // Every bundle is resolved before any factory exists, so that a bad one leaves nothing to clean up.
-        List<@Nullable SslBundle> bundles = new ArrayList<>(addresses.size());
-        for (RedlockNodeAddress address : addresses) {
-            bundles.add(address.sslBundle() == null ? null : bundle(address, sslBundles));
+        List<@Nullable SslBundle> bundles = new ArrayList<>(nodes.size());
+        for (RedlockNode node : nodes) {
+            bundles.add(node.sslBundle() == null ? null : bundle(node, sslBundles));
         }
-        List<LettuceConnectionFactory> factories = new ArrayList<>(addresses.size());
-        for (int i = 0; i < addresses.size(); i++) {
+        List<LettuceConnectionFactory> factories = new ArrayList<>(nodes.size());
+        for (int i = 0; i < nodes.size(); i++) {
             LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                    standalone(addresses.get(i)),
-                    client(addresses.get(i), bundles.get(i), redlock.getTimeout(), redlock.getConnectTimeout()));
+                    nodes.get(i).server(), client(nodes.get(i), bundles.get(i), redlock, clientResources, customizers));
             factory.afterPropertiesSet();
             factory.start();
             factories.add(factory);
@@ -82,9 +92,9 @@ final class RedlockNodes implements DisposableBean {
         }
     }
 
-    private static SslBundle bundle(RedlockNodeAddress address, @Nullable SslBundles sslBundles) {
-        String name = address.sslBundle();
-        String property = address.property() + ".ssl.bundle";
+    private static SslBundle bundle(RedlockNode node, @Nullable SslBundles sslBundles) {
+        String name = node.sslBundle();
+        String property = node.property() + ".ssl.bundle";
         if (sslBundles == null) {
             throw new InvalidConfigurationPropertyValueException(
                     property, name, "names an SSL bundle, but the application has none (spring.ssl.bundle.*)");
@@ -99,24 +109,47 @@ final class RedlockNodes implements DisposableBean {
         }
     }
 
-    private static RedisStandaloneConfiguration standalone(RedlockNodeAddress address) {
-        RedisStandaloneConfiguration standalone = new RedisStandaloneConfiguration(address.host(), address.port());
-        standalone.setDatabase(address.database());
-        if (address.username() != null) {
-            standalone.setUsername(address.username());
+    /**
+     * Like Spring Boot's Lettuce configuration of spring.data.redis: its options, then the options customizers, then
+     * the client configuration customizers; then what the Redlock relies on.
+     */
+    private static LettuceClientConfiguration client(
+            RedlockNode node,
+            @Nullable SslBundle bundle,
+            RedlockProperties redlock,
+            @Nullable ClientResources clientResources,
+            RedlockClientCustomizers customizers) {
+        ClientOptions.Builder options = ClientOptions.builder()
+                .socketOptions(SocketOptions.builder()
+                        .connectTimeout(redlock.getConnectTimeout())
+                        .build())
+                .timeoutOptions(TimeoutOptions.enabled());
+        customizers.options().accept(options);
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
+                LettuceClientConfiguration.builder().clientOptions(options.build());
+        if (clientResources != null) {
+            client.clientResources(clientResources);
         }
-        if (address.password() != null) {
-            standalone.setPassword(RedisPassword.of(address.password()));
+        if (node.ssl()) {
+            client.useSsl();
         }
-        return standalone;
+        customizers.configuration().accept(client);
+        // A customizer may have replaced the options: the Redlock's own are applied on top of whichever they are.
+        ClientOptions customized = client.build().getClientOptions().orElseGet(ClientOptions::create);
+        return client.clientOptions(redlockOptions(customized, bundle, redlock.getConnectTimeout()))
+                .commandTimeout(redlock.getTimeout())
+                .build();
     }
 
-    /** Like Spring Boot's Lettuce configuration of spring.data.redis, with the Redlock's timeouts. */
-    private static LettuceClientConfiguration client(
-            RedlockNodeAddress address, @Nullable SslBundle bundle, Duration timeout, Duration connectTimeout) {
-        ClientOptions.Builder options = ClientOptions.builder()
-                .socketOptions(
-                        SocketOptions.builder().connectTimeout(connectTimeout).build())
+    private static ClientOptions redlockOptions(
+            ClientOptions customized, @Nullable SslBundle bundle, Duration connectTimeout) {
+        ClientOptions.Builder options = customized
+                .mutate()
+                .socketOptions(customized
+                        .getSocketOptions()
+                        .mutate()
+                        .connectTimeout(connectTimeout)
+                        .build())
                 .timeoutOptions(TimeoutOptions.enabled())
                 // A node that is down must count as failed at once, not hold every vote up for the command timeout
                 // while the client queues commands for its reconnect: the other nodes decide without it.
@@ -124,12 +157,7 @@ final class RedlockNodes implements DisposableBean {
         if (bundle != null) {
             options.sslOptions(sslOptions(bundle));
         }
-        LettuceClientConfiguration.LettuceClientConfigurationBuilder client =
-                LettuceClientConfiguration.builder().commandTimeout(timeout).clientOptions(options.build());
-        if (address.ssl()) {
-            client.useSsl();
-        }
-        return client.build();
+        return options.build();
     }
 
     private static io.lettuce.core.SslOptions sslOptions(SslBundle bundle) {

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -9,15 +9,21 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.autoconfigure.DistlockContexts;
+import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
 import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedis.Provider;
 import io.distlock.test.TlsSupport;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
@@ -29,8 +35,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
+import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
@@ -62,6 +73,18 @@ class RedlockAutoConfigurationTest {
         if (servers != null) {
             servers.forEach(TestRedis::close);
         }
+    }
+
+    /** The Redlock alone, without Spring Boot's Redis auto-configuration and so without an application connection. */
+    private static ApplicationContextRunner withoutSpringBootsRedis() {
+        TestRedis first = servers.get(0);
+        return new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DistributedLockAutoConfiguration.class))
+                .withPropertyValues(
+                        "distlock.shutdown.grace-period=0s",
+                        "distlock.redlock.nodes[0].url=redis://:" + PASSWORD + "@" + first.host() + ":" + first.port(),
+                        "distlock.redlock.nodes[1].url=" + url(servers.get(1)),
+                        "distlock.redlock.nodes[2].url=" + url(servers.get(2)));
     }
 
     /** The first node's password is in its URL, to show that the URL's user information is read. */
@@ -111,13 +134,12 @@ class RedlockAutoConfigurationTest {
 
     @Test
     void backsOffToTheApplicationsOwnLockWithoutCreatingTheNodes() {
-        runner().withUserConfiguration(DistributedLockAutoConfigurationTest.OwnLockConfiguration.class)
-                .run(context -> {
-                    assertThat(context).hasNotFailed();
-                    assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
-                    assertThat(context).doesNotHaveBean(Redlock.class);
-                    assertThat(context).doesNotHaveBean(RedlockNodes.class);
-                });
+        runner().withUserConfiguration(OwnLockConfiguration.class).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertThat(context.getBean(Lock.class)).isSameAs(context.getBean("ownLock"));
+            assertThat(context).doesNotHaveBean(Redlock.class);
+            assertThat(context).doesNotHaveBean(RedlockNodes.class);
+        });
     }
 
     @Test
@@ -183,6 +205,107 @@ class RedlockAutoConfigurationTest {
                 assertThat(connectedClients(servers.get(i))).isEqualTo(clientsBefore.get(i));
             }
         });
+    }
+
+    /** The nodes' clients run on Spring Boot's Lettuce resources, with the application's tracing and reconnect delay. */
+    @Test
+    void theNodesShareTheApplicationsClientResources() {
+        runner().run(context -> {
+            ClientResources applications = context.getBean(ClientResources.class);
+            for (LettuceConnectionFactory node :
+                    context.getBean(RedlockNodes.class).factories()) {
+                assertThat(node.getClientConfiguration().getClientResources()).containsSame(applications);
+            }
+            context.getBean(Lock.class).tryAcquire(key, LEASE).orElseThrow().release();
+            assertRemovedFromEveryNode(servers, key);
+        });
+    }
+
+    @Test
+    void withoutSpringBootsRedisEachNodeHasResourcesOfItsOwn() {
+        withoutSpringBootsRedis().run(context -> {
+            assertThat(context).doesNotHaveBean(ClientResources.class);
+            for (LettuceConnectionFactory node :
+                    context.getBean(RedlockNodes.class).factories()) {
+                assertThat(node.getClientConfiguration().getClientResources()).isEmpty();
+            }
+            context.getBean(Lock.class).tryAcquire(key, LEASE).orElseThrow().release();
+            assertRemovedFromEveryNode(servers, key);
+        });
+    }
+
+    /**
+     * The application's Lettuce customizers apply to every node, as to the application's own connection; the settings
+     * the Redlock relies on win over them.
+     */
+    @Test
+    void theApplicationsCustomizersApplyToEveryNodeAndTheRedlocksSettingsWin() {
+        List<String> calls = new CopyOnWriteArrayList<>();
+        // Without an application connection, whose client the customizers would customize too.
+        withoutSpringBootsRedis()
+                .withPropertyValues("distlock.redlock.timeout=1500ms", "distlock.redlock.connect-timeout=700ms")
+                .withBean(LettuceClientOptionsBuilderCustomizer.class, () -> options -> {
+                    calls.add("options");
+                    options.socketOptions(SocketOptions.builder()
+                                    .keepAlive(true)
+                                    .connectTimeout(Duration.ofSeconds(30))
+                                    .build())
+                            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS);
+                })
+                .withBean(LettuceClientConfigurationBuilderCustomizer.class, () -> client -> {
+                    calls.add("configuration");
+                    client.clientName("orders").commandTimeout(Duration.ofSeconds(60));
+                })
+                .run(context -> {
+                    List<LettuceConnectionFactory> nodes =
+                            context.getBean(RedlockNodes.class).factories();
+                    assertThat(calls)
+                            .as("each customizer once per node, the options first")
+                            .containsExactly(
+                                    "options", "configuration", "options", "configuration", "options", "configuration");
+                    for (LettuceConnectionFactory node : nodes) {
+                        LettuceClientConfiguration client = node.getClientConfiguration();
+                        assertThat(client.getClientName()).contains("orders");
+                        assertThat(client.getCommandTimeout()).isEqualTo(Duration.ofMillis(1500));
+                        ClientOptions options = client.getClientOptions().orElseThrow();
+                        assertThat(options.getSocketOptions().isKeepAlive()).isTrue();
+                        assertThat(options.getSocketOptions().getConnectTimeout())
+                                .isEqualTo(Duration.ofMillis(700));
+                        assertThat(options.getDisconnectedBehavior())
+                                .isEqualTo(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+                        assertThat(options.getTimeoutOptions().isTimeoutCommands())
+                                .isTrue();
+                    }
+                    context.getBean(Lock.class)
+                            .tryAcquire(key, LEASE)
+                            .orElseThrow()
+                            .release();
+                    assertRemovedFromEveryNode(servers, key);
+                    assertThat(servers.get(1).command("CLIENT", "LIST")).contains("name=orders");
+                });
+    }
+
+    /** A configuration customizer that replaces the client options keeps its own, under the Redlock's. */
+    @Test
+    void aCustomizerThatReplacesTheOptionsKeepsThemUnderTheRedlocks() {
+        runner().withBean(
+                        LettuceClientConfigurationBuilderCustomizer.class,
+                        () -> client -> client.clientOptions(
+                                ClientOptions.builder().autoReconnect(false).build()))
+                .run(context -> {
+                    for (LettuceConnectionFactory node :
+                            context.getBean(RedlockNodes.class).factories()) {
+                        ClientOptions options =
+                                node.getClientConfiguration().getClientOptions().orElseThrow();
+                        assertThat(options.isAutoReconnect()).isFalse();
+                        assertThat(options.getDisconnectedBehavior())
+                                .isEqualTo(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
+                        assertThat(options.getSocketOptions().getConnectTimeout())
+                                .isEqualTo(Duration.ofSeconds(2));
+                        assertThat(node.getClientConfiguration().getCommandTimeout())
+                                .isEqualTo(Duration.ofSeconds(2));
+                    }
+                });
     }
 
     /**
@@ -256,6 +379,15 @@ class RedlockAutoConfigurationTest {
         Matcher clients = Pattern.compile("connected_clients:(\\d+)").matcher(server.command("INFO", "clients"));
         assertThat(clients.find()).isTrue();
         return Long.parseLong(clients.group(1));
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnLockConfiguration {
+
+        @Bean
+        RedisLock ownLock(RedisConnectionFactory connectionFactory) {
+            return RedisLock.builder(connectionFactory).keyPrefix("own:").build();
+        }
     }
 
     /** An annotated bean that looks at every node while it holds its lock. */

@@ -1,11 +1,17 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.jdbc;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-/** The lock on a table of the application's database, for {@code distlock.backend=jdbc}; needs lock-jdbc. */
-public class JdbcLockProperties {
+/**
+ * The lock on a table of the application's database, for {@code distlock.backend=jdbc}; needs lock-jdbc. Invalid
+ * values fail application start-up, naming the property.
+ */
+@ConfigurationProperties("distlock.jdbc")
+public class JdbcLockProperties implements InitializingBean {
 
     private static final Pattern TABLE_NAME =
             Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,62}(\\.[A-Za-z_][A-Za-z0-9_]{0,62})?");
@@ -54,7 +60,13 @@ public class JdbcLockProperties {
         this.pollMax = pollMax;
     }
 
-    void validate() {
+    /**
+     * Rejects values that cannot work, naming the property, so the application fails at start-up.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    @Override
+    public void afterPropertiesSet() {
         if (tableName == null || !TABLE_NAME.matcher(tableName).matches()) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.jdbc.table-name",

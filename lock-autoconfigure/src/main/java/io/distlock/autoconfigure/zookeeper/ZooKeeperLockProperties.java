@@ -1,11 +1,17 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.zookeeper;
 
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
-/** The lock on Apache ZooKeeper, for {@code distlock.backend=zookeeper}; needs lock-zookeeper. */
-public class ZooKeeperLockProperties {
+/**
+ * The lock on Apache ZooKeeper, for {@code distlock.backend=zookeeper}; needs lock-zookeeper. Invalid values fail
+ * application start-up, naming the property.
+ */
+@ConfigurationProperties("distlock.zookeeper")
+public class ZooKeeperLockProperties implements InitializingBean {
 
     /**
      * ZooKeeper ensemble for a client of distlock's own, as host:port[,host:port...]; unset means the application's
@@ -57,12 +63,18 @@ public class ZooKeeperLockProperties {
         this.callTimeout = callTimeout;
     }
 
-    void validate() {
+    /**
+     * Rejects values that cannot work, naming the property, so the application fails at start-up.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    @Override
+    public void afterPropertiesSet() {
         if (connectString != null && connectString.isBlank()) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.zookeeper.connect-string",
                     connectString,
-                    "must not be blank; leave it unset to use" + " the application's CuratorFramework bean");
+                    "must not be blank; leave it unset to use the application's CuratorFramework bean");
         }
         if (basePath == null
                 || !basePath.startsWith("/")

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
+import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

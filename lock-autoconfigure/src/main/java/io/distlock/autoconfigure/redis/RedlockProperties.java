@@ -1,16 +1,21 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
  * A Redlock over independent Redis masters instead of the lock on {@code spring.data.redis}: configured when at
- * least one node is.
+ * least one node is. Invalid values fail application start-up, naming the property; those that must agree with the
+ * settings every backend shares ({@code distlock.watchdog.lease}, {@code distlock.replica-ack.replicas}) are checked
+ * when the Redlock is built.
  */
-public class RedlockProperties {
+@ConfigurationProperties("distlock.redlock")
+public class RedlockProperties implements InitializingBean {
 
     /**
      * The independent Redis masters of the Redlock, each with url, username, password, ssl.enabled and ssl.bundle;
@@ -72,20 +77,26 @@ public class RedlockProperties {
     }
 
     /**
-     * The address of every node, parsed and checked.
+     * Every node, read and checked.
      *
-     * @return one address per node, in the order of {@link #getNodes()}
+     * @return one node per {@link #getNodes()} entry, in their order
      * @throws InvalidConfigurationPropertyValueException naming the first node property that is invalid
      */
-    List<RedlockNodeAddress> addresses() {
-        List<RedlockNodeAddress> addresses = new ArrayList<>(nodes.size());
+    List<RedlockNode> readNodes() {
+        List<RedlockNode> read = new ArrayList<>(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
-            addresses.add(RedlockNodeAddress.of("distlock.redlock.nodes[" + i + "]", nodes.get(i)));
+            read.add(RedlockNode.of("distlock.redlock.nodes[" + i + "]", nodes.get(i)));
         }
-        return addresses;
+        return read;
     }
 
-    void validate(Duration watchdogLease, int acknowledgingReplicas) {
+    /**
+     * Rejects values that cannot work, naming the property, so the application fails at start-up.
+     *
+     * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     */
+    @Override
+    public void afterPropertiesSet() {
         if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.redlock.clock-drift-factor", clockDriftFactor, "must be from 0 to 0.5");
@@ -108,6 +119,28 @@ public class RedlockProperties {
                     "must be an odd number of nodes, at least 3, so that a majority survives the loss of the"
                             + " others");
         }
+        List<RedlockNode> read = readNodes();
+        for (int i = 0; i < read.size(); i++) {
+            for (int j = 0; j < i; j++) {
+                if (read.get(i).sameServer(read.get(j))) {
+                    throw new InvalidConfigurationPropertyValueException(
+                            "distlock.redlock.nodes[" + i + "].url",
+                            read.get(i).toString(),
+                            "must name another Redis server than distlock.redlock.nodes[" + j + "].url: every"
+                                    + " node must be a different server, or a majority is not what it seems");
+                }
+            }
+        }
+    }
+
+    /**
+     * Rejects a configured Redlock whose settings do not agree with those every backend shares, naming the property.
+     *
+     * @param watchdogLease the lease of auto-renewed locks ({@code distlock.watchdog.lease})
+     * @param acknowledgingReplicas the replicas that must acknowledge a grant ({@code distlock.replica-ack.replicas})
+     * @throws InvalidConfigurationPropertyValueException for the first value that does not agree
+     */
+    void checkAgainst(Duration watchdogLease, int acknowledgingReplicas) {
         // Compared only for a Redlock, whose timeout this is: a short watchdog lease on spring.data.redis is fine.
         if (timeout.compareTo(watchdogLease) >= 0) {
             throw new InvalidConfigurationPropertyValueException(
@@ -122,18 +155,6 @@ public class RedlockProperties {
                     acknowledgingReplicas,
                     "must be 0 when distlock.redlock.nodes are configured: replica acknowledgements are a"
                             + " single-node feature, a Redlock counts a majority of independent masters instead");
-        }
-        List<RedlockNodeAddress> addresses = addresses();
-        for (int i = 0; i < addresses.size(); i++) {
-            for (int j = 0; j < i; j++) {
-                if (addresses.get(i).sameServer(addresses.get(j))) {
-                    throw new InvalidConfigurationPropertyValueException(
-                            "distlock.redlock.nodes[" + i + "].url",
-                            addresses.get(i).toString(),
-                            "must name another Redis server than distlock.redlock.nodes[" + j + "].url: every"
-                                    + " node must be a different server, or a majority is not what it seems");
-                }
-            }
         }
     }
 

@@ -1,0 +1,47 @@
+package io.distlock.autoconfigure.zookeeper;
+
+import io.distlock.autoconfigure.LockBackend;
+import io.distlock.autoconfigure.LockBackendCandidate;
+
+/**
+ * Apache ZooKeeper, for the backend choice: present when lock-zookeeper is on the class path and the application has a
+ * {@code CuratorFramework} bean or sets {@code distlock.zookeeper.connect-string}.
+ */
+final class ZooKeeperLockBackendCandidate implements LockBackendCandidate {
+
+    @Override
+    public LockBackend backend() {
+        return LockBackend.ZOOKEEPER;
+    }
+
+    @Override
+    public String module() {
+        return "lock-zookeeper";
+    }
+
+    // By name, like the connection's type: this class is loaded also when lock-zookeeper and Curator are missing.
+    @Override
+    public String moduleClass() {
+        return "io.distlock.zookeeper.ZooKeeperLeaseStore";
+    }
+
+    @Override
+    public String starter() {
+        return "io.distlock:lock-zookeeper-spring-boot-starter";
+    }
+
+    @Override
+    public String connectionType() {
+        return "org.apache.curator.framework.CuratorFramework";
+    }
+
+    @Override
+    public String connectionProperty() {
+        return "distlock.zookeeper.connect-string";
+    }
+
+    @Override
+    public String configuration() {
+        return "io.distlock.autoconfigure.zookeeper.ZooKeeperLockConfiguration";
+    }
+}

@@ -1,0 +1,50 @@
+package io.distlock.autoconfigure.zookeeper;
+
+import io.distlock.Lock;
+import io.distlock.autoconfigure.ConditionalOnLockBackend;
+import io.distlock.autoconfigure.DistributedLockProperties;
+import io.distlock.autoconfigure.LockBackend;
+import io.distlock.autoconfigure.StoreLocks;
+import io.distlock.monitor.LockObserver;
+import io.distlock.store.StoreLock;
+import io.distlock.zookeeper.ZooKeeperLeaseStore;
+import org.apache.curator.framework.CuratorFramework;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The {@link Lock} bean on Apache ZooKeeper: a {@link StoreLock} over a {@link ZooKeeperLeaseStore}, on a Curator
+ * client of distlock's own when {@code distlock.zookeeper.connect-string} is set, else on the application's {@link
+ * CuratorFramework} bean. The {@code distlock.zookeeper.*} properties are checked whenever lock-zookeeper is present.
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnClass(ZooKeeperLeaseStore.class)
+@EnableConfigurationProperties(ZooKeeperLockProperties.class)
+class ZooKeeperLockConfiguration {
+
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnLockBackend(LockBackend.ZOOKEEPER)
+    static class StoreLockConfiguration {
+
+        @Bean
+        @ConditionalOnMissingBean(Lock.class)
+        StoreLock distlockLock(
+                ObjectProvider<CuratorFramework> clients,
+                ZooKeeperLockProperties zookeeper,
+                DistributedLockProperties properties,
+                ObjectProvider<LockObserver> observers) {
+            ZooKeeperLeaseStore.Builder builder = zookeeper.getConnectString() != null
+                    ? ZooKeeperLeaseStore.builder(zookeeper.getConnectString())
+                            .sessionTimeout(zookeeper.getSessionTimeout())
+                    : ZooKeeperLeaseStore.builder(clients.getObject());
+            ZooKeeperLeaseStore store = builder.basePath(zookeeper.getBasePath())
+                    .callTimeout(zookeeper.getCallTimeout())
+                    .build();
+            return StoreLocks.build(store, properties, observers);
+        }
+    }
+}
