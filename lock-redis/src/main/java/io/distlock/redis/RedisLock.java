@@ -52,15 +52,9 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
      * the default phase and the web server, before Spring Data Redis's connection factory.
      */
-    public static final int LIFECYCLE_PHASE = Integer.MAX_VALUE / 2;
+    public static final int LIFECYCLE_PHASE = ClosingLifecycle.PHASE;
 
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
-
-    /**
-     * How long a release that ends a run of handovers reserves the key for other instances' waiters: long enough for
-     * the announcement to reach them and one of them to answer, short enough to cost little when none does.
-     */
-    static final long OTHERS_TURN_MILLIS = 20;
 
     private final RedisTemplate<String, ?> template;
     private final RedisKeys keys;

@@ -173,7 +173,7 @@ public final class RedisLockBuilder {
         String releaseChannel = new RedisKeys(keyPrefix).releaseChannel();
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, acknowledgement);
+                runner, releaseChannel, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =

@@ -15,9 +15,15 @@ import org.jspecify.annotations.Nullable;
  * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
  * releases it in Redis and lets the next waiter try. After {@value WaitingRoom#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
  * handovers in a row while other instances wait, the release reserves the key for them for {@value
- * RedisLock#OTHERS_TURN_MILLIS} ms instead.
+ * #OTHERS_TURN_MILLIS} ms instead.
  */
 final class Releaser {
+
+    /**
+     * How long a release that ends a run of handovers reserves the key for other instances' waiters: long enough for
+     * the announcement to reach them and one of them to answer, short enough to cost little when none does.
+     */
+    static final long OTHERS_TURN_MILLIS = 20;
 
     private final LockCommands commands;
     private final WaitingRoom waitingRoom;
@@ -93,8 +99,7 @@ final class Releaser {
         return answer(commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst), block)
                 .handle((released, failure) -> {
                     if (released != null && released.reservedForOthers()) {
-                        waitingRoom.othersTurn(
-                                hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
+                        waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(OTHERS_TURN_MILLIS));
                     } else if (released == null || !released.readersRemain()) {
                         // A reader leaving while others stay frees nothing: waking every waiter would only send them
                         // all to be refused again.

@@ -62,7 +62,7 @@ class LateGrantsTest {
                 new ScriptRunner(clients.connectionFactory()),
                 "distlock:released",
                 OwnerTokens.newInstanceId(),
-                RedisLock.OTHERS_TURN_MILLIS,
+                Releaser.OTHERS_TURN_MILLIS,
                 null);
         ScriptRunner.Call<Attempted> answer =
                 ScriptRunner.Call.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");
