@@ -11,6 +11,7 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.HoldHandle;
 import io.distlock.spi.LockArguments;
 import java.time.Duration;
 import java.util.List;
@@ -257,12 +258,12 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     @Nullable
     LockHandle joinScope(String key, Lease lease) {
         Optional<LockHandle> outer =
-                LockContext.current(key, handle -> handle instanceof StoreLockHandle own && own.belongsTo(holds));
+                LockContext.current(key, handle -> handle instanceof HoldHandle<?> own && own.belongsTo(holds));
         if (outer.isEmpty()) {
             return null;
         }
-        StoreHold hold = ((StoreLockHandle) outer.get()).hold();
-        return hold.join() ? new StoreLockHandle(holds, hold, lease) : null;
+        StoreHold hold = (StoreHold) ((HoldHandle<?>) outer.get()).hold();
+        return hold.join() ? new HoldHandle<>(holds, hold, lease) : null;
     }
 
     @Nullable

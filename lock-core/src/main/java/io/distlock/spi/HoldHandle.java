@@ -1,0 +1,187 @@
+package io.distlock.spi;
+
+import io.distlock.Lease;
+import io.distlock.LockHandle;
+import io.distlock.LockLostException;
+import java.lang.ref.Cleaner;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link LockHandle} of one acquisition on a backend's hold: a re-entry gets its own handle on the same hold. The
+ * handle keeps its own lease and whether it was released, and asks its {@link HoldOperations} for everything else. For
+ * lock implementations, which return it from their acquisitions; applications see a {@link LockHandle}.
+ *
+ * <p>A handle that becomes unreachable without being released is forgotten once the garbage collector finds it, with
+ * a warning: otherwise its hold would be renewed for as long as the application runs. Nothing is sent to the store,
+ * since the work that asked for the lock may still run: the key expires with its lease, as a dead holder's would.
+ *
+ * @param <H> the backend's hold
+ */
+public final class HoldHandle<H> implements LockHandle {
+
+    private static final Logger log = LoggerFactory.getLogger(HoldHandle.class);
+    private static final Cleaner DROPPED_HANDLES = Cleaner.create(task -> {
+        Thread thread = new Thread(task, "distlock-dropped-handles");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    private final HoldOperations<H> holds;
+    private final H hold;
+    private final Lease lease;
+    private final AtomicBoolean released = new AtomicBoolean();
+    private final Cleaner.Cleanable whenDropped;
+
+    /**
+     * A new handle on a hold, for a new acquisition or a re-entry; the backend has counted it on the hold already.
+     *
+     * @param holds what serves the hold
+     * @param hold the hold
+     * @param lease the lease this acquisition asked for
+     */
+    public HoldHandle(HoldOperations<H> holds, H hold, Lease lease) {
+        this.holds = holds;
+        this.hold = hold;
+        this.lease = lease;
+        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped<>(holds, hold, lease, released));
+    }
+
+    /**
+     * The hold this handle is on.
+     *
+     * @return the hold
+     */
+    public H hold() {
+        return hold;
+    }
+
+    /**
+     * Whether this handle's hold is served by {@code holds}: a backend's way to find its own handles among any.
+     *
+     * @param holds a backend's holds
+     * @return true if this handle was made for them
+     */
+    public boolean belongsTo(HoldOperations<?> holds) {
+        return this.holds == holds;
+    }
+
+    @Override
+    public String key() {
+        return holds.key(hold);
+    }
+
+    @Override
+    public long fencingToken() {
+        return holds.fencingToken(hold);
+    }
+
+    @Override
+    public String ownerToken() {
+        return holds.ownerToken(hold);
+    }
+
+    @Override
+    public Lease lease() {
+        return lease;
+    }
+
+    @Override
+    public boolean isHeld() {
+        return !released.get() && holds.isHeld(hold);
+    }
+
+    @Override
+    public Duration remainingLease() {
+        return released.get() ? Duration.ZERO : holds.remainingLease(hold);
+    }
+
+    @Override
+    public void extend(Duration lease) {
+        if (released.get()) {
+            throw alreadyReleased();
+        }
+        holds.extend(hold, lease);
+    }
+
+    @Override
+    public boolean isLost() {
+        return holds.isLost(hold);
+    }
+
+    @Override
+    public void onLost(Consumer<LockLostException> callback) {
+        if (callback == null) {
+            throw new IllegalArgumentException("callback must not be null");
+        }
+        holds.onLost(hold, callback);
+    }
+
+    @Override
+    public void release() {
+        if (!released.compareAndSet(false, true)) {
+            throw alreadyReleased();
+        }
+        whenDropped.clean();
+        holds.release(hold, lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>No thread waits for the store: the stage completes on a thread of the lock's own, never on one of the store
+     * client's, so dependent stages may block.
+     */
+    @Override
+    public CompletionStage<Void> releaseAsync() {
+        if (!released.compareAndSet(false, true)) {
+            return CompletableFuture.failedFuture(alreadyReleased());
+        }
+        whenDropped.clean();
+        try {
+            return holds.releaseAsync(hold, lease);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        if (released.compareAndSet(false, true)) {
+            whenDropped.clean();
+            holds.release(hold, lease);
+        }
+    }
+
+    private IllegalStateException alreadyReleased() {
+        return new IllegalStateException("lock '" + key() + "' was already released through this handle");
+    }
+
+    @Override
+    public String toString() {
+        return "LockHandle[key=" + key() + ", fencingToken=" + fencingToken() + ", lease=" + lease
+                + (released.get() ? ", released" : "") + "]";
+    }
+
+    /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
+    private record ForgetDropped<H>(HoldOperations<H> holds, H hold, Lease lease, AtomicBoolean released)
+            implements Runnable {
+
+        @Override
+        public void run() {
+            if (!released.compareAndSet(false, true)) {
+                return;
+            }
+            log.warn(
+                    "A handle of lock '{}' was dropped without being released: it is no longer renewed, and the key "
+                            + "expires with its lease. Release every handle, for example with try-with-resources",
+                    holds.key(hold));
+            holds.dropped(hold, lease);
+        }
+    }
+}
