@@ -183,11 +183,11 @@ final class Acquirer {
      */
     @Nullable
     LockHandle reenter(String key, Lease lease, long deadline) {
-        RedisLockHandle outer = heldByThisThread(key);
+        Hold outer = heldByThisThread(key);
         if (outer == null) {
             return null;
         }
-        if (outer.hold().isRead()) {
+        if (outer.isRead()) {
             throw new IllegalStateException("lock '" + key + "' is held for reading in this scope and cannot be taken"
                     + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
                     + " from the start");
@@ -195,20 +195,21 @@ final class Acquirer {
         return owner.holds().join(outer, lease, deadline);
     }
 
-    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
+    /** The hold of the innermost scope of this thread that holds the key through this lock, if any. */
     @Nullable
-    RedisLockHandle heldByThisThread(String key) {
-        return heldByThisThread(key, handle -> handle.belongsTo(owner.holds()));
+    Hold heldByThisThread(String key) {
+        return heldByThisThread(key, owner.holds(), hold -> true);
     }
 
-    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
+    /** The hold of the innermost scope of this thread that holds the key, among the holds {@code which} accepts. */
     @Nullable
-    RedisLockHandle heldByThisThread(String key, Predicate<RedisLockHandle> which) {
-        Optional<LockHandle> scoped =
-                LockContext.current(key, handle -> handle instanceof RedisLockHandle own && which.test(own));
-        if (scoped.isPresent()) {
-            return (RedisLockHandle) scoped.get();
-        }
-        return threadOwned.innermost(key, which);
+    Hold heldByThisThread(String key, Holds holds, Predicate<Hold> which) {
+        Predicate<LockHandle> accepted = handle -> {
+            Hold hold = holds.holdOf(handle);
+            return hold != null && which.test(hold);
+        };
+        Optional<LockHandle> scoped = LockContext.current(key, accepted);
+        LockHandle handle = scoped.isPresent() ? scoped.get() : threadOwned.innermost(key, accepted);
+        return handle == null ? null : holds.holdOf(handle);
     }
 }

@@ -220,9 +220,8 @@ public final class PathLock implements Lock, KeyOrder {
         Holds holds = paths.holds();
         for (int depth = path.depth(); depth >= 0; depth--) {
             String holderKey = path.holderKey(depth);
-            RedisLockHandle scope = owner.heldInScope(
-                    displayKey(path, depth),
-                    handle -> handle.belongsTo(holds) && handle.hold().lockKey().equals(holderKey));
+            Hold scope = owner.heldInScope(
+                    displayKey(path, depth), holds, hold -> hold.lockKey().equals(holderKey));
             LockHandle nested = scope == null ? null : holds.join(scope, lease, deadline);
             if (nested != null) {
                 return nested;

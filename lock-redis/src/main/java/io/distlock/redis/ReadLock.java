@@ -115,7 +115,7 @@ public final class ReadLock implements Lock {
         long deadline = waitNanos == WaitingRoom.FOREVER || waitNanos == 0
                 ? WaitingRoom.FOREVER
                 : System.nanoTime() + waitNanos;
-        RedisLockHandle scope = owner.heldInScope(key);
+        Hold scope = owner.heldInScope(key);
         if (scope != null) {
             // Inside a read scope this re-enters; inside a write scope the write hold, exclusive, covers reading too.
             LockHandle nested = owner.joinScope(scope, lease, deadline);

@@ -11,6 +11,7 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.HoldHandle;
 import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
@@ -348,14 +349,13 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     /** Takes the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
     void ownedByThread(LockHandle handle) {
-        RedisLockHandle own = (RedisLockHandle) handle;
-        threadOwned.add(own);
-        own.hold().boundTo(Thread.currentThread().getName());
+        threadOwned.add(handle);
+        ((Hold) ((HoldHandle<?>) handle).hold()).boundTo(Thread.currentThread().getName());
     }
 
     /** Ends the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
     void noLongerOwnedByThread(LockHandle handle) {
-        threadOwned.remove((RedisLockHandle) handle);
+        threadOwned.remove(handle);
     }
 
     @Override
@@ -439,21 +439,21 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         return new PathLock(this, paths, tree);
     }
 
-    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
+    /** The hold of the innermost scope of this thread that holds the key through this lock, if any. */
     @Nullable
-    RedisLockHandle heldInScope(String key) {
+    Hold heldInScope(String key) {
         return acquirer.heldByThisThread(key);
     }
 
-    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
+    /** The hold of the innermost scope of this thread that holds the key, among the holds {@code which} accepts. */
     @Nullable
-    RedisLockHandle heldInScope(String key, Predicate<RedisLockHandle> which) {
-        return acquirer.heldByThisThread(key, which);
+    Hold heldInScope(String key, Holds holds, Predicate<Hold> which) {
+        return acquirer.heldByThisThread(key, holds, which);
     }
 
-    /** A nested handle on the hold of a scope's handle, confirmed in Redis; null if that hold just ended. */
+    /** A nested handle on the hold of a scope, confirmed in Redis; null if that hold just ended. */
     @Nullable
-    LockHandle joinScope(RedisLockHandle outer, Lease lease, long deadline) {
+    LockHandle joinScope(Hold outer, Lease lease, long deadline) {
         return holds.join(outer, lease, deadline);
     }
 

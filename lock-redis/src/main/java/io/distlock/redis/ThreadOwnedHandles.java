@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.LockHandle;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
@@ -15,15 +16,15 @@ import org.jspecify.annotations.Nullable;
  */
 final class ThreadOwnedHandles {
 
-    private final Map<Owner, Deque<RedisLockHandle>> owned = new ConcurrentHashMap<>();
+    private final Map<Owner, Deque<LockHandle>> owned = new ConcurrentHashMap<>();
 
     /** The current thread's innermost handle on {@code key} that {@code which} accepts, or null. */
     @Nullable
-    RedisLockHandle innermost(String key, Predicate<RedisLockHandle> which) {
-        Deque<RedisLockHandle> handles = owned.get(new Owner(Thread.currentThread(), key));
+    LockHandle innermost(String key, Predicate<LockHandle> which) {
+        Deque<LockHandle> handles = owned.get(new Owner(Thread.currentThread(), key));
         if (handles != null) {
-            for (Iterator<RedisLockHandle> inner = handles.descendingIterator(); inner.hasNext(); ) {
-                RedisLockHandle handle = inner.next();
+            for (Iterator<LockHandle> inner = handles.descendingIterator(); inner.hasNext(); ) {
+                LockHandle handle = inner.next();
                 if (which.test(handle)) {
                     return handle;
                 }
@@ -33,13 +34,13 @@ final class ThreadOwnedHandles {
     }
 
     /** The current thread now owns {@code handle}. */
-    void add(RedisLockHandle handle) {
+    void add(LockHandle handle) {
         owned.computeIfAbsent(new Owner(Thread.currentThread(), handle.key()), owner -> new ArrayDeque<>(2))
                 .addLast(handle);
     }
 
     /** The current thread gave up {@code handle}. */
-    void remove(RedisLockHandle handle) {
+    void remove(LockHandle handle) {
         owned.computeIfPresent(new Owner(Thread.currentThread(), handle.key()), (owner, handles) -> {
             handles.removeLastOccurrence(handle);
             return handles.isEmpty() ? null : handles;
