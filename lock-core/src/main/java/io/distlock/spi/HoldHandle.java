@@ -158,6 +158,11 @@ public final class HoldHandle<H> implements LockHandle {
         }
     }
 
+    /** The current thread owns this handle's hold through a {@link JavaLockView}. */
+    void boundToCurrentThread() {
+        holds.boundTo(hold, Thread.currentThread().getName());
+    }
+
     private IllegalStateException alreadyReleased() {
         return new IllegalStateException("lock '" + key() + "' was already released through this handle");
     }

@@ -8,10 +8,10 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 
 /**
- * What a {@link HoldHandle} asks of its backend about the hold it is a handle on: one grant of a key to one owner, which
- * the handles of that owner's re-entries share. A backend's registry of holds implements it; the handle keeps what is
- * each handle's own (its lease, and whether it was released). For lock implementations; applications use {@link
- * io.distlock.LockHandle}.
+ * What a {@link HoldHandle} asks of its backend about the hold it is a handle on: one grant of a key to one owner,
+ * which the handles of that owner's re-entries share. A backend's registry of holds implements it; the handle keeps
+ * what is each handle's own (its lease, and whether it was released). For lock implementations; applications use
+ * {@link io.distlock.LockHandle}.
  *
  * @param <H> the backend's hold
  */
@@ -114,4 +114,12 @@ public interface HoldOperations<H> {
      * @param handleLease the lease the dropped handle asked for
      */
     void dropped(H hold, Lease handleLease);
+
+    /**
+     * Records that a thread owns a hold through a {@link JavaLockView}, so that the lock's inspection names it.
+     *
+     * @param hold the hold
+     * @param threadName the owning thread's name
+     */
+    void boundTo(H hold, String threadName);
 }

@@ -152,6 +152,11 @@ final class StoreHolds implements HoldOperations<StoreHold> {
     }
 
     @Override
+    public void boundTo(StoreHold hold, String threadName) {
+        hold.boundTo(threadName);
+    }
+
+    @Override
     public void dropped(StoreHold hold, Lease handleLease) {
         if (hold.dropHandle()) {
             forget(hold);

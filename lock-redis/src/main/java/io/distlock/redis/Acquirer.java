@@ -6,6 +6,7 @@ import io.distlock.LockHandle;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
+import io.distlock.spi.ThreadOwnedHandles;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -170,9 +171,10 @@ final class Acquirer {
     }
 
     /**
-     * A nested acquisition inside a scope of this thread that holds the key (a {@link LockContext} scope, or a
-     * {@link JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread that
-     * acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other code.
+     * A nested acquisition inside a scope of this thread that holds the key (a {@link LockContext} scope, or a {@link
+     * io.distlock.spi.JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread
+     * that acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other
+     * code.
      *
      * <p>A scope that holds the key for reading cannot take it for writing: the two readers that tried would each wait
      * for the other forever, so that fails at once.
@@ -204,12 +206,6 @@ final class Acquirer {
     /** The hold of the innermost scope of this thread that holds the key, among the holds {@code which} accepts. */
     @Nullable
     Hold heldByThisThread(String key, Holds holds, Predicate<Hold> which) {
-        Predicate<LockHandle> accepted = handle -> {
-            Hold hold = holds.holdOf(handle);
-            return hold != null && which.test(hold);
-        };
-        Optional<LockHandle> scoped = LockContext.current(key, accepted);
-        LockHandle handle = scoped.isPresent() ? scoped.get() : threadOwned.innermost(key, accepted);
-        return handle == null ? null : holds.holdOf(handle);
+        return threadOwned.heldByCurrentThread(key, holds, which);
     }
 }

@@ -5,6 +5,7 @@ import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -116,7 +117,7 @@ public final class FairLock implements Lock {
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         owner.validate(key, lease);
-        return new JavaLockView(owner, this, key, lease);
+        return new JavaLockView(this, key, lease, owner.threadOwned());
     }
 
     /**

@@ -159,12 +159,6 @@ final class Holds implements HoldOperations<Hold> {
         return new HoldHandle<>(this, hold, lease);
     }
 
-    /** The hold of a handle of these holds, or null for any other handle. */
-    @Nullable
-    Hold holdOf(LockHandle handle) {
-        return handle instanceof HoldHandle<?> own && own.belongsTo(this) ? (Hold) own.hold() : null;
-    }
-
     @Override
     public String key(Hold hold) {
         return hold.key();
@@ -189,6 +183,11 @@ final class Holds implements HoldOperations<Hold> {
     @Override
     public CompletionStage<Void> releaseAsync(Hold hold, Lease handleLease) {
         return releaser.releaseAsync(hold, handleLease).whenCompleteAsync((done, failure) -> {}, AsyncThreads.shared());
+    }
+
+    @Override
+    public void boundTo(Hold hold, String threadName) {
+        hold.boundTo(threadName);
     }
 
     @Override

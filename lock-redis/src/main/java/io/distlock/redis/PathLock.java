@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Arrays;
@@ -154,7 +155,7 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String path, Lease lease) {
         validate(path, lease);
-        return new JavaLockView(owner, this, path, lease);
+        return new JavaLockView(this, path, lease, owner.threadOwned());
     }
 
     /**

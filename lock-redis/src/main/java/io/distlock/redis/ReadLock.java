@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -93,7 +94,7 @@ public final class ReadLock implements Lock {
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         owner.validate(key, lease);
-        return new JavaLockView(owner, this, key, lease);
+        return new JavaLockView(this, key, lease, owner.threadOwned());
     }
 
     /** This lock itself: it already reads. */

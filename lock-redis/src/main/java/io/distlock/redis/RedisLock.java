@@ -11,8 +11,9 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
-import io.distlock.spi.HoldHandle;
+import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
+import io.distlock.spi.ThreadOwnedHandles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -248,7 +249,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         validate(key, lease);
-        return new JavaLockView(this, this, key, lease);
+        return new JavaLockView(this, key, lease, threadOwned);
     }
 
     /**
@@ -347,15 +348,9 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         return !closed;
     }
 
-    /** Takes the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
-    void ownedByThread(LockHandle handle) {
-        threadOwned.add(handle);
-        ((Hold) ((HoldHandle<?>) handle).hold()).boundTo(Thread.currentThread().getName());
-    }
-
-    /** Ends the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
-    void noLongerOwnedByThread(LockHandle handle) {
-        threadOwned.remove(handle);
+    /** The handles this lock's threads own through the views of any of its kinds. */
+    ThreadOwnedHandles threadOwned() {
+        return threadOwned;
     }
 
     @Override
