@@ -246,7 +246,7 @@ final class StoreHold {
         callback.accept(lostException());
     }
 
-    /** Marks the hold as owned by one thread, which alone may release it (a {@code JavaLockView}'s lock). */
+    /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
     void boundTo(String threadName) {
         boundThread = threadName;
     }
