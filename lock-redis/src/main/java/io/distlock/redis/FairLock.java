@@ -50,7 +50,7 @@ public final class FairLock implements Lock {
     /** Redis's clock and this process's may run at slightly different rates: this much of an interval, plus 2 ms. */
     private static final double CLOCK_RATE_ALLOWANCE = 0.001;
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final FairCommands commands;
     private final FairHandovers handovers;
     private final ReleaseSignals releases;
@@ -59,8 +59,8 @@ public final class FairLock implements Lock {
      * @param releases signals every release of a key that hands it to nobody (the last reader leaving, a plain
      *     holder), so that a queued waiter looks at once instead of at its next heartbeat
      */
-    FairLock(RedisLock owner, FairCommands commands, FairHandovers handovers, ReleaseSignals releases) {
-        this.owner = owner;
+    FairLock(LockKit kit, FairCommands commands, FairHandovers handovers, ReleaseSignals releases) {
+        this.kit = kit;
         this.commands = commands;
         this.handovers = handovers;
         this.releases = releases;
@@ -69,45 +69,44 @@ public final class FairLock implements Lock {
     /** Takes the lock if it is free and nobody waits for it; returns at once. */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        owner.validate(key, lease);
-        return Optional.ofNullable(owner.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
+        kit.validate(key, lease);
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
     }
 
     private @Nullable LockHandle tryOnce(String key, Lease lease) {
-        LockHandle nested = owner.reenter(key, lease, WaitingRoom.FOREVER);
+        LockHandle nested = kit.reenter(key, lease, WaitingRoom.FOREVER);
         if (nested != null) {
             return nested;
         }
-        String lockKey = owner.lockKey(key);
+        String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
         ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
-                key, lockKey, ticket, token, owner.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
+                key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
-        owner.startBackgroundWork();
+        kit.startBackgroundWork();
         return answer.granted()
-                ? owner.holds()
+                ? kit.holds()
                         .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis())
                 : null;
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(
-                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         LockHandle handle =
-                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
+                kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -116,8 +115,8 @@ public final class FairLock implements Lock {
 
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
-        owner.validate(key, lease);
-        return new JavaLockView(this, key, lease, owner.threadOwned());
+        kit.validate(key, lease);
+        return new JavaLockView(this, key, lease, kit.threadOwned());
     }
 
     /**
@@ -131,14 +130,14 @@ public final class FairLock implements Lock {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
         long deadline = Waits.deadline(waitNanos);
-        LockHandle nested = owner.reenter(key, lease, deadline);
+        LockHandle nested = kit.reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
         }
-        String lockKey = owner.lockKey(key);
+        String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        long leaseMillis = owner.holds().leaseMillis(lease);
+        long leaseMillis = kit.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
         ScriptRunner.Call<FairCommands.Answer> call = null;
         CompletableFuture<Void> released = null;
@@ -146,8 +145,8 @@ public final class FairLock implements Lock {
         try {
             boolean answeredBefore = false;
             while (true) {
-                if (owner.isClosed()) {
-                    throw owner.closed(key);
+                if (kit.isClosed()) {
+                    throw kit.closed(key);
                 }
                 released = releases.next(lockKey);
                 call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
@@ -158,11 +157,11 @@ public final class FairLock implements Lock {
                 }
                 if (!answeredBefore) {
                     answeredBefore = true;
-                    owner.startBackgroundWork();
+                    kit.startBackgroundWork();
                 }
                 if (answer.granted()) {
                     taken = true;
-                    return owner.holds()
+                    return kit.holds()
                             .heldFair(
                                     key,
                                     lockKey,
@@ -178,7 +177,7 @@ public final class FairLock implements Lock {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
                     taken = true;
-                    return owner.holds()
+                    return kit.holds()
                             .heldFair(
                                     key,
                                     lockKey,
@@ -292,6 +291,6 @@ public final class FairLock implements Lock {
 
     @Override
     public String toString() {
-        return "FairLock[" + owner + "]";
+        return "FairLock[" + kit + "]";
     }
 }

@@ -13,14 +13,12 @@ import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
-import io.distlock.spi.ThreadOwnedHandles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,11 +59,9 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final RedisTemplate<String, ?> template;
     private final RedisKeys keys;
     private final String name;
-    private final LockCommands commands;
+    private final LockKit kit;
     private final WaitingRoom waitingRoom;
     private final LeaseRenewer renewer;
-    private final Releaser releaser;
-    private final Holds holds;
     private final Acquirer acquirer;
     private final AsyncAcquirer asyncAcquirer;
     private final List<ReleaseSubscription> subscriptions;
@@ -79,9 +75,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final LiveHolds live = new LiveHolds();
     private final ObserverCalls observer;
     private final LockInspection inspection;
-    private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final long shutdownGraceNanos;
-    private volatile boolean closed;
 
     /**
      * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
@@ -90,7 +84,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         this.template = settings.template;
         this.keys = new RedisKeys(settings.keyPrefix);
         this.name = servers.name();
-        this.commands = servers.commands();
+        LockCommands commands = servers.commands();
         this.waitingRoom = servers.waitingRoom();
         this.observer = new ObserverCalls(settings.observer);
         this.renewer = new LeaseRenewer(
@@ -101,31 +95,29 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         this.handovers =
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
-        this.releaser =
+        Releaser releaser =
                 new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
-        this.holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        this.acquirer = new Acquirer(
-                this,
-                commands,
-                waitingRoom,
-                releaser,
-                threadOwned,
-                servers.checkEviction(),
+        Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
+        this.kit = new LockKit(
+                name,
+                keys,
+                holds,
+                observer,
                 () -> subscriptions.forEach(subscription -> {
                     subscription.ensureSubscribed(keys.releaseChannel(), releases);
                     if (servers.fair() != null) {
                         subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
                     }
-                }));
-        this.asyncAcquirer =
-                new AsyncAcquirer(this, commands, waitingRoom, releaser, acquirer, AsyncThreads.shared(), observer);
-        this.fair =
-                servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers, waitingRoom.readers());
+                }),
+                servers.checkEviction());
+        this.acquirer = new Acquirer(kit, commands, waitingRoom, releaser);
+        this.asyncAcquirer = new AsyncAcquirer(kit, commands, waitingRoom, releaser, AsyncThreads.shared());
+        this.fair = servers.fair() == null ? null : new FairLock(kit, servers.fair(), handovers, waitingRoom.readers());
         this.reading = commands instanceof SingleNodeCommands single
-                ? new ReadLock(this, single, waitingRoom.readers(), true)
+                ? new ReadLock(kit, single, waitingRoom.readers(), true)
                 : null;
         this.together = commands instanceof SingleNodeCommands single && single.handsOver()
-                ? new KeysTogether(this, single, servers.clustered(), servers.checkEviction(), waitingRoom::released)
+                ? new KeysTogether(kit, single, servers.clustered(), waitingRoom::released)
                 : null;
         this.paths = servers.paths() == null
                 ? null
@@ -176,29 +168,29 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        validate(key, lease);
+        kit.validate(key, lease);
         return Optional.ofNullable(observer.acquisition(
                 key,
                 LockKind.EXCLUSIVE,
-                () -> acquirer.tryOnce(key, keys.lockKey(key), lease).orElse(null)));
+                () -> acquirer.tryOnce(key, kit.lockKey(key), lease).orElse(null)));
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        validate(key, lease);
+        kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
         return Optional.ofNullable(observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, waitNanos)));
+                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        validate(key, lease);
+        kit.validate(key, lease);
         LockHandle handle = observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, WaitingRoom.FOREVER));
+                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -217,7 +209,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String key, Lease lease, Duration wait) {
         long waitNanos;
         try {
-            validate(key, lease);
+            kit.validate(key, lease);
             waitNanos = Waits.nanos(wait);
         } catch (RuntimeException refused) {
             return CompletableFuture.failedFuture(refused);
@@ -225,7 +217,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         if (LockContext.current(key).isPresent()) {
             return Lock.super.tryAcquireAsync(key, lease, wait);
         }
-        return asyncAcquirer.acquire(key, keys.lockKey(key), lease, waitNanos);
+        return asyncAcquirer.acquire(key, kit.lockKey(key), lease, waitNanos);
     }
 
     /**
@@ -236,7 +228,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public KeysAtOnce.@Nullable Taken tryAcquireAtOnce(List<String> keys, Lease lease) {
-        keys.forEach(key -> validate(key, lease));
+        keys.forEach(key -> kit.validate(key, lease));
         KeysAtOnce.Taken taken = together == null ? null : together.tryAll(keys, lease);
         if (taken != null && taken.handles() != null) {
             for (int i = 0; i < keys.size(); i++) {
@@ -248,8 +240,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
-        validate(key, lease);
-        return new JavaLockView(this, key, lease, threadOwned);
+        kit.validate(key, lease);
+        return new JavaLockView(this, key, lease, kit.threadOwned());
     }
 
     /**
@@ -314,10 +306,10 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public void close() {
-        if (closed) {
+        if (kit.isClosed()) {
             return;
         }
-        closed = true;
+        kit.markClosed();
         waitingRoom.close();
         handovers.wakeAll();
         subscriptions.forEach(subscription -> {
@@ -345,12 +337,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     @Override
     public boolean isRunning() {
-        return !closed;
-    }
-
-    /** The handles this lock's threads own through the views of any of its kinds. */
-    ThreadOwnedHandles threadOwned() {
-        return threadOwned;
+        return !kit.isClosed();
     }
 
     @Override
@@ -382,11 +369,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     @Override
     public BackendState checkBackend() {
         return inspection.checkBackend();
-    }
-
-    /** Runs acquisitions of the lock's other kinds under its observer. */
-    ObserverCalls observer() {
-        return observer;
     }
 
     /**
@@ -431,68 +413,11 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         if (paths == null) {
             throw new UnsupportedOperationException(name + " has no path lock");
         }
-        return new PathLock(this, paths, tree);
-    }
-
-    /** The hold of the innermost scope of this thread that holds the key through this lock, if any. */
-    @Nullable
-    Hold heldInScope(String key) {
-        return acquirer.heldByThisThread(key);
-    }
-
-    /** The hold of the innermost scope of this thread that holds the key, among the holds {@code which} accepts. */
-    @Nullable
-    Hold heldInScope(String key, Holds holds, Predicate<Hold> which) {
-        return acquirer.heldByThisThread(key, holds, which);
-    }
-
-    /** A nested handle on the hold of a scope, confirmed in Redis; null if that hold just ended. */
-    @Nullable
-    LockHandle joinScope(Hold outer, Lease lease, long deadline) {
-        return holds.join(outer, lease, deadline);
-    }
-
-    /** Starts holds and serves their handles. */
-    Holds holds() {
-        return holds;
-    }
-
-    /** A nested acquisition inside a scope of this thread that holds the key, or null if none holds it. */
-    @Nullable
-    LockHandle reenter(String key, Lease lease, long deadline) {
-        return acquirer.reenter(key, lease, deadline);
-    }
-
-    /** Subscribes to release announcements and checks the eviction policy, in the background, once. */
-    void startBackgroundWork() {
-        acquirer.startBackgroundWork();
-    }
-
-    String lockKey(String key) {
-        return keys.lockKey(key);
-    }
-
-    boolean isClosed() {
-        return closed;
-    }
-
-    void validate(String key, Lease lease) {
-        if (closed) {
-            throw closed(key);
-        }
-        RedisKeys.validate(key);
-        if (lease == null) {
-            throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
-        }
-    }
-
-    IllegalStateException closed(String key) {
-        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
-                + "application is shutting down)");
+        return new PathLock(kit, paths, tree);
     }
 
     @Override
     public String toString() {
-        return name + "[prefix=" + keys.prefix() + "]";
+        return kit.toString();
     }
 }
