@@ -284,11 +284,6 @@ public final class FairLock implements Lock {
         return this;
     }
 
-    /** The channel on which handovers to this instance's waiters are announced. */
-    String handoverChannel() {
-        return commands.handoverChannel();
-    }
-
     @Override
     public String toString() {
         return "FairLock[" + kit + "]";

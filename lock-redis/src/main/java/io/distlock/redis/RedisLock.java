@@ -5,7 +5,6 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
-import io.distlock.LockLostException.Reason;
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
@@ -57,59 +56,45 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
 
     private final RedisTemplate<String, ?> template;
-    private final RedisKeys keys;
     private final String name;
     private final LockKit kit;
-    private final WaitingRoom waitingRoom;
     private final LeaseRenewer renewer;
     private final Acquirer acquirer;
     private final AsyncAcquirer asyncAcquirer;
-    private final List<ReleaseSubscription> subscriptions;
-    private final boolean ownsSubscriptions;
-    private final ReleaseSubscription.Listener releases;
-    private final FairHandovers handovers;
     private final @Nullable FairLock fair;
     private final @Nullable ReadLock reading;
     private final @Nullable KeysTogether together;
     private final @Nullable PathLocks paths;
-    private final LiveHolds live = new LiveHolds();
     private final ObserverCalls observer;
     private final LockInspection inspection;
-    private final long shutdownGraceNanos;
+    private final LockShutdown shutdown;
 
     /**
      * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
      */
     RedisLock(RedisLockBuilder settings, String instanceId, LockServers servers) {
         this.template = settings.template;
-        this.keys = new RedisKeys(settings.keyPrefix);
+        RedisKeys keys = new RedisKeys(settings.keyPrefix);
         this.name = servers.name();
         LockCommands commands = servers.commands();
-        this.waitingRoom = servers.waitingRoom();
+        WaitingRoom waitingRoom = servers.waitingRoom();
+        LiveHolds live = new LiveHolds();
         this.observer = new ObserverCalls(settings.observer);
         this.renewer = new LeaseRenewer(
                 commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval(), observer);
-        this.subscriptions = servers.subscriptions();
-        this.ownsSubscriptions = servers.ownsSubscriptions();
-        this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
-        this.handovers =
+        FairHandovers handovers =
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
-        this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
+        LockSubscriptions subscriptions = new LockSubscriptions(
+                servers.subscriptions(),
+                servers.ownsSubscriptions(),
+                servers.fair() == null
+                        ? List.of(keys.releaseChannel())
+                        : List.of(keys.releaseChannel(), servers.fair().handoverChannel()),
+                handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
         Releaser releaser =
                 new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
         Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        this.kit = new LockKit(
-                name,
-                keys,
-                holds,
-                observer,
-                () -> subscriptions.forEach(subscription -> {
-                    subscription.ensureSubscribed(keys.releaseChannel(), releases);
-                    if (servers.fair() != null) {
-                        subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
-                    }
-                }),
-                servers.checkEviction());
+        this.kit = new LockKit(name, keys, holds, observer, subscriptions::ensureSubscribed, servers.checkEviction());
         this.acquirer = new Acquirer(kit, commands, waitingRoom, releaser);
         this.asyncAcquirer = new AsyncAcquirer(kit, commands, waitingRoom, releaser, AsyncThreads.shared());
         this.fair = servers.fair() == null ? null : new FairLock(kit, servers.fair(), handovers, waitingRoom.readers());
@@ -134,8 +119,10 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
                 commands,
                 live,
                 waitingRoom,
-                subscriptions,
+                servers.subscriptions(),
                 () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning()));
+        this.shutdown = new LockShutdown(
+                waitingRoom, handovers, subscriptions, live, renewer, paths, settings.shutdownGracePeriod, log);
     }
 
     /**
@@ -259,7 +246,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * @return the key prefix
      */
     public String keyPrefix() {
-        return keys.prefix();
+        return kit.keyPrefix();
     }
 
     /**
@@ -286,7 +273,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * @return the shutdown grace period
      */
     public Duration shutdownGracePeriod() {
-        return Duration.ofNanos(shutdownGraceNanos);
+        return shutdown.gracePeriod();
     }
 
     /**
@@ -310,29 +297,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
             return;
         }
         kit.markClosed();
-        waitingRoom.close();
-        handovers.wakeAll();
-        subscriptions.forEach(subscription -> {
-            subscription.unsubscribe(keys.releaseChannel(), releases);
-            if (fair != null) {
-                subscription.unsubscribe(fair.handoverChannel(), releases);
-            }
-        });
-        int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
-        if (abandoned > 0) {
-            log.warn(
-                    "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are reported"
-                            + " lost and expire with their leases",
-                    abandoned,
-                    shutdownGracePeriod());
-        }
-        renewer.close();
-        if (paths != null) {
-            paths.close();
-        }
-        if (ownsSubscriptions) {
-            subscriptions.forEach(ReleaseSubscription::close);
-        }
+        shutdown.run();
     }
 
     @Override
