@@ -19,8 +19,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -53,8 +51,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     public static final int LIFECYCLE_PHASE = ClosingLifecycle.PHASE;
 
-    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
-
     private final RedisTemplate<String, ?> template;
     private final String name;
     private final LockKit kit;
@@ -65,64 +61,45 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final @Nullable ReadLock reading;
     private final @Nullable KeysTogether together;
     private final @Nullable PathLocks paths;
-    private final ObserverCalls observer;
     private final LockInspection inspection;
     private final LockShutdown shutdown;
 
     /**
-     * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
+     * The lock of its builder's {@link RedisLockBuilder#wire wiring}.
+     *
+     * @param name how the lock names itself in messages
+     * @param renewer renews the auto-renewed leases of every kind but paths
+     * @param fair the fair lock, or null where there is none (a Redlock)
+     * @param reading the read lock, or null where there is none (a Redlock)
+     * @param together takes several keys in one script, or null where that cannot be (a Redlock, replica
+     *     acknowledgements)
+     * @param paths what the path locks share, or null where there are none (a Redlock)
      */
-    RedisLock(RedisLockBuilder settings, String instanceId, LockServers servers) {
-        this.template = settings.template;
-        RedisKeys keys = new RedisKeys(settings.keyPrefix);
-        this.name = servers.name();
-        LockCommands commands = servers.commands();
-        WaitingRoom waitingRoom = servers.waitingRoom();
-        LiveHolds live = new LiveHolds();
-        this.observer = new ObserverCalls(settings.observer);
-        this.renewer = new LeaseRenewer(
-                commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval(), observer);
-        FairHandovers handovers =
-                servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
-        LockSubscriptions subscriptions = new LockSubscriptions(
-                servers.subscriptions(),
-                servers.ownsSubscriptions(),
-                servers.fair() == null
-                        ? List.of(keys.releaseChannel())
-                        : List.of(keys.releaseChannel(), servers.fair().handoverChannel()),
-                handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
-        Releaser releaser =
-                new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
-        Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        this.kit = new LockKit(name, keys, holds, observer, subscriptions::ensureSubscribed, servers.checkEviction());
-        this.acquirer = new Acquirer(kit, commands, waitingRoom, releaser);
-        this.asyncAcquirer = new AsyncAcquirer(kit, commands, waitingRoom, releaser, AsyncThreads.shared());
-        this.fair = servers.fair() == null ? null : new FairLock(kit, servers.fair(), handovers, waitingRoom.readers());
-        this.reading = commands instanceof SingleNodeCommands single
-                ? new ReadLock(kit, single, waitingRoom.readers(), true)
-                : null;
-        this.together = commands instanceof SingleNodeCommands single && single.handsOver()
-                ? new KeysTogether(kit, single, servers.clustered(), waitingRoom::released)
-                : null;
-        this.paths = servers.paths() == null
-                ? null
-                : new PathLocks(
-                        servers.paths(),
-                        waitingRoom,
-                        live,
-                        servers.clustered(),
-                        settings.watchdogLease,
-                        settings.effectiveRenewInterval(),
-                        observer);
-        this.inspection = new LockInspection(
-                keys,
-                commands,
-                live,
-                waitingRoom,
-                servers.subscriptions(),
-                () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning()));
-        this.shutdown = new LockShutdown(
-                waitingRoom, handovers, subscriptions, live, renewer, paths, settings.shutdownGracePeriod, log);
+    RedisLock(
+            RedisTemplate<String, ?> template,
+            String name,
+            LockKit kit,
+            LeaseRenewer renewer,
+            Acquirer acquirer,
+            AsyncAcquirer asyncAcquirer,
+            @Nullable FairLock fair,
+            @Nullable ReadLock reading,
+            @Nullable KeysTogether together,
+            @Nullable PathLocks paths,
+            LockInspection inspection,
+            LockShutdown shutdown) {
+        this.template = template;
+        this.name = name;
+        this.kit = kit;
+        this.renewer = renewer;
+        this.acquirer = acquirer;
+        this.asyncAcquirer = asyncAcquirer;
+        this.fair = fair;
+        this.reading = reading;
+        this.together = together;
+        this.paths = paths;
+        this.inspection = inspection;
+        this.shutdown = shutdown;
     }
 
     /**
@@ -156,10 +133,11 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         kit.validate(key, lease);
-        return Optional.ofNullable(observer.acquisition(
-                key,
-                LockKind.EXCLUSIVE,
-                () -> acquirer.tryOnce(key, kit.lockKey(key), lease).orElse(null)));
+        return Optional.ofNullable(kit.observer()
+                .acquisition(
+                        key,
+                        LockKind.EXCLUSIVE,
+                        () -> acquirer.tryOnce(key, kit.lockKey(key), lease).orElse(null)));
     }
 
     @Override
@@ -169,15 +147,18 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, waitNanos)));
+        return Optional.ofNullable(kit.observer()
+                .acquisition(key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         kit.validate(key, lease);
-        LockHandle handle = observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
+        LockHandle handle = kit.observer()
+                .acquisition(
+                        key,
+                        LockKind.EXCLUSIVE,
+                        () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -219,7 +200,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         KeysAtOnce.Taken taken = together == null ? null : together.tryAll(keys, lease);
         if (taken != null && taken.handles() != null) {
             for (int i = 0; i < keys.size(); i++) {
-                observer.held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);
+                kit.observer().held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);
             }
         }
         return taken;

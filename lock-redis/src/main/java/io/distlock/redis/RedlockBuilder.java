@@ -135,8 +135,7 @@ public final class RedlockBuilder {
                 () -> evictionChecks.forEach(Runnable::run),
                 null,
                 null);
-        return new Redlock(
-                new RedisLock(settings, instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
+        return new Redlock(settings.wire(instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
     }
 
     /**
