@@ -68,7 +68,7 @@ final class Acquirer {
         if (commands.isConnected()) {
             kit.startBackgroundWork();
         }
-        KeyQueue.Waiter waiter =
+        Waiter waiter =
                 waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease));
         boolean handoverTaken = false;
         try {

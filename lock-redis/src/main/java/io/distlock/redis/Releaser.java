@@ -90,7 +90,7 @@ final class Releaser {
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         // A reader's release never hands the key over: other readers may still hold it.
         if (hold.lostOrNull() == null && !hold.isRead()) {
-            KeyQueue.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
+            Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 return handOver(hold, next, block);
             }
@@ -176,7 +176,7 @@ final class Releaser {
     }
 
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
-    private CompletableFuture<Void> handOver(Hold hold, KeyQueue.Waiter next, boolean block) {
+    private CompletableFuture<Void> handOver(Hold hold, Waiter next, boolean block) {
         String receiver = next.token();
         ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
         return answer(call, block).handle((handedOver, failure) -> {
