@@ -124,9 +124,9 @@ final class AsyncAcquisition {
             abandon(sent);
             Throwable cause = failure == null
                     ? new IllegalStateException("no answer to an attempt on '" + key + "'")
-                    : ScriptRunner.unwrap(failure);
+                    : ScriptCall.unwrap(failure);
             if (!(cause instanceof TimeoutException)) {
-                fail(ScriptRunner.failure(key, "acquire", cause));
+                fail(ScriptCall.failure(key, "acquire", cause));
             } else if (redisAnswered && Waits.isOver(deadline)) {
                 succeed(null, false);
             } else {
@@ -278,7 +278,7 @@ final class AsyncAcquisition {
                         "Lock '{}' was acquired after its asynchronous acquisition was cancelled and could not be "
                                 + "given back; it expires with its lease: {}",
                         handle.key(),
-                        ScriptRunner.unwrap(failure).getMessage());
+                        ScriptCall.unwrap(failure).getMessage());
             }
         });
     }

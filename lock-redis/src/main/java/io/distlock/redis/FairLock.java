@@ -81,7 +81,7 @@ public final class FairLock implements Lock {
         String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
+        ScriptCall<FairCommands.Answer> call = commands.acquire(
                 key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
@@ -139,7 +139,7 @@ public final class FairLock implements Lock {
         String token = OwnerTokens.newToken();
         long leaseMillis = kit.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
-        ScriptRunner.Call<FairCommands.Answer> call = null;
+        ScriptCall<FairCommands.Answer> call = null;
         CompletableFuture<Void> released = null;
         boolean taken = false;
         try {
@@ -258,12 +258,8 @@ public final class FairLock implements Lock {
      * after does not hand the key to a waiter that has left.
      */
     private void leave(
-            String key,
-            String lockKey,
-            String ticket,
-            String token,
-            ScriptRunner.@Nullable Call<FairCommands.Answer> last) {
-        ScriptRunner.Call<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
+            String key, String lockKey, String ticket, String token, @Nullable ScriptCall<FairCommands.Answer> last) {
+        ScriptCall<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
         withdrawal.answer().exceptionally(error -> {
             log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
             return 0L;

@@ -103,7 +103,7 @@ final class Holds implements HoldOperations<Hold> {
         }
         // At least, never exactly: a nested acquisition may have lengthened the lease meanwhile, and its handle counts
         // on that.
-        ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+        ScriptCall<Ownership> call = commands.confirm(hold, leaseMillis);
         call.answer().thenAccept(found -> {
             if (found == Ownership.OWNED) {
                 hold.leaseAtLeast(call.sentNanos(), leaseMillis);
@@ -130,7 +130,7 @@ final class Holds implements HoldOperations<Hold> {
                 throw lost;
             }
             long leaseMillis = leaseMillis(lease);
-            ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+            ScriptCall<Ownership> call = commands.confirm(hold, leaseMillis);
             long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
             Ownership found;
             try {
@@ -217,7 +217,7 @@ final class Holds implements HoldOperations<Hold> {
         if (lost != null) {
             throw lost;
         }
-        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
+        ScriptCall<Ownership> call = commands.extend(hold, leaseMillis);
         Ownership found = call.awaitAnswer();
         if (found != Ownership.OWNED) {
             throw Releaser.lost(hold, found);

@@ -55,7 +55,7 @@ final class KeysTogether {
             return null;
         }
         List<String> tokens = keys.stream().map(key -> OwnerTokens.newToken()).toList();
-        ScriptRunner.Call<SingleNodeCommands.TakenTogether> call =
+        ScriptCall<SingleNodeCommands.TakenTogether> call =
                 commands.acquireAll(keys, lockKeys, tokens, kit.holds().leaseMillis(lease));
         SingleNodeCommands.TakenTogether answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> abandon(call, keys, lockKeys, tokens));
@@ -82,7 +82,7 @@ final class KeysTogether {
      * key is released with its token at once, and again should a late answer say they were taken.
      */
     private void abandon(
-            ScriptRunner.Call<SingleNodeCommands.TakenTogether> call,
+            ScriptCall<SingleNodeCommands.TakenTogether> call,
             List<String> keys,
             List<String> lockKeys,
             List<String> tokens) {

@@ -116,7 +116,7 @@ final class Releaser {
     }
 
     /** Redis's answer, waited for here when {@code block}. */
-    private static <T> CompletableFuture<T> answer(ScriptRunner.Call<T> call, boolean block) {
+    private static <T> CompletableFuture<T> answer(ScriptCall<T> call, boolean block) {
         if (!block) {
             return call.answerWithinTimeout();
         }
@@ -178,7 +178,7 @@ final class Releaser {
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
     private CompletableFuture<Void> handOver(Hold hold, Waiter next, boolean block) {
         String receiver = next.token();
-        ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
+        ScriptCall<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
         return answer(call, block).handle((handedOver, failure) -> {
             if (failure != null) {
                 // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are
@@ -209,7 +209,7 @@ final class Releaser {
      * known lost, is the more telling exception; otherwise the backend failure.
      */
     private static RuntimeException releaseFailed(Hold hold, Throwable failure) {
-        Throwable cause = ScriptRunner.unwrap(failure);
+        Throwable cause = ScriptCall.unwrap(failure);
         RuntimeException backend = cause instanceof RuntimeException runtime
                 ? runtime
                 : new IllegalStateException("release of lock '" + hold.key() + "' failed", cause);
