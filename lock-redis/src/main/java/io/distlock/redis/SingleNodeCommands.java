@@ -121,7 +121,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     /**
-     * Adds a reader of the lock ({@link LockScripts#READ_ACQUIRE}).
+     * Adds a reader of the lock ({@link ReadScripts#ACQUIRE}).
      *
      * @param yieldToWriters whether a waiting writer keeps this reader out
      */
@@ -131,7 +131,7 @@ final class SingleNodeCommands implements LockCommands {
                 runner,
                 null,
                 key,
-                LockScripts.READ_ACQUIRE,
+                ReadScripts.ACQUIRE,
                 List.of(lockKey, RedisKeys.fenceKey(lockKey)),
                 List.of(
                         token,
