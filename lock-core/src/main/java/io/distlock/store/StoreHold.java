@@ -35,6 +35,7 @@ final class StoreHold {
     private final long acquiredNanos;
     private final long sinceEpochMillis = System.currentTimeMillis();
     private final String acquiredBy = Thread.currentThread().getName();
+    private volatile @Nullable String boundThread;
     private final LockObserver.Holding observed;
     private final ReentrantLock storeCalls = new ReentrantLock();
     private final List<Consumer<LockLostException>> lostCallbacks = new ArrayList<>();
@@ -245,6 +246,11 @@ final class StoreHold {
         callback.accept(lostException());
     }
 
+    /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
+    void boundTo(String threadName) {
+        boundThread = threadName;
+    }
+
     /** What the Actuator view shows of this hold, from memory. */
     synchronized HeldLock view() {
         long now = System.nanoTime();
@@ -258,7 +264,7 @@ final class StoreHold {
                 Duration.ofNanos(Math.max(0, deadlineNanos - now)),
                 lease.fencingToken(),
                 acquiredBy,
-                null,
+                boundThread,
                 openHandles);
     }
 

@@ -1,23 +1,29 @@
 package io.distlock.store;
 
 import io.distlock.Lease;
+import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.spi.HoldHandle;
+import io.distlock.spi.HoldOperations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The holds of one {@link StoreLock}: it keeps each one's lease (renewals for renewed leases, a deadline timer for
- * every lease), extends and releases them in the store, and reports their loss.
+ * every lease), extends and releases them in the store, and reports their loss; and serves their handles.
  */
-final class StoreHolds {
+final class StoreHolds implements HoldOperations<StoreHold> {
 
     private static final Logger log = LoggerFactory.getLogger(StoreHolds.class);
 
@@ -36,11 +42,11 @@ final class StoreHolds {
         return lease.isRenewed() ? watchdogLease : lease.duration();
     }
 
-    Executor work() {
+    private static Executor work() {
         return StoreThreads.work();
     }
 
-    StoreLockHandle start(String key, String owner, StoreLease lease, Lease requested, long sentNanos) {
+    HoldHandle<StoreHold> start(String key, String owner, StoreLease lease, Lease requested, long sentNanos) {
         StoreHold hold = new StoreHold(
                 key,
                 owner,
@@ -52,10 +58,46 @@ final class StoreHolds {
         live.add(hold);
         lease.whenGone(() -> work().execute(() -> lost(hold, Reason.KEY_GONE)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
-        return new StoreLockHandle(this, hold, requested);
+        return new HoldHandle<>(this, hold, requested);
     }
 
-    void extend(StoreHold hold, Duration lease) {
+    @Override
+    public String key(StoreHold hold) {
+        return hold.key();
+    }
+
+    @Override
+    public long fencingToken(StoreHold hold) {
+        return hold.fencingToken();
+    }
+
+    @Override
+    public String ownerToken(StoreHold hold) {
+        return hold.owner();
+    }
+
+    @Override
+    public boolean isHeld(StoreHold hold) {
+        return hold.isHeld();
+    }
+
+    @Override
+    public Duration remainingLease(StoreHold hold) {
+        return hold.remainingLease();
+    }
+
+    @Override
+    public boolean isLost(StoreHold hold) {
+        return hold.isLost();
+    }
+
+    @Override
+    public void onLost(StoreHold hold, Consumer<LockLostException> callback) {
+        hold.onLost(callback);
+    }
+
+    @Override
+    public void extend(StoreHold hold, Duration lease) {
         Duration checked = Lease.fixed(lease).duration();
         if (hold.isLost()) {
             throw hold.lostException();
@@ -72,7 +114,9 @@ final class StoreHolds {
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
     }
 
-    void release(StoreHold hold) {
+    /** A store hold keeps the lease of its first acquisition, whatever its re-entries asked for: no handle's counts. */
+    @Override
+    public void release(StoreHold hold, Lease handleLease) {
         if (!hold.closeHandle()) {
             return;
         }
@@ -82,6 +126,12 @@ final class StoreHolds {
             throw hold.lostException();
         }
         hold.released();
+    }
+
+    /** Releases on the lock's own threads, so that an event loop never waits for the store. */
+    @Override
+    public CompletionStage<Void> releaseAsync(StoreHold hold, Lease handleLease) {
+        return CompletableFuture.runAsync(() -> release(hold, handleLease), work());
     }
 
     /** The holds that are live now, oldest first. */
@@ -101,7 +151,13 @@ final class StoreHolds {
         return live.stream().anyMatch(hold -> hold.key().equals(key) && hold.isHeld());
     }
 
-    void dropped(StoreHold hold) {
+    @Override
+    public void boundTo(StoreHold hold, String threadName) {
+        hold.boundTo(threadName);
+    }
+
+    @Override
+    public void dropped(StoreHold hold, Lease handleLease) {
         if (hold.dropHandle()) {
             forget(hold);
         }

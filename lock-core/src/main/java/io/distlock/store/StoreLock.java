@@ -11,7 +11,10 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.HoldHandle;
+import io.distlock.spi.JavaLockView;
 import io.distlock.spi.LockArguments;
+import io.distlock.spi.ThreadOwnedHandles;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +30,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>re-entry: an acquisition of a key that a {@link LockContext} scope of the calling thread holds through this
- *       lock joins that hold (same owner and fencing token), and the key is released by the last handle;
+ *       lock, or that the thread holds through one of its {@linkplain #asJavaLock JDK lock views}, joins that hold
+ *       (same owner and fencing token), and the key is released by the last handle;
  *   <li>leases: a {@link Lease#renewed()} lease is set to the watchdog lease and renewed every renew interval while it
  *       is held; a {@link Lease#fixed(Duration)} lease runs out at its end;
  *   <li>lost locks: each hold keeps a deadline by the holder's monotonic clock, counted from before the request that
@@ -53,6 +57,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     private final StoreHolds holds;
     private final StoreObserver observer;
     private final StoreInspection inspection;
+    private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final Duration watchdogLease;
     private final Duration renewInterval;
     private final Duration shutdownGracePeriod;
@@ -144,12 +149,13 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
-     * <p>The view is owned by threads: a thread that holds the key through it re-enters, and only that thread unlocks.
+     * <p>While a thread holds the key through a view, its acquisitions of the key through this lock, through any view
+     * or plain, re-enter that hold, and {@link #heldLocks()} names the thread.
      */
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         validate(key, lease);
-        return new StoreJavaLockView(this, key, lease);
+        return new JavaLockView(this, key, lease, threadOwned);
     }
 
     /**
@@ -253,16 +259,11 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         return "StoreLock[" + store.describe() + "]";
     }
 
-    /** The handle of a re-entry into a hold of this lock that a scope of this thread holds, or null. */
+    /** The handle of a re-entry into a hold of this lock that a scope or a view lock of this thread holds, or null. */
     @Nullable
-    LockHandle joinScope(String key, Lease lease) {
-        Optional<LockHandle> outer =
-                LockContext.current(key, handle -> handle instanceof StoreLockHandle own && own.belongsTo(holds));
-        if (outer.isEmpty()) {
-            return null;
-        }
-        StoreHold hold = ((StoreLockHandle) outer.get()).hold();
-        return hold.join() ? new StoreLockHandle(holds, hold, lease) : null;
+    private LockHandle joinScope(String key, Lease lease) {
+        StoreHold hold = threadOwned.heldByCurrentThread(key, holds, any -> true);
+        return hold != null && hold.join() ? new HoldHandle<>(holds, hold, lease) : null;
     }
 
     @Nullable

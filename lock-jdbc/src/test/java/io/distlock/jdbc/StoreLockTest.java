@@ -205,6 +205,42 @@ class StoreLockTest {
         }
     }
 
+    @Test
+    void aThreadHoldingTheKeyThroughAJavaLockReentersItThroughAnyViewOrPlainAndIsNamedAsItsOwner() throws Exception {
+        StoreLock lock = lock();
+        java.util.concurrent.locks.Lock view = lock.asJavaLock(key, Lease.fixed(LONG));
+        java.util.concurrent.locks.Lock secondView = lock.asJavaLock(key, Lease.fixed(LONG));
+        ExecutorService threads = Executors.newSingleThreadExecutor();
+        try {
+            view.lock();
+            LockHandle plain = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+            assertThat(secondView.tryLock()).isTrue();
+
+            assertThat(plain.fencingToken())
+                    .as("the same hold")
+                    .isEqualTo(lock.heldLocks().get(0).fencingToken());
+            assertThat(lock.heldLocks()).singleElement().satisfies(held -> {
+                assertThat(held.boundThread()).isEqualTo(Thread.currentThread().getName());
+                assertThat(held.handles()).isEqualTo(3);
+            });
+            assertThat(threads.submit(() ->
+                                    lock.tryAcquire(key, Lease.fixed(LONG)).isPresent())
+                            .get(10, TimeUnit.SECONDS))
+                    .as("another thread is another owner")
+                    .isFalse();
+
+            secondView.unlock();
+            plain.release();
+            view.unlock();
+            assertThat(lock.heldCount()).isZero();
+            assertThat(lock.tryAcquire(key, Lease.fixed(LONG)))
+                    .as("a plain hold again")
+                    .isPresent();
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
     private void update(String sql) throws SQLException {
         try (Connection connection = database.getConnection();
                 PreparedStatement statement = connection.prepareStatement(sql)) {

@@ -1,13 +1,11 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
-import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
 import java.util.Optional;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,48 +15,31 @@ import org.jspecify.annotations.Nullable;
  */
 final class Acquirer {
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final LockCommands commands;
     private final WaitingRoom waitingRoom;
     private final Releaser releaser;
-    private final ThreadOwnedHandles threadOwned;
-    private final Runnable checkEviction;
-    private final Runnable subscribe;
 
-    /**
-     * @param checkEviction starts the eviction policy check in the background, once
-     * @param subscribe makes sure, in the background, that releases of other instances reach the waiting room
-     */
-    Acquirer(
-            RedisLock owner,
-            LockCommands commands,
-            WaitingRoom waitingRoom,
-            Releaser releaser,
-            ThreadOwnedHandles threadOwned,
-            Runnable checkEviction,
-            Runnable subscribe) {
-        this.owner = owner;
+    Acquirer(LockKit kit, LockCommands commands, WaitingRoom waitingRoom, Releaser releaser) {
+        this.kit = kit;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.releaser = releaser;
-        this.threadOwned = threadOwned;
-        this.checkEviction = checkEviction;
-        this.subscribe = subscribe;
     }
 
     /** One attempt, waiting for Redis's answer no longer than the client would. */
     Optional<LockHandle> tryOnce(String key, String lockKey, Lease lease) {
-        LockHandle nested = reenter(key, lease, WaitingRoom.FOREVER);
+        LockHandle nested = kit.reenter(key, lease, WaitingRoom.FOREVER);
         if (nested != null) {
             return Optional.of(nested);
         }
         LockCommands.Attempt attempt = commands.acquire(
-                key, lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease), false);
+                key, lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease), false);
         Attempted answer =
                 Waits.answerOnce(attempt.call(), commands.answerTimeoutNanos(), () -> abandon(attempt, lockKey));
-        checkEviction.run();
+        kit.checkEviction();
         return answer instanceof Granted granted
-                ? Optional.of(owner.holds()
+                ? Optional.of(kit.holds()
                         .held(
                                 key,
                                 lockKey,
@@ -80,15 +61,15 @@ final class Acquirer {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
         long deadline = Waits.deadline(waitNanos);
-        LockHandle nested = reenter(key, lease, deadline);
+        LockHandle nested = kit.reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
         }
         if (commands.isConnected()) {
-            startBackgroundWork();
+            kit.startBackgroundWork();
         }
-        KeyQueue.Waiter waiter =
-                waitingRoom.enter(lockKey, OwnerTokens.newToken(), owner.holds().leaseMillis(lease));
+        Waiter waiter =
+                waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease));
         boolean handoverTaken = false;
         try {
             boolean attempt = waiter.tryFirst();
@@ -102,9 +83,9 @@ final class Acquirer {
                         return null;
                     }
                     redisAnswered = true;
-                    startBackgroundWork();
+                    kit.startBackgroundWork();
                     if (answer instanceof Granted granted) {
-                        return owner.holds()
+                        return kit.holds()
                                 .held(
                                         key,
                                         lockKey,
@@ -121,14 +102,14 @@ final class Acquirer {
                 WaitingRoom.Turn turn = waiter.await(deadline);
                 if (turn == WaitingRoom.Turn.HANDED_OVER) {
                     handoverTaken = true;
-                    return owner.holds()
+                    return kit.holds()
                             .held(key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
                 }
                 if (turn == WaitingRoom.Turn.TIMED_OUT) {
                     return null;
                 }
                 if (turn == WaitingRoom.Turn.CLOSED) {
-                    throw owner.closed(key);
+                    throw kit.closed(key);
                 }
                 attempt = true;
             }
@@ -156,59 +137,7 @@ final class Acquirer {
                 () -> abandon(attempt, lockKey));
     }
 
-    /**
-     * Subscribes to release announcements and checks the eviction policy. Only once Redis has answered this lock, so
-     * that their connections are never made while the first one is still being made.
-     */
-    void startBackgroundWork() {
-        subscribe.run();
-        checkEviction.run();
-    }
-
     private void abandon(LockCommands.Attempt attempt, String lockKey) {
         attempt.abandon(() -> waitingRoom.released(lockKey));
-    }
-
-    /**
-     * A nested acquisition inside a scope of this thread that holds the key (a {@link LockContext} scope, or a
-     * {@link JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on a thread that
-     * acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed to other code.
-     *
-     * <p>A scope that holds the key for reading cannot take it for writing: the two readers that tried would each wait
-     * for the other forever, so that fails at once.
-     *
-     * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
-     * @return the nested handle, or null if no scope of this thread holds the key
-     * @throws IllegalStateException if the scope holds the key for reading
-     */
-    @Nullable
-    LockHandle reenter(String key, Lease lease, long deadline) {
-        RedisLockHandle outer = heldByThisThread(key);
-        if (outer == null) {
-            return null;
-        }
-        if (outer.hold().isRead()) {
-            throw new IllegalStateException("lock '" + key + "' is held for reading in this scope and cannot be taken"
-                    + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
-                    + " from the start");
-        }
-        return owner.holds().join(outer, lease, deadline);
-    }
-
-    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
-    @Nullable
-    RedisLockHandle heldByThisThread(String key) {
-        return heldByThisThread(key, handle -> handle.belongsTo(owner.holds()));
-    }
-
-    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
-    @Nullable
-    RedisLockHandle heldByThisThread(String key, Predicate<RedisLockHandle> which) {
-        Optional<LockHandle> scoped =
-                LockContext.current(key, handle -> handle instanceof RedisLockHandle own && which.test(own));
-        if (scoped.isPresent()) {
-            return (RedisLockHandle) scoped.get();
-        }
-        return threadOwned.innermost(key, which);
     }
 }

@@ -11,29 +11,19 @@ import java.util.concurrent.CompletableFuture;
  */
 final class AsyncAcquirer {
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final LockCommands commands;
     private final WaitingRoom waitingRoom;
     private final Releaser releaser;
-    private final Acquirer acquirer;
     private final AsyncThreads threads;
-    private final ObserverCalls observer;
 
     AsyncAcquirer(
-            RedisLock owner,
-            LockCommands commands,
-            WaitingRoom waitingRoom,
-            Releaser releaser,
-            Acquirer acquirer,
-            AsyncThreads threads,
-            ObserverCalls observer) {
-        this.owner = owner;
+            LockKit kit, LockCommands commands, WaitingRoom waitingRoom, Releaser releaser, AsyncThreads threads) {
+        this.kit = kit;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.releaser = releaser;
-        this.acquirer = acquirer;
         this.threads = threads;
-        this.observer = observer;
     }
 
     /**
@@ -48,11 +38,11 @@ final class AsyncAcquirer {
     }
 
     void startBackgroundWork() {
-        acquirer.startBackgroundWork();
+        kit.startBackgroundWork();
     }
 
     Holds holds() {
-        return owner.holds();
+        return kit.holds();
     }
 
     LockCommands commands() {
@@ -72,10 +62,10 @@ final class AsyncAcquirer {
     }
 
     ObserverCalls observer() {
-        return observer;
+        return kit.observer();
     }
 
     IllegalStateException closed(String key) {
-        return owner.closed(key);
+        return kit.closed(key);
     }
 }

@@ -40,7 +40,7 @@ final class AsyncAcquisition {
     private final CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
     private final LockObserver.Acquisition observed;
 
-    private KeyQueue.@Nullable Waiter waiter;
+    private @Nullable Waiter waiter;
     private LockCommands.@Nullable Attempt inFlight;
     private @Nullable Future<?> timer;
     private boolean redisAnswered;
@@ -97,7 +97,7 @@ final class AsyncAcquisition {
     }
 
     private void attempt() {
-        KeyQueue.Waiter queued = queued();
+        Waiter queued = queued();
         LockCommands.Attempt sent =
                 acquirer.commands().acquire(key, lockKey, queued.token(), queued.leaseMillis(), willWait);
         inFlight = sent;
@@ -124,9 +124,9 @@ final class AsyncAcquisition {
             abandon(sent);
             Throwable cause = failure == null
                     ? new IllegalStateException("no answer to an attempt on '" + key + "'")
-                    : ScriptRunner.unwrap(failure);
+                    : ScriptCall.unwrap(failure);
             if (!(cause instanceof TimeoutException)) {
-                fail(ScriptRunner.failure(key, "acquire", cause));
+                fail(ScriptCall.failure(key, "acquire", cause));
             } else if (redisAnswered && Waits.isOver(deadline)) {
                 succeed(null, false);
             } else {
@@ -158,7 +158,7 @@ final class AsyncAcquisition {
     }
 
     private void awaitTurn() {
-        KeyQueue.Waiter queued = queued();
+        Waiter queued = queued();
         WaitingRoom.Turn turn = queued.turnOrWakeUp(deadline, this::wakeUp);
         if (turn == null) {
             long sleep = queued.sleepNanos();
@@ -245,7 +245,7 @@ final class AsyncAcquisition {
     private void end(boolean handoverTaken) {
         over = true;
         cancelTimer();
-        KeyQueue.Waiter queued = waiter;
+        Waiter queued = waiter;
         if (queued != null && queued.leave() && !handoverTaken) {
             acquirer.releaser().releaseInBackground(key, lockKey, queued.token());
         }
@@ -263,8 +263,8 @@ final class AsyncAcquisition {
         }
     }
 
-    private KeyQueue.Waiter queued() {
-        KeyQueue.Waiter queued = waiter;
+    private Waiter queued() {
+        Waiter queued = waiter;
         if (queued == null) {
             throw new IllegalStateException("acquisition of '" + key + "' has not joined its queue");
         }
@@ -278,7 +278,7 @@ final class AsyncAcquisition {
                         "Lock '{}' was acquired after its asynchronous acquisition was cancelled and could not be "
                                 + "given back; it expires with its lease: {}",
                         handle.key(),
-                        ScriptRunner.unwrap(failure).getMessage());
+                        ScriptCall.unwrap(failure).getMessage());
             }
         });
     }

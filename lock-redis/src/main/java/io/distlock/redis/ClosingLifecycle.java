@@ -4,10 +4,16 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * A {@link SmartLifecycle} adapter for distlock components that are stopped by closing them: as Spring beans they
- * close in the phase {@link RedisLock#LIFECYCLE_PHASE}, after the web server stopped taking requests and before the
+ * close in the phase {@link #PHASE}, after the web server stopped taking requests and before the
  * connection factory stops. There is nothing to start; distlock connects when it is first used.
  */
 interface ClosingLifecycle extends SmartLifecycle, AutoCloseable {
+
+    /**
+     * The phase in which distlock's beans stop: after everything in the default phase and the web server, before
+     * Spring Data Redis's connection factory (phase 0).
+     */
+    int PHASE = Integer.MAX_VALUE / 2;
 
     @Override
     void close();
@@ -33,6 +39,6 @@ interface ClosingLifecycle extends SmartLifecycle, AutoCloseable {
 
     @Override
     default int getPhase() {
-        return RedisLock.LIFECYCLE_PHASE;
+        return PHASE;
     }
 }

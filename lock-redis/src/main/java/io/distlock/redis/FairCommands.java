@@ -54,7 +54,7 @@ final class FairCommands {
     }
 
     /** Takes the lock if free and nobody waits ahead, or (when {@code queue}) queues the ticket or keeps its place. */
-    ScriptRunner.Call<Answer> acquire(
+    ScriptCall<Answer> acquire(
             String key,
             String lockKey,
             String ticket,
@@ -82,7 +82,7 @@ final class FairCommands {
     }
 
     /** Releases the lock held by {@code token}, handing it to the first waiter in the queue if there is one. */
-    ScriptRunner.Call<Ownership> release(String key, String lockKey, String token) {
+    ScriptCall<Ownership> release(String key, String lockKey, String token) {
         return runner.run(
                 key,
                 "release",
@@ -93,7 +93,7 @@ final class FairCommands {
     }
 
     /** Takes a ticket out of the queue, and releases the lock if it was handed to {@code token} meanwhile. */
-    ScriptRunner.Call<Long> leave(String key, String lockKey, String ticket, String token) {
+    ScriptCall<Long> leave(String key, String lockKey, String ticket, String token) {
         return runner.run(
                 key,
                 "stop waiting for",

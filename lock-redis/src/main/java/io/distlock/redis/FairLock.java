@@ -5,6 +5,7 @@ import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -49,7 +50,7 @@ public final class FairLock implements Lock {
     /** Redis's clock and this process's may run at slightly different rates: this much of an interval, plus 2 ms. */
     private static final double CLOCK_RATE_ALLOWANCE = 0.001;
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final FairCommands commands;
     private final FairHandovers handovers;
     private final ReleaseSignals releases;
@@ -58,8 +59,8 @@ public final class FairLock implements Lock {
      * @param releases signals every release of a key that hands it to nobody (the last reader leaving, a plain
      *     holder), so that a queued waiter looks at once instead of at its next heartbeat
      */
-    FairLock(RedisLock owner, FairCommands commands, FairHandovers handovers, ReleaseSignals releases) {
-        this.owner = owner;
+    FairLock(LockKit kit, FairCommands commands, FairHandovers handovers, ReleaseSignals releases) {
+        this.kit = kit;
         this.commands = commands;
         this.handovers = handovers;
         this.releases = releases;
@@ -68,45 +69,44 @@ public final class FairLock implements Lock {
     /** Takes the lock if it is free and nobody waits for it; returns at once. */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        owner.validate(key, lease);
-        return Optional.ofNullable(owner.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
+        kit.validate(key, lease);
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
     }
 
     private @Nullable LockHandle tryOnce(String key, Lease lease) {
-        LockHandle nested = owner.reenter(key, lease, WaitingRoom.FOREVER);
+        LockHandle nested = kit.reenter(key, lease, WaitingRoom.FOREVER);
         if (nested != null) {
             return nested;
         }
-        String lockKey = owner.lockKey(key);
+        String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        ScriptRunner.Call<FairCommands.Answer> call = commands.acquire(
-                key, lockKey, ticket, token, owner.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
+        ScriptCall<FairCommands.Answer> call = commands.acquire(
+                key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
-        owner.startBackgroundWork();
+        kit.startBackgroundWork();
         return answer.granted()
-                ? owner.holds()
+                ? kit.holds()
                         .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis())
                 : null;
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(
-                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         LockHandle handle =
-                owner.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
+                kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -115,8 +115,8 @@ public final class FairLock implements Lock {
 
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
-        owner.validate(key, lease);
-        return new JavaLockView(owner, this, key, lease);
+        kit.validate(key, lease);
+        return new JavaLockView(this, key, lease, kit.threadOwned());
     }
 
     /**
@@ -130,23 +130,23 @@ public final class FairLock implements Lock {
             throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
         }
         long deadline = Waits.deadline(waitNanos);
-        LockHandle nested = owner.reenter(key, lease, deadline);
+        LockHandle nested = kit.reenter(key, lease, deadline);
         if (nested != null) {
             return nested;
         }
-        String lockKey = owner.lockKey(key);
+        String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        long leaseMillis = owner.holds().leaseMillis(lease);
+        long leaseMillis = kit.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
-        ScriptRunner.Call<FairCommands.Answer> call = null;
+        ScriptCall<FairCommands.Answer> call = null;
         CompletableFuture<Void> released = null;
         boolean taken = false;
         try {
             boolean answeredBefore = false;
             while (true) {
-                if (owner.isClosed()) {
-                    throw owner.closed(key);
+                if (kit.isClosed()) {
+                    throw kit.closed(key);
                 }
                 released = releases.next(lockKey);
                 call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
@@ -157,11 +157,11 @@ public final class FairLock implements Lock {
                 }
                 if (!answeredBefore) {
                     answeredBefore = true;
-                    owner.startBackgroundWork();
+                    kit.startBackgroundWork();
                 }
                 if (answer.granted()) {
                     taken = true;
-                    return owner.holds()
+                    return kit.holds()
                             .heldFair(
                                     key,
                                     lockKey,
@@ -177,7 +177,7 @@ public final class FairLock implements Lock {
                     notice = handovers.expect(ticket);
                 } else if (heard != null) {
                     taken = true;
-                    return owner.holds()
+                    return kit.holds()
                             .heldFair(
                                     key,
                                     lockKey,
@@ -258,12 +258,8 @@ public final class FairLock implements Lock {
      * after does not hand the key to a waiter that has left.
      */
     private void leave(
-            String key,
-            String lockKey,
-            String ticket,
-            String token,
-            ScriptRunner.@Nullable Call<FairCommands.Answer> last) {
-        ScriptRunner.Call<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
+            String key, String lockKey, String ticket, String token, @Nullable ScriptCall<FairCommands.Answer> last) {
+        ScriptCall<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
         withdrawal.answer().exceptionally(error -> {
             log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
             return 0L;
@@ -284,13 +280,8 @@ public final class FairLock implements Lock {
         return this;
     }
 
-    /** The channel on which handovers to this instance's waiters are announced. */
-    String handoverChannel() {
-        return commands.handoverChannel();
-    }
-
     @Override
     public String toString() {
-        return "FairLock[" + owner + "]";
+        return "FairLock[" + kit + "]";
     }
 }

@@ -33,7 +33,7 @@ final class FenceSettlement {
         if (needed <= 0) {
             return CompletableFuture.completedFuture(fencingToken);
         }
-        List<ScriptRunner.Call<Ownership>> raises = behind.stream()
+        List<ScriptCall<Ownership>> raises = behind.stream()
                 .map(node -> group.nodes().get(node).raiseFence(key, lockKey, token, fencingToken))
                 .toList();
         return QuorumVotes.<Ownership, Ownership>count(key, "acquire", needed, raises, votes -> {

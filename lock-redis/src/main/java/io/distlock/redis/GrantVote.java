@@ -53,7 +53,7 @@ final class GrantVote {
         return heard.get();
     }
 
-    void start(List<ScriptRunner.Call<Attempted>> calls, ScriptRunner.Call<Attempted> combined) {
+    void start(List<ScriptCall<Attempted>> calls, ScriptCall<Attempted> combined) {
         // Once the lease minus the drift allowance has passed, no majority can count any more: decide without
         // the nodes that have not answered, rather than wait for a dead or frozen one to time out.
         long validityNanos = TimeUnit.MILLISECONDS.toNanos(leaseMillis - group.driftMillis(leaseMillis));
@@ -61,7 +61,7 @@ final class GrantVote {
                 .whenComplete((outcome, error) -> {
                     if (error != null) {
                         giveUp();
-                        combined.fail(ScriptRunner.unwrap(error));
+                        combined.fail(ScriptCall.unwrap(error));
                     } else if (outcome instanceof Won won) {
                         settleFencing(won, combined);
                     } else {
@@ -121,14 +121,14 @@ final class GrantVote {
         return ttl == Long.MAX_VALUE ? -1 : ttl;
     }
 
-    private void settleFencing(Won won, ScriptRunner.Call<Attempted> combined) {
+    private void settleFencing(Won won, ScriptCall<Attempted> combined) {
         heard = () -> "a majority granted the lock, and the fencing counters of some of its nodes are still being"
                 + " raised to the lock's token";
         FenceSettlement.settle(group, key, lockKey, token, won.granted(), won.fences())
                 .whenComplete((fencingToken, error) -> {
                     if (error != null) {
                         giveUp();
-                        combined.fail(ScriptRunner.unwrap(error));
+                        combined.fail(ScriptCall.unwrap(error));
                     } else if (fencingToken != FenceSettlement.GONE) {
                         grantIfValid(won, fencingToken, combined);
                     } else {
@@ -139,7 +139,7 @@ final class GrantVote {
     }
 
     /** The grant counts only if the majority answered within the lease minus the drift allowance. */
-    private void grantIfValid(Won won, long fencingToken, ScriptRunner.Call<Attempted> combined) {
+    private void grantIfValid(Won won, long fencingToken, ScriptCall<Attempted> combined) {
         long validUntil =
                 won.earliestSentNanos() + TimeUnit.MILLISECONDS.toNanos(leaseMillis - group.driftMillis(leaseMillis));
         if (System.nanoTime() - validUntil >= 0) {

@@ -237,7 +237,7 @@ final class Hold {
         return observer == null ? UNOBSERVED : observer;
     }
 
-    /** Marks the hold as owned by one thread, which alone may release it (a {@link JavaLockView}'s lock). */
+    /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
     void boundTo(@Nullable String threadName) {
         boundThread = threadName;
     }

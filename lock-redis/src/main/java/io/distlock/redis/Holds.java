@@ -6,8 +6,11 @@ import io.distlock.LockLostException;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.LockCommands.Ownership;
 import io.distlock.redis.LockCommands.Status;
+import io.distlock.spi.HoldHandle;
+import io.distlock.spi.HoldOperations;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -17,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * The holds of one {@link RedisLock}: starts them when Redis grants a key, and serves what their handles ask of Redis
  * (check, extend, release) and of the renewer.
  */
-final class Holds {
+final class Holds implements HoldOperations<Hold> {
 
     private final LockCommands commands;
     private final LiveHolds live;
@@ -100,7 +103,7 @@ final class Holds {
         }
         // At least, never exactly: a nested acquisition may have lengthened the lease meanwhile, and its handle counts
         // on that.
-        ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+        ScriptCall<Ownership> call = commands.confirm(hold, leaseMillis);
         call.answer().thenAccept(found -> {
             if (found == Ownership.OWNED) {
                 hold.leaseAtLeast(call.sentNanos(), leaseMillis);
@@ -111,13 +114,12 @@ final class Holds {
     }
 
     /**
-     * A nested handle on the hold of {@code outer}, confirmed in Redis; null if that hold just ended.
+     * A nested handle on a hold of a scope, confirmed in Redis; null if that hold just ended.
      *
      * @param deadline when the caller's wait ends, or {@link WaitingRoom#FOREVER} for the command timeout
      */
     @Nullable
-    LockHandle join(RedisLockHandle outer, Lease lease, long deadline) {
-        Hold hold = outer.hold();
+    LockHandle join(Hold hold, Lease lease, long deadline) {
         if (!hold.join(lease)) {
             return null;
         }
@@ -128,7 +130,7 @@ final class Holds {
                 throw lost;
             }
             long leaseMillis = leaseMillis(lease);
-            ScriptRunner.Call<Ownership> call = commands.confirm(hold, leaseMillis);
+            ScriptCall<Ownership> call = commands.confirm(hold, leaseMillis);
             long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
             Ownership found;
             try {
@@ -154,36 +156,68 @@ final class Holds {
         if (lease.isRenewed()) {
             renewer.track(hold);
         }
-        return new RedisLockHandle(this, hold, lease);
+        return new HoldHandle<>(this, hold, lease);
     }
 
-    void release(Hold hold, Lease handleLease) {
+    @Override
+    public String key(Hold hold) {
+        return hold.key();
+    }
+
+    @Override
+    public long fencingToken(Hold hold) {
+        return hold.fencingToken();
+    }
+
+    @Override
+    public String ownerToken(Hold hold) {
+        return hold.token();
+    }
+
+    @Override
+    public void release(Hold hold, Lease handleLease) {
         releaser.release(hold, handleLease);
     }
 
-    CompletableFuture<Void> releaseAsync(Hold hold, Lease handleLease) {
-        return releaser.releaseAsync(hold, handleLease);
+    /** Completes on a distlock thread, never on one of the Redis client's. */
+    @Override
+    public CompletionStage<Void> releaseAsync(Hold hold, Lease handleLease) {
+        return releaser.releaseAsync(hold, handleLease).whenCompleteAsync((done, failure) -> {}, AsyncThreads.shared());
     }
 
-    void dropped(Hold hold, Lease handleLease) {
+    @Override
+    public void boundTo(Hold hold, String threadName) {
+        hold.boundTo(threadName);
+    }
+
+    @Override
+    public void dropped(Hold hold, Lease handleLease) {
         releaser.dropped(hold, handleLease);
     }
 
-    boolean isHeld(Hold hold) {
+    @Override
+    public boolean isHeld(Hold hold) {
         return status(hold).ownership() == Ownership.OWNED;
     }
 
-    Duration remainingLease(Hold hold) {
+    @Override
+    public Duration remainingLease(Hold hold) {
         return Duration.ofMillis(status(hold).remainingMillis());
     }
 
-    void extend(Hold hold, Duration lease) {
+    @Override
+    public boolean isLost(Hold hold) {
+        return hold.lostOrNull() != null;
+    }
+
+    @Override
+    public void extend(Hold hold, Duration lease) {
         long leaseMillis = Lease.fixed(lease).duration().toMillis();
         LockLostException lost = hold.lostOrNull();
         if (lost != null) {
             throw lost;
         }
-        ScriptRunner.Call<Ownership> call = commands.extend(hold, leaseMillis);
+        ScriptCall<Ownership> call = commands.extend(hold, leaseMillis);
         Ownership found = call.awaitAnswer();
         if (found != Ownership.OWNED) {
             throw Releaser.lost(hold, found);
@@ -191,7 +225,8 @@ final class Holds {
         hold.leaseSet(call.sentNanos(), leaseMillis);
     }
 
-    void onLost(Hold hold, Consumer<LockLostException> callback) {
+    @Override
+    public void onLost(Hold hold, Consumer<LockLostException> callback) {
         hold.onLost(callback);
         if (!hold.isRenewed()) {
             renewer.watchExpiry(hold);

@@ -23,27 +23,19 @@ final class KeysTogether {
 
     private static final Logger log = LoggerFactory.getLogger(KeysTogether.class);
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final SingleNodeCommands commands;
     private final boolean clustered;
-    private final Runnable checkEviction;
     private final Consumer<String> released;
 
     /**
      * @param clustered whether keys are spread over cluster slots
-     * @param checkEviction starts the eviction policy check in the background, once
      * @param released tells this instance's waiters that a lock key was released
      */
-    KeysTogether(
-            RedisLock owner,
-            SingleNodeCommands commands,
-            boolean clustered,
-            Runnable checkEviction,
-            Consumer<String> released) {
-        this.owner = owner;
+    KeysTogether(LockKit kit, SingleNodeCommands commands, boolean clustered, Consumer<String> released) {
+        this.kit = kit;
         this.commands = commands;
         this.clustered = clustered;
-        this.checkEviction = checkEviction;
         this.released = released;
     }
 
@@ -54,26 +46,26 @@ final class KeysTogether {
      */
     @Nullable
     Taken tryAll(List<String> keys, Lease lease) {
-        List<String> lockKeys = keys.stream().map(owner::lockKey).toList();
+        List<String> lockKeys = keys.stream().map(kit::lockKey).toList();
         if (clustered
                 && lockKeys.stream().mapToInt(SlotHash::getSlot).distinct().count() > 1) {
             return null;
         }
-        if (keys.stream().anyMatch(key -> owner.heldInScope(key) != null)) {
+        if (keys.stream().anyMatch(key -> kit.heldInScope(key) != null)) {
             return null;
         }
         List<String> tokens = keys.stream().map(key -> OwnerTokens.newToken()).toList();
-        ScriptRunner.Call<SingleNodeCommands.TakenTogether> call =
-                commands.acquireAll(keys, lockKeys, tokens, owner.holds().leaseMillis(lease));
+        ScriptCall<SingleNodeCommands.TakenTogether> call =
+                commands.acquireAll(keys, lockKeys, tokens, kit.holds().leaseMillis(lease));
         SingleNodeCommands.TakenTogether answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> abandon(call, keys, lockKeys, tokens));
-        checkEviction.run();
+        kit.checkEviction();
         if (answer.busyIndex() >= 0) {
             return Taken.busy(keys.get(answer.busyIndex()));
         }
         List<LockHandle> handles = new ArrayList<>(keys.size());
         for (int i = 0; i < keys.size(); i++) {
-            handles.add(owner.holds()
+            handles.add(kit.holds()
                     .held(
                             keys.get(i),
                             lockKeys.get(i),
@@ -90,7 +82,7 @@ final class KeysTogether {
      * key is released with its token at once, and again should a late answer say they were taken.
      */
     private void abandon(
-            ScriptRunner.Call<SingleNodeCommands.TakenTogether> call,
+            ScriptCall<SingleNodeCommands.TakenTogether> call,
             List<String> keys,
             List<String> lockKeys,
             List<String> tokens) {

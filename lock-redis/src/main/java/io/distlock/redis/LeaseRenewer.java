@@ -148,7 +148,7 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     private void renew(List<Hold> batch) {
-        ScriptRunner.Call<List<Ownership>> call;
+        ScriptCall<List<Ownership>> call;
         try {
             call = commands.renew(batch, leaseMillis);
         } catch (RuntimeException e) {

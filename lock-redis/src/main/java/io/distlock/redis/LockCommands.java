@@ -14,8 +14,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * reply that says what happened. {@link SingleNodeCommands} runs each as one script on one Redis; {@link
  * QuorumCommands} runs it on every node of a Redlock group and counts the majority's answers.
  *
- * <p>Each method sends at once and returns a {@link ScriptRunner.Call}; the caller decides how long to wait. A call's
- * {@linkplain ScriptRunner.Call#sentNanos() send time} is the start from which a lease it confirmed is counted.
+ * <p>Each method sends at once and returns a {@link ScriptCall}; the caller decides how long to wait. A call's
+ * {@linkplain ScriptCall#sentNanos() send time} is the start from which a lease it confirmed is counted.
  */
 interface LockCommands {
 
@@ -97,31 +97,31 @@ interface LockCommands {
     Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait);
 
     /** Confirms that the hold still owns its key, for a nested acquisition, and makes its lease at least this long. */
-    ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis);
+    ScriptCall<Ownership> confirm(Hold hold, long leaseMillis);
 
     /** Sets the remaining lease of the hold's key, if it still owns it. */
-    ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis);
+    ScriptCall<Ownership> extend(Hold hold, long leaseMillis);
 
     /** Whether the hold still owns its key, and its remaining lease. */
-    ScriptRunner.Call<Status> status(Hold hold);
+    ScriptCall<Status> status(Hold hold);
 
     /**
      * Releases the key if the token owns it. With {@code othersFirst}, and another instance waiting, the key is
      * reserved for a moment for the other instances' waiters instead of being deleted.
      */
-    ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst);
+    ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst);
 
     /**
      * Gives the hold's key straight to a waiter of this instance, whose token and lease are given; only when {@link
      * #handsOver()}.
      */
-    ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis);
+    ScriptCall<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis);
 
     /**
      * Makes the remaining lease of every hold that still owns its key at least {@code leaseMillis}; the holds must
      * share a cluster slot. The answer has one entry per hold, in order.
      */
-    ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis);
+    ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis);
 
     /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
     CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token);
@@ -130,7 +130,7 @@ interface LockCommands {
      * Runs a granting script, whose answer is the new fencing token (&gt; 0) or -1 minus the holder's remaining lease.
      * With an acknowledgement, a grant counts only once replicas have it.
      */
-    static ScriptRunner.Call<Attempted> runGranting(
+    static ScriptCall<Attempted> runGranting(
             ScriptRunner runner,
             @Nullable ReplicaAcknowledgement acknowledgement,
             String key,
@@ -148,7 +148,7 @@ interface LockCommands {
     }
 
     /** Asks whether the hold's lock key, a string with the owner token, still belongs to it ({@link LockScripts#STATUS}). */
-    static ScriptRunner.Call<Status> status(ScriptRunner runner, Hold hold) {
+    static ScriptCall<Status> status(ScriptRunner runner, Hold hold) {
         return runner.run(
                 hold.key(),
                 "check",
@@ -180,12 +180,12 @@ interface LockCommands {
         private static final Logger log = LoggerFactory.getLogger(Attempt.class);
 
         private final LockCommands commands;
-        private final ScriptRunner.Call<Attempted> call;
+        private final ScriptCall<Attempted> call;
         private final String key;
         private final String lockKey;
         private final String token;
 
-        Attempt(LockCommands commands, ScriptRunner.Call<Attempted> call, String key, String lockKey, String token) {
+        Attempt(LockCommands commands, ScriptCall<Attempted> call, String key, String lockKey, String token) {
             this.commands = commands;
             this.call = call;
             this.key = key;
@@ -193,7 +193,7 @@ interface LockCommands {
             this.token = token;
         }
 
-        ScriptRunner.Call<Attempted> call() {
+        ScriptCall<Attempted> call() {
             return call;
         }
 

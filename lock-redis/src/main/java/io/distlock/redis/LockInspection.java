@@ -110,12 +110,12 @@ final class LockInspection {
     }
 
     private @Nullable String probeMajority(QuorumCommands quorum) {
-        List<ScriptRunner.Call<Long>> calls = quorum.nodes().stream()
+        List<ScriptCall<Long>> calls = quorum.nodes().stream()
                 .map(node -> node.remainingMillis(PROBE_KEY, keys.lockKey(PROBE_KEY)))
                 .toList();
         int answered = 0;
         String lastError = null;
-        for (ScriptRunner.Call<Long> call : calls) {
+        for (ScriptCall<Long> call : calls) {
             try {
                 call.awaitAnswer();
                 answered++;

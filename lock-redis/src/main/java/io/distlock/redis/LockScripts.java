@@ -15,15 +15,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * another process waits: {@code +<instance id>} while waiters of one lock instance are known, {@code *} once waiters of
  * several are. An instance tells its own waiters directly and so never publishes for its own mark.
  *
- * <p>While readers hold a key ({@link ReadLock}), the lock key is a hash instead: each reader's owner token mapped to the
- * end of its lease in Redis's time (ms), and the key expires when the last lease would end, so an exclusive
- * acquisition's {@code SET NX} refuses for exactly as long as readers hold it, and no other key is involved. A reader's
- * end is the ms of {@code TIME}, rounded down, plus the lease plus 1, and the lease is over once {@code TIME} reaches
- * it: like Redis's own expiry, which deletes a key only once its ms time is past the end, this never ends a lease
- * before the caller's own count, which starts when it sent the script. A waiting
- * writer sets the field {@code ~w} to when the readers' leases would end; readers that yield to writers stay out until
- * then. Every token-comparing script checks the key's type first: to an exclusive holder a hash means another owner,
- * and to a reader a string does.
+ * <p>While readers hold a key ({@link ReadLock}, which takes a reader's share with {@link ReadScripts#ACQUIRE}), the
+ * lock key is a hash instead: each reader's owner token mapped to the end of its lease in Redis's time (ms), and the
+ * key expires when the last lease would end, so an exclusive acquisition's {@code SET NX} refuses for exactly as long
+ * as readers hold it, and no other key is involved. A reader's end is the ms of {@code TIME}, rounded down, plus the
+ * lease plus 1, and the lease is over once {@code TIME} reaches it: like Redis's own expiry, which deletes a key only
+ * once its ms time is past the end, this never ends a lease before the caller's own count, which starts when it sent
+ * the script. A waiting writer sets the field {@code ~w} to when the readers' leases would end; readers that yield to
+ * writers stay out until then. Every token-comparing script checks the key's type first: to an exclusive holder a hash
+ * means another owner, and to a reader a string does.
  *
  * <p>A key whose value starts with {@code ~} holds no lock: a release reserved it for the waiters of other instances
  * than the one named after the {@code ~}, for a few milliseconds. Tokens never contain {@code ~}, so no token-comparing
@@ -347,47 +347,6 @@ final class LockScripts {
               answer[n + 1] = redis.call('incr', KEYS[2 * n])
             end
             return answer
-            """);
-
-    /**
-     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code 1}
-     * if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it
-     * (a string value; a waiting reader marks it as {@link #ACQUIRE} does, so that the writer's release is announced)
-     * or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on success;
-     * otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
-     */
-    static final RedisScript<Long> READ_ACQUIRE = script("""
-            local kind = redis.call('type', KEYS[1]).ok
-            if kind == 'string' then
-              local holder = redis.call('get', KEYS[1])
-              if ARGV[3] ~= '' and string.sub(holder, 1, 1) ~= '~' then
-                local owner = string.sub(holder, 1, #ARGV[1])
-                local mark = string.sub(holder, #ARGV[1] + 1)
-                local wanted = mark
-                if mark == '' then
-                  wanted = '+' .. ARGV[3]
-                elseif mark ~= '+' .. ARGV[3] then
-                  wanted = '*'
-                end
-                if wanted ~= mark then
-                  redis.call('set', KEYS[1], owner .. wanted, 'xx', 'keepttl')
-                end
-              end
-              return -1 - redis.call('pttl', KEYS[1])
-            end
-            local clock = redis.call('time')
-            local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            if kind == 'hash' and ARGV[4] == '1' then
-              local writer = tonumber(redis.call('hget', KEYS[1], '~w') or '0')
-              if writer > now then
-                return -1 - (writer - now)
-              end
-            end
-            redis.call('hset', KEYS[1], ARGV[1], now + tonumber(ARGV[2]) + 1)
-            if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
-              redis.call('pexpire', KEYS[1], ARGV[2])
-            end
-            return redis.call('incr', KEYS[2])
             """);
 
     private LockScripts() {}

@@ -6,6 +6,7 @@ import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import io.distlock.monitor.LockObserver.Acquisition;
 import io.distlock.monitor.LockObserver.Holding;
+import io.distlock.spi.HoldHandle;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -92,11 +93,10 @@ final class ObserverCalls {
 
     /** Observes the hold of a handle just taken, unless a nested acquisition's hold is observed already. */
     void held(LockHandle handle, String key, LockKind kind) {
-        if (silent || !(handle instanceof RedisLockHandle own)) {
+        if (silent || !(handle instanceof HoldHandle<?> own) || !(own.hold() instanceof Hold hold)) {
             return;
         }
-        own.hold()
-                .observe(() -> safe(call(() -> observer.holdStarted(key, kind, handle.fencingToken()), Holding.NONE)));
+        hold.observe(() -> safe(call(() -> observer.holdStarted(key, kind, handle.fencingToken()), Holding.NONE)));
     }
 
     void renewed(int holds) {

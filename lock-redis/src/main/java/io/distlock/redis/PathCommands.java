@@ -90,19 +90,19 @@ final class PathCommands implements LockCommands {
             keys.add(path.belowKey(depth));
         }
         List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING);
-        ScriptRunner.Call<Attempted> call =
+        ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, PathScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, path.holderKey(), token);
     }
 
     /** Makes the lease at least this long, in the holder key and in every ancestor's count, if the hold owns its path. */
     @Override
-    public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> confirm(Hold hold, long leaseMillis) {
         return renewal("re-enter", List.of(hold), leaseMillis, found -> found.get(0));
     }
 
     @Override
-    public ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> extend(Hold hold, long leaseMillis) {
         return runner.run(
                 hold.key(),
                 "extend",
@@ -114,20 +114,20 @@ final class PathCommands implements LockCommands {
 
     /** Whether the hold still owns its path: its holder key is a plain lock key, so the exclusive lock's check serves. */
     @Override
-    public ScriptRunner.Call<Status> status(Hold hold) {
+    public ScriptCall<Status> status(Hold hold) {
         return LockCommands.status(runner, hold);
     }
 
     /** Releases the path; {@code othersFirst} does not apply, since path holds are never handed over. */
     @Override
-    public ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
+    public ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst) {
         TreePath path = TreePath.ofHolderKey(lockKey);
         String tag = path.releaseKey();
         List<String> keys = new ArrayList<>();
         keys.add(path.waitersKey());
         keys.add(lockKey);
         keys.addAll(path.ancestorBelowKeys());
-        ScriptRunner.Call<Released> call = runner.run(
+        ScriptCall<Released> call = runner.run(
                 key,
                 "release",
                 PathScripts.RELEASE,
@@ -139,12 +139,12 @@ final class PathCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
+    public ScriptCall<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
         throw new UnsupportedOperationException("paths are never handed over");
     }
 
     @Override
-    public ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
+    public ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
         return renewal("renew", holds, leaseMillis, found -> found);
     }
 
@@ -152,7 +152,7 @@ final class PathCommands implements LockCommands {
      * Runs {@link PathScripts#RENEW} on the holds, reading each hold's ancestors from its holder key once; the answer
      * has one ownership per hold, in order.
      */
-    private <T> ScriptRunner.Call<T> renewal(
+    private <T> ScriptCall<T> renewal(
             String operation, List<Hold> holds, long leaseMillis, Function<List<Ownership>, T> result) {
         List<String> keys = new ArrayList<>();
         List<String> args = new ArrayList<>(2 * holds.size() + 1);
@@ -180,7 +180,7 @@ final class PathCommands implements LockCommands {
                 log.warn(
                         "Path lock '{}' could not be released; it expires with its lease: {}",
                         key,
-                        ScriptRunner.unwrap(error).toString());
+                        ScriptCall.unwrap(error).toString());
             }
             return null;
         });

@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Arrays;
@@ -58,13 +59,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PathLock implements Lock, KeyOrder {
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final PathLocks paths;
     private final String tree;
 
-    PathLock(RedisLock owner, PathLocks paths, String tree) {
+    PathLock(LockKit kit, PathLocks paths, String tree) {
         TreePath.validateTree(tree);
-        this.owner = owner;
+        this.kit = kit;
         this.paths = paths;
         this.tree = tree;
     }
@@ -109,8 +110,7 @@ public final class PathLock implements Lock, KeyOrder {
     public Optional<LockHandle> tryAcquire(String path, Lease lease) {
         TreePath treePath = validate(path, lease);
         try {
-            return Optional.ofNullable(
-                    owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, 0)));
+            return Optional.ofNullable(kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -132,7 +132,7 @@ public final class PathLock implements Lock, KeyOrder {
             return tryAcquire(path, lease);
         }
         return Optional.ofNullable(
-                owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, waitNanos)));
+                kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, waitNanos)));
     }
 
     /**
@@ -144,7 +144,7 @@ public final class PathLock implements Lock, KeyOrder {
     public LockHandle acquire(String path, Lease lease) throws InterruptedException {
         TreePath treePath = validate(path, lease);
         LockHandle handle =
-                owner.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, WaitingRoom.FOREVER));
+                kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for path '" + path + "' ended without the lock");
         }
@@ -154,7 +154,7 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String path, Lease lease) {
         validate(path, lease);
-        return new JavaLockView(owner, this, path, lease);
+        return new JavaLockView(this, path, lease, kit.threadOwned());
     }
 
     /**
@@ -172,7 +172,7 @@ public final class PathLock implements Lock, KeyOrder {
         for (String path : paths) {
             TreePath parsed;
             try {
-                parsed = TreePath.parse(owner.keyPrefix(), tree, path);
+                parsed = TreePath.parse(kit.keyPrefix(), tree, path);
             } catch (IllegalArgumentException invalid) {
                 throw new IllegalArgumentException(
                         "keys must not contain a null or blank key or an invalid path, but were " + paths + ": "
@@ -220,9 +220,8 @@ public final class PathLock implements Lock, KeyOrder {
         Holds holds = paths.holds();
         for (int depth = path.depth(); depth >= 0; depth--) {
             String holderKey = path.holderKey(depth);
-            RedisLockHandle scope = owner.heldInScope(
-                    displayKey(path, depth),
-                    handle -> handle.belongsTo(holds) && handle.hold().lockKey().equals(holderKey));
+            Hold scope = kit.heldInScope(
+                    displayKey(path, depth), holds, hold -> hold.lockKey().equals(holderKey));
             LockHandle nested = scope == null ? null : holds.join(scope, lease, deadline);
             if (nested != null) {
                 return nested;
@@ -231,7 +230,7 @@ public final class PathLock implements Lock, KeyOrder {
         String token = OwnerTokens.newToken();
         long leaseMillis = holds.leaseMillis(lease);
         PathCommands commands = paths.commands();
-        return new SignalledWait(owner, commands, paths.releases())
+        return new SignalledWait(kit, commands, paths.releases())
                 .take(
                         key,
                         path.releaseKey(),
@@ -248,10 +247,10 @@ public final class PathLock implements Lock, KeyOrder {
     }
 
     private TreePath validate(String path, Lease lease) {
-        if (owner.isClosed()) {
-            throw owner.closed(path);
+        if (kit.isClosed()) {
+            throw kit.closed(path);
         }
-        TreePath treePath = TreePath.parse(owner.keyPrefix(), tree, path);
+        TreePath treePath = TreePath.parse(kit.keyPrefix(), tree, path);
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
         }
@@ -265,6 +264,6 @@ public final class PathLock implements Lock, KeyOrder {
 
     @Override
     public String toString() {
-        return "PathLock[tree=" + tree + ", " + owner + "]";
+        return "PathLock[tree=" + tree + ", " + kit + "]";
     }
 }

@@ -118,32 +118,31 @@ final class QuorumCommands implements LockCommands {
     public Attempt acquire(String key, String lockKey, String waiterToken, long leaseMillis, boolean willWait) {
         String token = OwnerTokens.newToken();
         List<Attempt> attempts = new ArrayList<>(nodes.size());
-        List<ScriptRunner.Call<Attempted>> calls = new ArrayList<>(nodes.size());
+        List<ScriptCall<Attempted>> calls = new ArrayList<>(nodes.size());
         for (SingleNodeCommands node : nodes) {
             Attempt attempt = node.acquire(key, lockKey, token, leaseMillis, willWait);
             attempts.add(attempt);
             calls.add(attempt.call());
         }
         GrantVote vote = new GrantVote(this, key, lockKey, token, leaseMillis, attempts);
-        ScriptRunner.Call<Attempted> combined =
-                ScriptRunner.Call.combined(key, "acquire", commandTimeoutNanos(), vote::progress);
+        ScriptCall<Attempted> combined = ScriptCall.combined(key, "acquire", commandTimeoutNanos(), vote::progress);
         vote.start(calls, combined);
         return new Attempt(this, combined, key, lockKey, token);
     }
 
     @Override
-    public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> confirm(Hold hold, long leaseMillis) {
         return ownership(hold.key(), "re-enter", leaseMillis, node -> node.confirm(hold, leaseMillis));
     }
 
     @Override
-    public ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> extend(Hold hold, long leaseMillis) {
         return ownership(hold.key(), "extend", leaseMillis, node -> node.extend(hold, leaseMillis));
     }
 
     @Override
-    public ScriptRunner.Call<Status> status(Hold hold) {
-        List<ScriptRunner.Call<Status>> calls = send(node -> node.status(hold));
+    public ScriptCall<Status> status(Hold hold) {
+        List<ScriptCall<Status>> calls = send(node -> node.status(hold));
         long drift = driftMillis(hold.leaseMillis());
         return combine(hold.key(), "check", calls, drift, votes -> {
             Ownership found = decideOwnership(votes, Status::ownership);
@@ -161,11 +160,10 @@ final class QuorumCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
+    public ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst) {
         lateGrants.released(key, lockKey, token);
         String releaseId = newReleaseId();
-        List<ScriptRunner.Call<Released>> calls =
-                send(node -> node.release(key, lockKey, token, othersFirst, releaseId));
+        List<ScriptCall<Released>> calls = send(node -> node.release(key, lockKey, token, othersFirst, releaseId));
         return combine(key, "release", calls, 0, votes -> {
             Ownership found = decideOwnership(votes, Released::ownership);
             if (found == null) {
@@ -182,12 +180,11 @@ final class QuorumCommands implements LockCommands {
      * receiver's token is released on every node again, since a minority may have it.
      */
     @Override
-    public ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
+    public ScriptCall<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
         lateGrants.released(hold.key(), hold.lockKey(), hold.token());
-        List<ScriptRunner.Call<HandedOver>> calls =
-                send(node -> node.handOver(hold, receiverToken, receiverLeaseMillis));
+        List<ScriptCall<HandedOver>> calls = send(node -> node.handOver(hold, receiverToken, receiverLeaseMillis));
         QuorumVotes<HandedOver>[] counted = newVotesHolder();
-        ScriptRunner.Call<HandedOver> combined = ScriptRunner.Call.combined(
+        ScriptCall<HandedOver> combined = ScriptCall.combined(
                 hold.key(), "release", commandTimeoutNanos(), () -> counted[0] == null ? "" : counted[0].progress());
         QuorumVotes.<HandedOver, Ownership>count(hold.key(), "release", quorum, calls, votes -> {
                     counted[0] = votes;
@@ -196,7 +193,7 @@ final class QuorumCommands implements LockCommands {
                 .whenComplete((found, error) -> {
                     if (error != null) {
                         releaseQuietly(hold.key(), hold.lockKey(), receiverToken);
-                        combined.fail(ScriptRunner.unwrap(error));
+                        combined.fail(ScriptCall.unwrap(error));
                     } else if (found != Ownership.OWNED) {
                         releaseQuietly(hold.key(), hold.lockKey(), receiverToken);
                         combined.complete(System.nanoTime(), new HandedOver(found, 0, false));
@@ -212,7 +209,7 @@ final class QuorumCommands implements LockCommands {
             String receiverToken,
             long receiverLeaseMillis,
             QuorumVotes<HandedOver> votes,
-            ScriptRunner.Call<HandedOver> combined) {
+            ScriptCall<HandedOver> combined) {
         Predicate<HandedOver> handedOver = answer -> answer.ownership() == Ownership.OWNED;
         List<Integer> granted = votes.nodesWhere(handedOver);
         long[] fences = new long[nodes.size()];
@@ -240,7 +237,7 @@ final class QuorumCommands implements LockCommands {
                     releaseQuietly(hold.key(), hold.lockKey(), receiverToken);
                     combined.fail(
                             error != null
-                                    ? ScriptRunner.unwrap(error)
+                                    ? ScriptCall.unwrap(error)
                                     : new LockBackendException(
                                             hold.key(),
                                             "Redlock could not hand lock '" + hold.key() + "' over to a waiting thread"
@@ -250,8 +247,8 @@ final class QuorumCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
-        List<ScriptRunner.Call<List<Ownership>>> calls = send(node -> node.renew(holds, leaseMillis));
+    public ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
+        List<ScriptCall<List<Ownership>>> calls = send(node -> node.renew(holds, leaseMillis));
         return combine(holds.get(0).key(), "renew", calls, driftMillis(leaseMillis), votes -> {
             List<Ownership> found = new ArrayList<>(holds.size());
             for (int i = 0; i < holds.size(); i++) {
@@ -302,11 +299,11 @@ final class QuorumCommands implements LockCommands {
         return ThreadLocalRandom.current().nextLong(1, SPLIT_VOTE_RETRY_MAX_MILLIS + 1);
     }
 
-    private ScriptRunner.Call<Ownership> ownership(
+    private ScriptCall<Ownership> ownership(
             String key,
             String operation,
             long leaseMillis,
-            Function<SingleNodeCommands, ScriptRunner.Call<Ownership>> command) {
+            Function<SingleNodeCommands, ScriptCall<Ownership>> command) {
         return combine(
                 key,
                 operation,
@@ -315,7 +312,7 @@ final class QuorumCommands implements LockCommands {
                 votes -> decideOwnership(votes, found -> found));
     }
 
-    private <A> List<ScriptRunner.Call<A>> send(Function<SingleNodeCommands, ScriptRunner.Call<A>> command) {
+    private <A> List<ScriptCall<A>> send(Function<SingleNodeCommands, ScriptCall<A>> command) {
         return nodes.stream().map(command).toList();
     }
 
@@ -346,14 +343,14 @@ final class QuorumCommands implements LockCommands {
      * One combined call over the nodes' calls. Its send time is the earliest of the answers that decided it, minus the
      * drift allowance, so a lease counted from it ends before the majority's.
      */
-    private <A, T> ScriptRunner.Call<T> combine(
+    private <A, T> ScriptCall<T> combine(
             String key,
             String operation,
-            List<ScriptRunner.Call<A>> calls,
+            List<ScriptCall<A>> calls,
             long driftMillis,
             Function<QuorumVotes<A>, @Nullable Object> decide) {
         QuorumVotes<A>[] counted = newVotesHolder();
-        ScriptRunner.Call<T> combined = ScriptRunner.Call.combined(
+        ScriptCall<T> combined = ScriptCall.combined(
                 key, operation, commandTimeoutNanos(), () -> counted[0] == null ? "" : counted[0].progress());
         QuorumVotes.<A, T>count(key, operation, quorum, calls, votes -> {
                     counted[0] = votes;
@@ -361,7 +358,7 @@ final class QuorumCommands implements LockCommands {
                 })
                 .whenComplete((value, error) -> {
                     if (error != null) {
-                        combined.fail(ScriptRunner.unwrap(error));
+                        combined.fail(ScriptCall.unwrap(error));
                     } else {
                         long sent = counted[0].earliestSent(answer -> true);
                         combined.complete(sent - TimeUnit.MILLISECONDS.toNanos(driftMillis), value);

@@ -22,7 +22,7 @@ final class QuorumVotes<A> {
     private final String key;
     private final String operation;
     private final int quorum;
-    private final List<ScriptRunner.Call<A>> calls;
+    private final List<ScriptCall<A>> calls;
     private final @Nullable Object[] answers;
     private final long[] sentNanos;
     private final CompletableFuture<Object> decided = new CompletableFuture<>();
@@ -31,7 +31,7 @@ final class QuorumVotes<A> {
     private int failed;
     private @Nullable Throwable firstFailure;
 
-    private QuorumVotes(String key, String operation, int quorum, List<ScriptRunner.Call<A>> calls) {
+    private QuorumVotes(String key, String operation, int quorum, List<ScriptCall<A>> calls) {
         this.key = key;
         this.operation = operation;
         this.quorum = quorum;
@@ -51,7 +51,7 @@ final class QuorumVotes<A> {
             String key,
             String operation,
             int quorum,
-            List<ScriptRunner.Call<A>> calls,
+            List<ScriptCall<A>> calls,
             Function<QuorumVotes<A>, @Nullable Object> decide) {
         return count(key, operation, quorum, calls, -1, decide);
     }
@@ -66,7 +66,7 @@ final class QuorumVotes<A> {
             String key,
             String operation,
             int quorum,
-            List<ScriptRunner.Call<A>> calls,
+            List<ScriptCall<A>> calls,
             long deadlineNanos,
             Function<QuorumVotes<A>, @Nullable Object> decide) {
         QuorumVotes<A> votes = new QuorumVotes<>(key, operation, quorum, calls);
@@ -96,7 +96,7 @@ final class QuorumVotes<A> {
             if (error != null) {
                 failed++;
                 if (firstFailure == null) {
-                    firstFailure = ScriptRunner.unwrap(error);
+                    firstFailure = ScriptCall.unwrap(error);
                 }
             } else {
                 answers[node] = answer;

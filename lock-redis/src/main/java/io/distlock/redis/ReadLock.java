@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -34,13 +35,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ReadLock implements Lock {
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final SingleNodeCommands commands;
     private final ReleaseSignals releases;
     private final boolean yieldToWriters;
 
-    ReadLock(RedisLock owner, SingleNodeCommands commands, ReleaseSignals releases, boolean yieldToWriters) {
-        this.owner = owner;
+    ReadLock(LockKit kit, SingleNodeCommands commands, ReleaseSignals releases, boolean yieldToWriters) {
+        this.kit = kit;
         this.commands = commands;
         this.releases = releases;
         this.yieldToWriters = yieldToWriters;
@@ -53,15 +54,15 @@ public final class ReadLock implements Lock {
      * @return the read lock without writer preference
      */
     public ReadLock aheadOfWaitingWriters() {
-        return yieldToWriters ? new ReadLock(owner, commands, releases, false) : this;
+        return yieldToWriters ? new ReadLock(kit, commands, releases, false) : this;
     }
 
     /** Takes a reader's share of the key if no writer holds it (or, with writer preference, waits for it). */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         try {
-            return Optional.ofNullable(owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, 0)));
+            return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -71,19 +72,18 @@ public final class ReadLock implements Lock {
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        owner.validate(key, lease);
+        kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, waitNanos)));
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        owner.validate(key, lease);
-        LockHandle handle =
-                owner.observer().acquisition(key, LockKind.READ, () -> take(key, lease, WaitingRoom.FOREVER));
+        kit.validate(key, lease);
+        LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -92,8 +92,8 @@ public final class ReadLock implements Lock {
 
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
-        owner.validate(key, lease);
-        return new JavaLockView(owner, this, key, lease);
+        kit.validate(key, lease);
+        return new JavaLockView(this, key, lease, kit.threadOwned());
     }
 
     /** This lock itself: it already reads. */
@@ -115,25 +115,25 @@ public final class ReadLock implements Lock {
         long deadline = waitNanos == WaitingRoom.FOREVER || waitNanos == 0
                 ? WaitingRoom.FOREVER
                 : System.nanoTime() + waitNanos;
-        RedisLockHandle scope = owner.heldInScope(key);
+        Hold scope = kit.heldInScope(key);
         if (scope != null) {
             // Inside a read scope this re-enters; inside a write scope the write hold, exclusive, covers reading too.
-            LockHandle nested = owner.joinScope(scope, lease, deadline);
+            LockHandle nested = kit.joinScope(scope, lease, deadline);
             if (nested != null) {
                 return nested;
             }
         }
-        String lockKey = owner.lockKey(key);
+        String lockKey = kit.lockKey(key);
         String token = OwnerTokens.newToken();
-        long leaseMillis = owner.holds().leaseMillis(lease);
-        return new SignalledWait(owner, commands, releases)
+        long leaseMillis = kit.holds().leaseMillis(lease);
+        return new SignalledWait(kit, commands, releases)
                 .take(
                         key,
                         lockKey,
                         waitNanos,
                         deadline,
                         willWait -> commands.acquireRead(key, lockKey, token, leaseMillis, willWait, yieldToWriters),
-                        (granted, attempt) -> owner.holds()
+                        (granted, attempt) -> kit.holds()
                                 .heldRead(
                                         key,
                                         lockKey,
@@ -145,6 +145,6 @@ public final class ReadLock implements Lock {
 
     @Override
     public String toString() {
-        return "ReadLock[" + owner + (yieldToWriters ? "" : ", ahead of waiting writers") + "]";
+        return "ReadLock[" + kit + (yieldToWriters ? "" : ", ahead of waiting writers") + "]";
     }
 }

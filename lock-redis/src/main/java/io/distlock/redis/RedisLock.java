@@ -5,12 +5,12 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
-import io.distlock.LockLostException.Reason;
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
+import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
@@ -18,10 +18,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -52,102 +49,57 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
      * the default phase and the web server, before Spring Data Redis's connection factory.
      */
-    public static final int LIFECYCLE_PHASE = Integer.MAX_VALUE / 2;
-
-    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
-
-    /**
-     * How long a release that ends a run of handovers reserves the key for other instances' waiters: long enough for
-     * the announcement to reach them and one of them to answer, short enough to cost little when none does.
-     */
-    static final long OTHERS_TURN_MILLIS = 20;
+    public static final int LIFECYCLE_PHASE = ClosingLifecycle.PHASE;
 
     private final RedisTemplate<String, ?> template;
-    private final RedisKeys keys;
     private final String name;
-    private final LockCommands commands;
-    private final WaitingRoom waitingRoom;
+    private final LockKit kit;
     private final LeaseRenewer renewer;
-    private final Releaser releaser;
-    private final Holds holds;
     private final Acquirer acquirer;
     private final AsyncAcquirer asyncAcquirer;
-    private final List<ReleaseSubscription> subscriptions;
-    private final boolean ownsSubscriptions;
-    private final ReleaseSubscription.Listener releases;
-    private final FairHandovers handovers;
     private final @Nullable FairLock fair;
     private final @Nullable ReadLock reading;
     private final @Nullable KeysTogether together;
     private final @Nullable PathLocks paths;
-    private final LiveHolds live = new LiveHolds();
-    private final ObserverCalls observer;
     private final LockInspection inspection;
-    private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
-    private final long shutdownGraceNanos;
-    private volatile boolean closed;
+    private final LockShutdown shutdown;
 
     /**
-     * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
+     * The lock of its builder's {@link RedisLockBuilder#wire wiring}.
+     *
+     * @param name how the lock names itself in messages
+     * @param renewer renews the auto-renewed leases of every kind but paths
+     * @param fair the fair lock, or null where there is none (a Redlock)
+     * @param reading the read lock, or null where there is none (a Redlock)
+     * @param together takes several keys in one script, or null where that cannot be (a Redlock, replica
+     *     acknowledgements)
+     * @param paths what the path locks share, or null where there are none (a Redlock)
      */
-    RedisLock(RedisLockBuilder settings, String instanceId, LockServers servers) {
-        this.template = settings.template;
-        this.keys = new RedisKeys(settings.keyPrefix);
-        this.name = servers.name();
-        this.commands = servers.commands();
-        this.waitingRoom = servers.waitingRoom();
-        this.observer = new ObserverCalls(settings.observer);
-        this.renewer = new LeaseRenewer(
-                commands, servers.clustered(), settings.watchdogLease, settings.effectiveRenewInterval(), observer);
-        this.subscriptions = servers.subscriptions();
-        this.ownsSubscriptions = servers.ownsSubscriptions();
-        this.shutdownGraceNanos = settings.shutdownGracePeriod.toNanos();
-        this.handovers =
-                servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
-        this.releases = handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom));
-        this.releaser =
-                new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observer);
-        this.holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        this.acquirer = new Acquirer(
-                this,
-                commands,
-                waitingRoom,
-                releaser,
-                threadOwned,
-                servers.checkEviction(),
-                () -> subscriptions.forEach(subscription -> {
-                    subscription.ensureSubscribed(keys.releaseChannel(), releases);
-                    if (servers.fair() != null) {
-                        subscription.ensureSubscribed(servers.fair().handoverChannel(), releases);
-                    }
-                }));
-        this.asyncAcquirer =
-                new AsyncAcquirer(this, commands, waitingRoom, releaser, acquirer, AsyncThreads.shared(), observer);
-        this.fair =
-                servers.fair() == null ? null : new FairLock(this, servers.fair(), handovers, waitingRoom.readers());
-        this.reading = commands instanceof SingleNodeCommands single
-                ? new ReadLock(this, single, waitingRoom.readers(), true)
-                : null;
-        this.together = commands instanceof SingleNodeCommands single && single.handsOver()
-                ? new KeysTogether(this, single, servers.clustered(), servers.checkEviction(), waitingRoom::released)
-                : null;
-        this.paths = servers.paths() == null
-                ? null
-                : new PathLocks(
-                        servers.paths(),
-                        waitingRoom,
-                        live,
-                        servers.clustered(),
-                        settings.watchdogLease,
-                        settings.effectiveRenewInterval(),
-                        observer);
-        this.inspection = new LockInspection(
-                keys,
-                commands,
-                live,
-                waitingRoom,
-                subscriptions,
-                () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning()));
+    RedisLock(
+            RedisTemplate<String, ?> template,
+            String name,
+            LockKit kit,
+            LeaseRenewer renewer,
+            Acquirer acquirer,
+            AsyncAcquirer asyncAcquirer,
+            @Nullable FairLock fair,
+            @Nullable ReadLock reading,
+            @Nullable KeysTogether together,
+            @Nullable PathLocks paths,
+            LockInspection inspection,
+            LockShutdown shutdown) {
+        this.template = template;
+        this.name = name;
+        this.kit = kit;
+        this.renewer = renewer;
+        this.acquirer = acquirer;
+        this.asyncAcquirer = asyncAcquirer;
+        this.fair = fair;
+        this.reading = reading;
+        this.together = together;
+        this.paths = paths;
+        this.inspection = inspection;
+        this.shutdown = shutdown;
     }
 
     /**
@@ -180,29 +132,33 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        validate(key, lease);
-        return Optional.ofNullable(observer.acquisition(
-                key,
-                LockKind.EXCLUSIVE,
-                () -> acquirer.tryOnce(key, keys.lockKey(key), lease).orElse(null)));
+        kit.validate(key, lease);
+        return Optional.ofNullable(kit.observer()
+                .acquisition(
+                        key,
+                        LockKind.EXCLUSIVE,
+                        () -> acquirer.tryOnce(key, kit.lockKey(key), lease).orElse(null)));
     }
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        validate(key, lease);
+        kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, waitNanos)));
+        return Optional.ofNullable(kit.observer()
+                .acquisition(key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        validate(key, lease);
-        LockHandle handle = observer.acquisition(
-                key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, keys.lockKey(key), lease, WaitingRoom.FOREVER));
+        kit.validate(key, lease);
+        LockHandle handle = kit.observer()
+                .acquisition(
+                        key,
+                        LockKind.EXCLUSIVE,
+                        () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
         if (handle == null) {
             throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
         }
@@ -221,7 +177,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String key, Lease lease, Duration wait) {
         long waitNanos;
         try {
-            validate(key, lease);
+            kit.validate(key, lease);
             waitNanos = Waits.nanos(wait);
         } catch (RuntimeException refused) {
             return CompletableFuture.failedFuture(refused);
@@ -229,7 +185,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         if (LockContext.current(key).isPresent()) {
             return Lock.super.tryAcquireAsync(key, lease, wait);
         }
-        return asyncAcquirer.acquire(key, keys.lockKey(key), lease, waitNanos);
+        return asyncAcquirer.acquire(key, kit.lockKey(key), lease, waitNanos);
     }
 
     /**
@@ -240,11 +196,11 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public KeysAtOnce.@Nullable Taken tryAcquireAtOnce(List<String> keys, Lease lease) {
-        keys.forEach(key -> validate(key, lease));
+        keys.forEach(key -> kit.validate(key, lease));
         KeysAtOnce.Taken taken = together == null ? null : together.tryAll(keys, lease);
         if (taken != null && taken.handles() != null) {
             for (int i = 0; i < keys.size(); i++) {
-                observer.held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);
+                kit.observer().held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);
             }
         }
         return taken;
@@ -252,8 +208,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
 
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
-        validate(key, lease);
-        return new JavaLockView(this, this, key, lease);
+        kit.validate(key, lease);
+        return new JavaLockView(this, key, lease, kit.threadOwned());
     }
 
     /**
@@ -271,7 +227,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * @return the key prefix
      */
     public String keyPrefix() {
-        return keys.prefix();
+        return kit.keyPrefix();
     }
 
     /**
@@ -298,7 +254,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * @return the shutdown grace period
      */
     public Duration shutdownGracePeriod() {
-        return Duration.ofNanos(shutdownGraceNanos);
+        return shutdown.gracePeriod();
     }
 
     /**
@@ -318,50 +274,16 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public void close() {
-        if (closed) {
+        if (kit.isClosed()) {
             return;
         }
-        closed = true;
-        waitingRoom.close();
-        handovers.wakeAll();
-        subscriptions.forEach(subscription -> {
-            subscription.unsubscribe(keys.releaseChannel(), releases);
-            if (fair != null) {
-                subscription.unsubscribe(fair.handoverChannel(), releases);
-            }
-        });
-        int abandoned = live.awaitReleasedThenMarkLost(shutdownGraceNanos, Reason.CLIENT_CLOSED);
-        if (abandoned > 0) {
-            log.warn(
-                    "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are reported"
-                            + " lost and expire with their leases",
-                    abandoned,
-                    shutdownGracePeriod());
-        }
-        renewer.close();
-        if (paths != null) {
-            paths.close();
-        }
-        if (ownsSubscriptions) {
-            subscriptions.forEach(ReleaseSubscription::close);
-        }
+        kit.markClosed();
+        shutdown.run();
     }
 
     @Override
     public boolean isRunning() {
-        return !closed;
-    }
-
-    /** Takes the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
-    void ownedByThread(LockHandle handle) {
-        RedisLockHandle own = (RedisLockHandle) handle;
-        threadOwned.add(own);
-        own.hold().boundTo(Thread.currentThread().getName());
-    }
-
-    /** Ends the current thread's ownership of a lock acquired through a {@link JavaLockView}. */
-    void noLongerOwnedByThread(LockHandle handle) {
-        threadOwned.remove((RedisLockHandle) handle);
+        return !kit.isClosed();
     }
 
     @Override
@@ -393,11 +315,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     @Override
     public BackendState checkBackend() {
         return inspection.checkBackend();
-    }
-
-    /** Runs acquisitions of the lock's other kinds under its observer. */
-    ObserverCalls observer() {
-        return observer;
     }
 
     /**
@@ -442,68 +359,11 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         if (paths == null) {
             throw new UnsupportedOperationException(name + " has no path lock");
         }
-        return new PathLock(this, paths, tree);
-    }
-
-    /** The handle of the innermost scope of this thread that holds the key through this lock, if any. */
-    @Nullable
-    RedisLockHandle heldInScope(String key) {
-        return acquirer.heldByThisThread(key);
-    }
-
-    /** The handle of the innermost scope of this thread that holds the key, among the handles {@code which} accepts. */
-    @Nullable
-    RedisLockHandle heldInScope(String key, Predicate<RedisLockHandle> which) {
-        return acquirer.heldByThisThread(key, which);
-    }
-
-    /** A nested handle on the hold of a scope's handle, confirmed in Redis; null if that hold just ended. */
-    @Nullable
-    LockHandle joinScope(RedisLockHandle outer, Lease lease, long deadline) {
-        return holds.join(outer, lease, deadline);
-    }
-
-    /** Starts holds and serves their handles. */
-    Holds holds() {
-        return holds;
-    }
-
-    /** A nested acquisition inside a scope of this thread that holds the key, or null if none holds it. */
-    @Nullable
-    LockHandle reenter(String key, Lease lease, long deadline) {
-        return acquirer.reenter(key, lease, deadline);
-    }
-
-    /** Subscribes to release announcements and checks the eviction policy, in the background, once. */
-    void startBackgroundWork() {
-        acquirer.startBackgroundWork();
-    }
-
-    String lockKey(String key) {
-        return keys.lockKey(key);
-    }
-
-    boolean isClosed() {
-        return closed;
-    }
-
-    void validate(String key, Lease lease) {
-        if (closed) {
-            throw closed(key);
-        }
-        RedisKeys.validate(key);
-        if (lease == null) {
-            throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
-        }
-    }
-
-    IllegalStateException closed(String key) {
-        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
-                + "application is shutting down)");
+        return new PathLock(kit, paths, tree);
     }
 
     @Override
     public String toString() {
-        return name + "[prefix=" + keys.prefix() + "]";
+        return kit.toString();
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
+import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -20,17 +21,14 @@ public final class RedisLockBuilder {
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
     private static final String KEY_PROBE = "distlock:{probe}";
 
-    final RedisTemplate<String, ?> template;
-    final LettuceConnectionFactory connectionFactory;
+    private final RedisTemplate<String, ?> template;
+    private final LettuceConnectionFactory connectionFactory;
     String keyPrefix = "distlock:";
-    Duration watchdogLease = Duration.ofSeconds(30);
+    private Duration watchdogLease = Duration.ofSeconds(30);
     private @Nullable Duration renewInterval;
-
-    @Nullable
-    ReleaseSubscription releaseSubscription;
-
-    Duration shutdownGracePeriod = Duration.ofSeconds(10);
-    LockObserver observer = LockObserver.NONE;
+    private @Nullable ReleaseSubscription releaseSubscription;
+    private Duration shutdownGracePeriod = Duration.ofSeconds(10);
+    private LockObserver observer = LockObserver.NONE;
 
     private int acknowledgingReplicas;
     private @Nullable Duration acknowledgementTimeout;
@@ -144,7 +142,71 @@ public final class RedisLockBuilder {
         validateLeaseSettings();
         validateReplicaAcknowledgements();
         String instanceId = OwnerTokens.newInstanceId();
-        return new RedisLock(this, instanceId, singleServer(instanceId));
+        return wire(instanceId, singleServer(instanceId));
+    }
+
+    /**
+     * Builds the lock's parts on these servers with these settings, and the lock of them; a Redlock's builder calls
+     * it with its nodes.
+     *
+     * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
+     */
+    RedisLock wire(String instanceId, LockServers servers) {
+        RedisKeys keys = new RedisKeys(keyPrefix);
+        LockCommands commands = servers.commands();
+        WaitingRoom waitingRoom = servers.waitingRoom();
+        LiveHolds live = new LiveHolds();
+        ObserverCalls observerCalls = new ObserverCalls(observer);
+        LeaseRenewer renewer =
+                new LeaseRenewer(commands, servers.clustered(), watchdogLease, effectiveRenewInterval(), observerCalls);
+        FairHandovers handovers =
+                servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
+        LockSubscriptions subscriptions = new LockSubscriptions(
+                servers.subscriptions(),
+                servers.ownsSubscriptions(),
+                servers.fair() == null
+                        ? List.of(keys.releaseChannel())
+                        : List.of(keys.releaseChannel(), servers.fair().handoverChannel()),
+                handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
+        Releaser releaser = new Releaser(
+                commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observerCalls);
+        Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
+        LockKit kit = new LockKit(
+                servers.name(), keys, holds, observerCalls, subscriptions::ensureSubscribed, servers.checkEviction());
+        PathLocks paths = servers.paths() == null
+                ? null
+                : new PathLocks(
+                        servers.paths(),
+                        waitingRoom,
+                        live,
+                        servers.clustered(),
+                        watchdogLease,
+                        effectiveRenewInterval(),
+                        observerCalls);
+        return new RedisLock(
+                template,
+                servers.name(),
+                kit,
+                renewer,
+                new Acquirer(kit, commands, waitingRoom, releaser),
+                new AsyncAcquirer(kit, commands, waitingRoom, releaser, AsyncThreads.shared()),
+                servers.fair() == null ? null : new FairLock(kit, servers.fair(), handovers, waitingRoom.readers()),
+                commands instanceof SingleNodeCommands single
+                        ? new ReadLock(kit, single, waitingRoom.readers(), true)
+                        : null,
+                commands instanceof SingleNodeCommands single && single.handsOver()
+                        ? new KeysTogether(kit, single, servers.clustered(), waitingRoom::released)
+                        : null,
+                paths,
+                new LockInspection(
+                        keys,
+                        commands,
+                        live,
+                        waitingRoom,
+                        servers.subscriptions(),
+                        () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning())),
+                new LockShutdown(
+                        waitingRoom, handovers, subscriptions, live, renewer, paths, shutdownGracePeriod, log));
     }
 
     /** The checks of {@link #build()} that hold for a Redlock's settings too. */
@@ -173,7 +235,7 @@ public final class RedisLockBuilder {
         String releaseChannel = new RedisKeys(keyPrefix).releaseChannel();
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, acknowledgement);
+                runner, releaseChannel, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =
@@ -210,8 +272,7 @@ public final class RedisLockBuilder {
     }
 
     /** What grants wait for from replicas, or null if they count at once. */
-    @Nullable
-    ReplicaAcknowledgement replicaAcknowledgement() {
+    private @Nullable ReplicaAcknowledgement replicaAcknowledgement() {
         return acknowledgingReplicas == 0
                 ? null
                 : new ReplicaAcknowledgement(acknowledgingReplicas, acknowledgementTimeout.toMillis());
@@ -230,7 +291,7 @@ public final class RedisLockBuilder {
         }
     }
 
-    Duration effectiveRenewInterval() {
+    private Duration effectiveRenewInterval() {
         return renewInterval != null ? renewInterval : watchdogLease.dividedBy(3);
     }
 

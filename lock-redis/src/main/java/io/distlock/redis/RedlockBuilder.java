@@ -118,8 +118,7 @@ public final class RedlockBuilder {
         List<Runnable> evictionChecks = new ArrayList<>(nodes.size());
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
-            commands.add(
-                    new SingleNodeCommands(runner, releaseChannel, instanceId, RedisLock.OTHERS_TURN_MILLIS, null));
+            commands.add(new SingleNodeCommands(runner, releaseChannel, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
             subscriptions.add(new ReleaseSubscription(node));
             EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(new StringRedisTemplate(node));
             evictionChecks.add(() -> evictionPolicy.runOnce(runner::inBackground));
@@ -136,8 +135,7 @@ public final class RedlockBuilder {
                 () -> evictionChecks.forEach(Runnable::run),
                 null,
                 null);
-        return new Redlock(
-                new RedisLock(settings, instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
+        return new Redlock(settings.wire(instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
     }
 
     /**

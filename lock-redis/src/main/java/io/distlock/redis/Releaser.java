@@ -15,9 +15,15 @@ import org.jspecify.annotations.Nullable;
  * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
  * releases it in Redis and lets the next waiter try. After {@value WaitingRoom#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
  * handovers in a row while other instances wait, the release reserves the key for them for {@value
- * RedisLock#OTHERS_TURN_MILLIS} ms instead.
+ * #OTHERS_TURN_MILLIS} ms instead.
  */
 final class Releaser {
+
+    /**
+     * How long a release that ends a run of handovers reserves the key for other instances' waiters: long enough for
+     * the announcement to reach them and one of them to answer, short enough to cost little when none does.
+     */
+    static final long OTHERS_TURN_MILLIS = 20;
 
     private final LockCommands commands;
     private final WaitingRoom waitingRoom;
@@ -84,7 +90,7 @@ final class Releaser {
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         // A reader's release never hands the key over: other readers may still hold it.
         if (hold.lostOrNull() == null && !hold.isRead()) {
-            KeyQueue.Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
+            Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 return handOver(hold, next, block);
             }
@@ -93,8 +99,7 @@ final class Releaser {
         return answer(commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst), block)
                 .handle((released, failure) -> {
                     if (released != null && released.reservedForOthers()) {
-                        waitingRoom.othersTurn(
-                                hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(RedisLock.OTHERS_TURN_MILLIS));
+                        waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(OTHERS_TURN_MILLIS));
                     } else if (released == null || !released.readersRemain()) {
                         // A reader leaving while others stay frees nothing: waking every waiter would only send them
                         // all to be refused again.
@@ -111,7 +116,7 @@ final class Releaser {
     }
 
     /** Redis's answer, waited for here when {@code block}. */
-    private static <T> CompletableFuture<T> answer(ScriptRunner.Call<T> call, boolean block) {
+    private static <T> CompletableFuture<T> answer(ScriptCall<T> call, boolean block) {
         if (!block) {
             return call.answerWithinTimeout();
         }
@@ -171,9 +176,9 @@ final class Releaser {
     }
 
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
-    private CompletableFuture<Void> handOver(Hold hold, KeyQueue.Waiter next, boolean block) {
+    private CompletableFuture<Void> handOver(Hold hold, Waiter next, boolean block) {
         String receiver = next.token();
-        ScriptRunner.Call<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
+        ScriptCall<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
         return answer(call, block).handle((handedOver, failure) -> {
             if (failure != null) {
                 // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are
@@ -204,7 +209,7 @@ final class Releaser {
      * known lost, is the more telling exception; otherwise the backend failure.
      */
     private static RuntimeException releaseFailed(Hold hold, Throwable failure) {
-        Throwable cause = ScriptRunner.unwrap(failure);
+        Throwable cause = ScriptCall.unwrap(failure);
         RuntimeException backend = cause instanceof RuntimeException runtime
                 ? runtime
                 : new IllegalStateException("release of lock '" + hold.key() + "' failed", cause);

@@ -5,20 +5,14 @@ import io.lettuce.core.SocketOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
-import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.ReactiveRedisConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -36,8 +30,8 @@ import reactor.util.retry.Retry;
  *
  * <p>Why the reactive template and not the blocking one: a waiting caller must stop waiting when its own wait ends,
  * and a thread must be able to release a lock while it is interrupted. A blocking call can be abandoned in neither
- * case; a {@link Call} can, since its answer arrives on the client's thread while the caller waits only as long as it
- * wants.
+ * case; a {@link ScriptCall} can, since its answer arrives on the client's thread while the caller waits only as long
+ * as it wants.
  *
  * <p>Until a connection has answered, and whenever the factory validates connections, scripts are started on a
  * distlock thread, since getting the connection may then block on the network: never on the caller's thread, never on
@@ -129,7 +123,7 @@ final class ScriptRunner {
      * {@link LockBackendException}, whose cause is Spring Data Redis's translated {@link
      * org.springframework.dao.DataAccessException} or the decoding failure.
      */
-    <T> Call<T> run(
+    <T> ScriptCall<T> run(
             String key,
             String operation,
             RedisScript<?> script,
@@ -148,7 +142,7 @@ final class ScriptRunner {
      * free it. The script and its {@code WAIT} block a distlock thread, since Spring Data Redis's reactive API cannot
      * send {@code WAIT}; the caller still waits only as long as it wants.
      */
-    <T> Call<T> runAcknowledged(
+    <T> ScriptCall<T> runAcknowledged(
             String key,
             String operation,
             RedisScript<?> script,
@@ -167,8 +161,8 @@ final class ScriptRunner {
         return start(key, operation, answer, decode);
     }
 
-    private <T> Call<T> start(String key, String operation, Mono<Object> answer, Function<Object, T> decode) {
-        Call<T> call = new Call<>(key, operation, commandTimeoutNanos);
+    private <T> ScriptCall<T> start(String key, String operation, Mono<Object> answer, Function<Object, T> decode) {
+        ScriptCall<T> call = new ScriptCall<>(key, operation, commandTimeoutNanos);
         Mono<T> execution = answer.map(decode);
         if (connectionPerScript) {
             long startNanos = System.nanoTime();
@@ -183,32 +177,31 @@ final class ScriptRunner {
                 try {
                     openSharedConnections();
                     // Taken once the connections exist: a lease starts no earlier, however long connecting took.
-                    call.sentNanos = System.nanoTime();
+                    call.sending();
                     send(call, onceConnected);
                 } catch (RuntimeException e) {
-                    call.answer.completeExceptionally(failure(key, operation, e));
+                    call.fail(e);
                 } finally {
                     queuedScripts.decrementAndGet();
                 }
             });
         } else {
-            // Taken before the script can reach Redis: a lease counted from here ends no later than Redis's.
-            call.sentNanos = System.nanoTime();
+            // Taken before the script can reach Redis.
+            call.sending();
             send(call, execution);
         }
         return call;
     }
 
     /** Subscribes to a script's execution, which sends it to Redis on the calling thread once connected. */
-    private <T> void send(Call<T> call, Mono<T> execution) {
+    private <T> void send(ScriptCall<T> call, Mono<T> execution) {
         execution.subscribe(
                 value -> {
                     connected = true;
-                    call.answer.complete(value);
+                    call.answered(value);
                 },
-                error -> call.answer.completeExceptionally(failure(call.key, call.operation, error)),
-                () -> call.answer.completeExceptionally(
-                        failure(call.key, call.operation, new IllegalStateException("the script answered nothing"))));
+                call::fail,
+                () -> call.fail(new IllegalStateException("the script answered nothing")));
     }
 
     /**
@@ -245,162 +238,5 @@ final class ScriptRunner {
      */
     void inBackground(Runnable task) {
         connector.execute(task);
-    }
-
-    static LockBackendException timeout(String key, String operation, long waitedNanos) {
-        return new LockBackendException(
-                key,
-                "Redis did not answer within " + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms when asked to "
-                        + operation + " lock '" + key + "'",
-                null);
-    }
-
-    static LockBackendException failure(String key, String operation, Throwable cause) {
-        Throwable error = unwrap(cause);
-        if (error instanceof LockBackendException backend) {
-            return backend;
-        }
-        // Spring's translated exception says little ("Error in execution"); the client's cause says what Redis said.
-        String reason = NestedExceptionUtils.getMostSpecificCause(error).getMessage();
-        return new LockBackendException(key, "Redis failed to " + operation + " lock '" + key + "': " + reason, error);
-    }
-
-    static Throwable unwrap(Throwable error) {
-        Throwable current = error;
-        while ((current instanceof CompletionException || current instanceof ExecutionException)
-                && current.getCause() != null) {
-            current = current.getCause();
-        }
-        return current;
-    }
-
-    /**
-     * A script on its way to Redis, and its answer.
-     *
-     * @param <T> the type of the answer
-     */
-    static final class Call<T> {
-
-        private final String key;
-        private final String operation;
-        private final long commandTimeoutNanos;
-        private final CompletableFuture<T> answer = new CompletableFuture<>();
-        private final Supplier<String> progress;
-        private volatile long sentNanos;
-
-        private Call(String key, String operation, long commandTimeoutNanos) {
-            this(key, operation, commandTimeoutNanos, () -> "");
-        }
-
-        private Call(String key, String operation, long commandTimeoutNanos, Supplier<String> progress) {
-            this.key = key;
-            this.operation = operation;
-            this.commandTimeoutNanos = commandTimeoutNanos;
-            this.progress = progress;
-        }
-
-        /**
-         * A call whose answer is made of other calls' answers, given by {@link #complete} or {@link #fail}.
-         *
-         * @param progress what the call has heard so far, for the message of a caller that stopped waiting
-         */
-        static <T> Call<T> combined(String key, String operation, long commandTimeoutNanos, Supplier<String> progress) {
-            return new Call<>(key, operation, commandTimeoutNanos, progress);
-        }
-
-        /** Answers a {@linkplain #combined combined} call, whose commands were sent at {@code sentNanos} or later. */
-        void complete(long sentNanos, T value) {
-            this.sentNanos = sentNanos;
-            answer.complete(value);
-        }
-
-        /** Fails a {@linkplain #combined combined} call. */
-        void fail(Throwable error) {
-            answer.completeExceptionally(failure(key, operation, error));
-        }
-
-        /** Completes with Redis's answer, on a client thread; fails with {@link LockBackendException}. */
-        CompletableFuture<T> answer() {
-            return answer;
-        }
-
-        /** When the script was sent, by the monotonic clock: Redis ran it no earlier. Valid once answered. */
-        long sentNanos() {
-            return sentNanos;
-        }
-
-        /**
-         * Waits for the answer.
-         *
-         * @throws TimeoutException if no answer came within {@code timeoutNanos}; the script may still run
-         * @throws InterruptedException if interrupted while waiting; the script may still run
-         * @throws LockBackendException if Redis or the client reported a failure
-         */
-        T await(long timeoutNanos) throws TimeoutException, InterruptedException {
-            try {
-                return answer.get(timeoutNanos, TimeUnit.NANOSECONDS);
-            } catch (ExecutionException e) {
-                throw failure(key, operation, e.getCause());
-            }
-        }
-
-        /** Like {@link #await} for callers that cannot be interrupted; the interrupt status is restored afterwards. */
-        T awaitUninterruptibly(long timeoutNanos) throws TimeoutException {
-            boolean interrupted = false;
-            long deadline = System.nanoTime() + timeoutNanos;
-            try {
-                while (true) {
-                    try {
-                        return await(Math.max(0, deadline - System.nanoTime()));
-                    } catch (InterruptedException e) {
-                        interrupted = true;
-                    }
-                }
-            } finally {
-                if (interrupted) {
-                    Thread.currentThread().interrupt();
-                }
-            }
-        }
-
-        /** Waits uninterruptibly for at most the command timeout, turning a timeout into a backend failure. */
-        T awaitAnswer() {
-            try {
-                return awaitUninterruptibly(commandTimeoutNanos);
-            } catch (TimeoutException e) {
-                throw timedOut(commandTimeoutNanos);
-            }
-        }
-
-        /**
-         * The answer without waiting for it: completes on a client thread, or fails with {@link LockBackendException}
-         * if Redis failed or did not answer within the command timeout.
-         */
-        CompletableFuture<T> answerWithinTimeout() {
-            CompletableFuture<T> within = new CompletableFuture<>();
-            answer.copy().orTimeout(commandTimeoutNanos, TimeUnit.NANOSECONDS).whenComplete((value, error) -> {
-                if (error == null) {
-                    within.complete(value);
-                } else if (unwrap(error) instanceof TimeoutException) {
-                    within.completeExceptionally(timedOut(commandTimeoutNanos));
-                } else {
-                    within.completeExceptionally(failure(key, operation, error));
-                }
-            });
-            return within;
-        }
-
-        /** The failure for a caller that stopped waiting after {@code waitedNanos}. */
-        LockBackendException timedOut(long waitedNanos) {
-            String heard = progress.get();
-            if (heard.isEmpty()) {
-                return timeout(key, operation, waitedNanos);
-            }
-            return new LockBackendException(
-                    key,
-                    "Redis did not answer within " + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms when asked to "
-                            + operation + " lock '" + key + "': " + heard,
-                    null);
-        }
     }
 }

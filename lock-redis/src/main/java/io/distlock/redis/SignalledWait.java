@@ -30,12 +30,12 @@ final class SignalledWait {
         LockHandle held(Granted granted, LockCommands.Attempt attempt);
     }
 
-    private final RedisLock owner;
+    private final LockKit kit;
     private final LockCommands commands;
     private final ReleaseSignals releases;
 
-    SignalledWait(RedisLock owner, LockCommands commands, ReleaseSignals releases) {
-        this.owner = owner;
+    SignalledWait(LockKit kit, LockCommands commands, ReleaseSignals releases) {
+        this.kit = kit;
         this.commands = commands;
         this.releases = releases;
     }
@@ -51,8 +51,8 @@ final class SignalledWait {
             throws InterruptedException {
         boolean answeredBefore = false;
         while (true) {
-            if (owner.isClosed()) {
-                throw owner.closed(key);
+            if (kit.isClosed()) {
+                throw kit.closed(key);
             }
             CompletableFuture<Void> released = releases.next(releaseKey);
             try {
@@ -69,7 +69,7 @@ final class SignalledWait {
                 }
                 if (!answeredBefore) {
                     answeredBefore = true;
-                    owner.startBackgroundWork();
+                    kit.startBackgroundWork();
                 }
                 if (answer instanceof Granted granted) {
                     return grants.held(granted, attempt);

@@ -73,7 +73,7 @@ final class SingleNodeCommands implements LockCommands {
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
         List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
-        ScriptRunner.Call<Attempted> call =
+        ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
     }
@@ -90,7 +90,7 @@ final class SingleNodeCommands implements LockCommands {
      * Tries once to take every key or none, in one script ({@link LockScripts#ACQUIRE_ALL}); the lock keys must share a
      * cluster slot.
      */
-    ScriptRunner.Call<TakenTogether> acquireAll(
+    ScriptCall<TakenTogether> acquireAll(
             List<String> keys, List<String> lockKeys, List<String> tokens, long leaseMillis) {
         List<String> scriptKeys = new ArrayList<>(lockKeys.size() * 2);
         for (String lockKey : lockKeys) {
@@ -121,17 +121,17 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     /**
-     * Adds a reader of the lock ({@link LockScripts#READ_ACQUIRE}).
+     * Adds a reader of the lock ({@link ReadScripts#ACQUIRE}).
      *
      * @param yieldToWriters whether a waiting writer keeps this reader out
      */
     Attempt acquireRead(
             String key, String lockKey, String token, long leaseMillis, boolean willWait, boolean yieldToWriters) {
-        ScriptRunner.Call<Attempted> call = LockCommands.runGranting(
+        ScriptCall<Attempted> call = LockCommands.runGranting(
                 runner,
                 null,
                 key,
-                LockScripts.READ_ACQUIRE,
+                ReadScripts.ACQUIRE,
                 List.of(lockKey, RedisKeys.fenceKey(lockKey)),
                 List.of(
                         token,
@@ -142,7 +142,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<Ownership> confirm(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> confirm(Hold hold, long leaseMillis) {
         return runner.run(
                 hold.key(),
                 "re-enter",
@@ -153,7 +153,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<Ownership> extend(Hold hold, long leaseMillis) {
+    public ScriptCall<Ownership> extend(Hold hold, long leaseMillis) {
         return runner.run(
                 hold.key(),
                 "extend",
@@ -164,18 +164,18 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     /** The lock key's remaining lease in ms; -1 without expiry, -2 if it holds no lock ({@link InspectionScripts}). */
-    ScriptRunner.Call<Long> remainingMillis(String key, String lockKey) {
+    ScriptCall<Long> remainingMillis(String key, String lockKey) {
         return runner.run(
                 key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), LockCommands::number);
     }
 
     @Override
-    public ScriptRunner.Call<Status> status(Hold hold) {
+    public ScriptCall<Status> status(Hold hold) {
         return LockCommands.status(runner, hold);
     }
 
     @Override
-    public ScriptRunner.Call<Released> release(String key, String lockKey, String token, boolean othersFirst) {
+    public ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst) {
         return release(key, lockKey, token, othersFirst, NO_RELEASE_ID);
     }
 
@@ -183,8 +183,7 @@ final class SingleNodeCommands implements LockCommands {
      * Like {@link #release(String, String, String, boolean)}, announcing the release under {@code releaseId} (see
      * {@link LockScripts#RELEASE}), so that the same release made on several nodes wakes waiters once.
      */
-    ScriptRunner.Call<Released> release(
-            String key, String lockKey, String token, boolean othersFirst, String releaseId) {
+    ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst, String releaseId) {
         return runner.run(
                 key,
                 "release",
@@ -201,7 +200,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
+    public ScriptCall<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
         return runner.run(
                 hold.key(),
                 "release",
@@ -217,7 +216,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     @Override
-    public ScriptRunner.Call<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
+    public ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
         List<String> keys = new ArrayList<>(holds.size());
         List<String> args = new ArrayList<>(holds.size() + 1);
         args.add(Long.toString(leaseMillis));
@@ -239,7 +238,7 @@ final class SingleNodeCommands implements LockCommands {
      * Raises the key's fencing counter to at least {@code fencingToken}, if the token still owns the key: a Redlock
      * grant's token then bounds every later grant on this node from below.
      */
-    ScriptRunner.Call<Ownership> raiseFence(String key, String lockKey, String token, long fencingToken) {
+    ScriptCall<Ownership> raiseFence(String key, String lockKey, String token, long fencingToken) {
         return runner.run(
                 key,
                 "acquire",
@@ -256,7 +255,7 @@ final class SingleNodeCommands implements LockCommands {
                 log.warn(
                         "Lock '{}' could not be released; it expires with its lease: {}",
                         key,
-                        ScriptRunner.unwrap(error).toString());
+                        ScriptCall.unwrap(error).toString());
             }
             return null;
         });
@@ -272,7 +271,7 @@ final class SingleNodeCommands implements LockCommands {
                 log.debug(
                         "Lock '{}' could not be released on one Redlock node; it expires there with its lease: {}",
                         key,
-                        ScriptRunner.unwrap(error).toString());
+                        ScriptCall.unwrap(error).toString());
             }
             return null;
         });

@@ -23,13 +23,13 @@ import org.jspecify.annotations.Nullable;
  * moment ({@link #othersTurn}), and this process's waiters do not try before that reservation ends, so that the other
  * processes, whose waiters learn of the release one pub/sub hop later, really get their turn.
  *
- * <p>A {@link KeyQueue.Waiter} moves through these states; every transition happens under its queue's lock.
+ * <p>A {@link Waiter} moves through these states; every transition happens under its queue's lock.
  *
  * <table>
  *   <caption>Waiter states and transitions</caption>
  *   <tr><th>From</th><th>Event</th><th>To</th></tr>
  *   <tr><td>(new)</td><td>{@link #enter}</td><td>BUSY</td></tr>
- *   <tr><td>BUSY</td><td>{@link KeyQueue.Waiter#await} parks the thread, or {@link KeyQueue.Waiter#turnOrWakeUp}
+ *   <tr><td>BUSY</td><td>{@link Waiter#await} parks the thread, or {@link Waiter#turnOrWakeUp}
  *       finds no turn for an acquisition without a thread</td><td>WAITING</td></tr>
  *   <tr><td>WAITING</td><td>{@link #released}: a release without handover, here or announced</td><td>GRANTED</td></tr>
  *   <tr><td>WAITING</td><td>a turn nobody claimed, or the holder's lease ran out: {@code await} returns {@link
@@ -37,10 +37,10 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>GRANTED</td><td>{@code await} returns {@link Turn#TRY}</td><td>BUSY</td></tr>
  *   <tr><td>GRANTED</td><td>{@link #othersTurn}: the key is reserved for other processes</td><td>WAITING</td></tr>
  *   <tr><td>WAITING</td><td>{@link #reserveNext} by a releasing holder of this process</td><td>RESERVED</td></tr>
- *   <tr><td>RESERVED</td><td>{@link KeyQueue.Waiter#deliver}: Redis gave the key to the waiter's token</td>
+ *   <tr><td>RESERVED</td><td>{@link Waiter#deliver}: Redis gave the key to the waiter's token</td>
  *       <td>DELIVERED</td></tr>
- *   <tr><td>RESERVED</td><td>{@link KeyQueue.Waiter#unreserve}: the handover failed or may have</td><td>GRANTED</td></tr>
- *   <tr><td>any</td><td>{@link KeyQueue.Waiter#leave}: a GRANTED turn passes to the next waiter; a DELIVERED lock is the
+ *   <tr><td>RESERVED</td><td>{@link Waiter#unreserve}: the handover failed or may have</td><td>GRANTED</td></tr>
+ *   <tr><td>any</td><td>{@link Waiter#leave}: a GRANTED turn passes to the next waiter; a DELIVERED lock is the
  *       leaver's to use or release</td><td>LEFT</td></tr>
  * </table>
  *
@@ -62,13 +62,13 @@ final class WaitingRoom {
     private volatile boolean closed;
 
     /**
-     * Joins the queue of a key; {@link KeyQueue.Waiter#leave()} must follow.
+     * Joins the queue of a key; {@link Waiter#leave()} must follow.
      *
      * @param token the waiter's owner token, used for its own attempts and for a handover to it
      * @param leaseMillis the lease the waiter asked for
      */
-    KeyQueue.Waiter enter(String lockKey, String token, long leaseMillis) {
-        KeyQueue.Waiter[] joined = new KeyQueue.Waiter[1];
+    Waiter enter(String lockKey, String token, long leaseMillis) {
+        Waiter[] joined = new Waiter[1];
         queues.compute(lockKey, (key, existing) -> {
             KeyQueue queue = existing == null ? new KeyQueue(key, this) : existing;
             joined[0] = queue.join(token, leaseMillis);
@@ -133,9 +133,10 @@ final class WaitingRoom {
     /**
      * Picks the longest waiting thread of the key to hand the lock to, unless nobody waits here or the key was handed
      * over too often in a row while other processes wait for it. The waiter stays reserved until {@link
-     * KeyQueue.Waiter#deliver} or {@link KeyQueue.Waiter#unreserve}.
+     * Waiter#deliver} or {@link Waiter#unreserve}.
      */
-    KeyQueue.@Nullable Waiter reserveNext(String lockKey) {
+    @Nullable
+    Waiter reserveNext(String lockKey) {
         KeyQueue queue = queues.get(lockKey);
         return queue == null ? null : queue.reserve();
     }
@@ -154,7 +155,7 @@ final class WaitingRoom {
      *
      * @return true if the lock had been handed over to the waiter
      */
-    boolean leave(KeyQueue queue, KeyQueue.Waiter waiter) {
+    boolean leave(KeyQueue queue, Waiter waiter) {
         boolean[] delivered = new boolean[1];
         queues.computeIfPresent(queue.lockKey(), (key, existing) -> {
             delivered[0] = existing.remove(waiter);
@@ -168,7 +169,7 @@ final class WaitingRoom {
         return closed;
     }
 
-    /** What ended a {@link KeyQueue.Waiter#await}. */
+    /** What ended a {@link Waiter#await}. */
     enum Turn {
         /** Try Redis now: the key was released, or its holder's lease must have run out. */
         TRY,

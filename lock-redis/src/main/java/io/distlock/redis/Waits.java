@@ -53,7 +53,7 @@ final class Waits {
      * @param giveUp runs when the answer will not be used: Redis failed, or did not answer in time
      * @throws io.distlock.LockBackendException if Redis failed or did not answer in time
      */
-    static <T> T answerOnce(ScriptRunner.Call<T> call, long answerTimeoutNanos, Runnable giveUp) {
+    static <T> T answerOnce(ScriptCall<T> call, long answerTimeoutNanos, Runnable giveUp) {
         try {
             return call.awaitUninterruptibly(answerTimeoutNanos);
         } catch (TimeoutException e) {
@@ -77,7 +77,7 @@ final class Waits {
      *     acquisition at all
      */
     static <T> @Nullable T answer(
-            ScriptRunner.Call<T> call,
+            ScriptCall<T> call,
             long answerTimeoutNanos,
             long deadline,
             boolean answeredBefore,

@@ -33,7 +33,7 @@ class LateGrantsTest {
 
     @Test
     void aGrantThatArrivesAfterTheReleaseIsReleasedAgain() {
-        ScriptRunner.Call<Attempted> unanswered = unansweredAttemptOnTheNode(true);
+        ScriptCall<Attempted> unanswered = unansweredAttemptOnTheNode(true);
 
         TestRedis.shared().command("SET", lockKey, token, "PX", "30000");
         unanswered.complete(System.nanoTime(), new Granted(1));
@@ -44,7 +44,7 @@ class LateGrantsTest {
 
     @Test
     void withoutTheReleaseTheLateGrantKeepsTheKey() throws Exception {
-        ScriptRunner.Call<Attempted> unanswered = unansweredAttemptOnTheNode(false);
+        ScriptCall<Attempted> unanswered = unansweredAttemptOnTheNode(false);
 
         TestRedis.shared().command("SET", lockKey, token, "PX", "30000");
         unanswered.complete(System.nanoTime(), new Granted(1));
@@ -57,15 +57,14 @@ class LateGrantsTest {
      * A won vote in which this node had not answered; the hold is then released, unless told otherwise, before the
      * node runs the acquisition (which the test then does itself).
      */
-    private ScriptRunner.Call<Attempted> unansweredAttemptOnTheNode(boolean release) {
+    private ScriptCall<Attempted> unansweredAttemptOnTheNode(boolean release) {
         SingleNodeCommands node = new SingleNodeCommands(
                 new ScriptRunner(clients.connectionFactory()),
                 "distlock:released",
                 OwnerTokens.newInstanceId(),
-                RedisLock.OTHERS_TURN_MILLIS,
+                Releaser.OTHERS_TURN_MILLIS,
                 null);
-        ScriptRunner.Call<Attempted> answer =
-                ScriptRunner.Call.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");
+        ScriptCall<Attempted> answer = ScriptCall.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");
         LateGrants lateGrants = new LateGrants();
         lateGrants.expect(token, List.of(node), List.of(new LockCommands.Attempt(node, answer, key, lockKey, token)));
         if (release) {

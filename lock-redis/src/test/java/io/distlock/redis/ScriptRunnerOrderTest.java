@@ -44,7 +44,7 @@ class ScriptRunnerOrderTest {
     void scriptsStartedBeforeTheFirstConnectionAnswersRunInTheOrderTheyWereStarted() throws Exception {
         try (RedisClients clients = new RedisClients(redis)) {
             ScriptRunner runner = new ScriptRunner(clients.connectionFactory());
-            List<ScriptRunner.Call<Object>> calls = new ArrayList<>();
+            List<ScriptCall<Object>> calls = new ArrayList<>();
             // Loaded first: a NOSCRIPT answer makes Spring Data Redis send the script again with EVAL, and those
             // second sends do not keep the order (what covers that is in LateGrants and Attempt.abandon).
             redis.command("SCRIPT", "LOAD", APPEND.getScriptAsString());
@@ -57,7 +57,7 @@ class ScriptRunnerOrderTest {
             } finally {
                 redis.resume();
             }
-            for (ScriptRunner.Call<Object> call : calls) {
+            for (ScriptCall<Object> call : calls) {
                 call.answer().get(10, TimeUnit.SECONDS);
             }
 

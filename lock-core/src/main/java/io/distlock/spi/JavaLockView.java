@@ -1,4 +1,4 @@
-package io.distlock.redis;
+package io.distlock.spi;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
@@ -13,24 +13,32 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
 /**
- * A {@link Lock} over one key of a {@link RedisLock} (or its {@link FairLock}), owned by threads as that interface
- * expects: while a thread holds the key through a view, its acquisitions of the key through the same {@link RedisLock}
- * re-enter that hold.
+ * The {@link io.distlock.Lock#asJavaLock} view of one key, owned by threads as {@link Lock} expects: only the thread
+ * that locked unlocks, and while it holds the key through the view, its other acquisitions of the key through the same
+ * lock (through any view, or plain) re-enter that hold, since the lock asks its {@link ThreadOwnedHandles} on every
+ * acquisition. For lock implementations, which return it from {@code asJavaLock}; applications see a {@link Lock}.
  */
-final class JavaLockView implements Lock {
+public final class JavaLockView implements Lock {
 
-    private final RedisLock owner;
     private final io.distlock.Lock lock;
     private final String key;
     private final Lease lease;
+    private final ThreadOwnedHandles owned;
     private final Map<Thread, Deque<LockHandle>> handles = new ConcurrentHashMap<>();
 
-    /** @param lock takes the key: {@code owner} itself, or its fair lock */
-    JavaLockView(RedisLock owner, io.distlock.Lock lock, String key, Lease lease) {
-        this.owner = owner;
+    /**
+     * A view of one key of a lock.
+     *
+     * @param lock takes the key on every {@code lock} and {@code tryLock}; it re-enters the holds {@code owned} knows
+     * @param key the key, checked by the caller
+     * @param lease the lease of every acquisition through the view, checked by the caller
+     * @param owned the lock's registry of the handles its threads own through views
+     */
+    public JavaLockView(io.distlock.Lock lock, String key, Lease lease, ThreadOwnedHandles owned) {
         this.lock = lock;
         this.key = key;
         this.lease = lease;
+        this.owned = owned;
     }
 
     @Override
@@ -79,7 +87,7 @@ final class JavaLockView implements Lock {
         if (mine.isEmpty()) {
             handles.remove(current);
         }
-        owner.noLongerOwnedByThread(handle);
+        owned.remove(handle);
         handle.release();
     }
 
@@ -96,7 +104,7 @@ final class JavaLockView implements Lock {
     private void held(LockHandle handle) {
         handles.computeIfAbsent(Thread.currentThread(), thread -> new ArrayDeque<>())
                 .push(handle);
-        owner.ownedByThread(handle);
+        owned.add(handle);
     }
 
     @Override

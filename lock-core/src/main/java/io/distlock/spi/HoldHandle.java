@@ -1,4 +1,4 @@
-package io.distlock.redis;
+package io.distlock.spi;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
@@ -13,56 +13,77 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A handle on a {@link Hold}; nested acquisitions of the same owner get their own handles on one hold.
+ * The {@link LockHandle} of one acquisition on a backend's hold: a re-entry gets its own handle on the same hold. The
+ * handle keeps its own lease and whether it was released, and asks its {@link HoldOperations} for everything else. For
+ * lock implementations, which return it from their acquisitions; applications see a {@link LockHandle}.
  *
- * <p>A handle that becomes unreachable without being released stops counting once the garbage collector finds it, with
- * a warning: otherwise its hold would be renewed for as long as the application runs. Nothing is sent to Redis, since
- * the work that asked for the lock may still run: the key expires with its lease, as a dead holder's would.
+ * <p>A handle that becomes unreachable without being released is forgotten once the garbage collector finds it, with
+ * a warning: otherwise its hold would be renewed for as long as the application runs. Nothing is sent to the store,
+ * since the work that asked for the lock may still run: the key expires with its lease, as a dead holder's would.
+ *
+ * @param <H> the backend's hold
  */
-final class RedisLockHandle implements LockHandle {
+public final class HoldHandle<H> implements LockHandle {
 
-    private static final Logger log = LoggerFactory.getLogger(RedisLockHandle.class);
+    private static final Logger log = LoggerFactory.getLogger(HoldHandle.class);
     private static final Cleaner DROPPED_HANDLES = Cleaner.create(task -> {
         Thread thread = new Thread(task, "distlock-dropped-handles");
         thread.setDaemon(true);
         return thread;
     });
 
-    private final Holds holds;
-    private final Hold hold;
+    private final HoldOperations<H> holds;
+    private final H hold;
     private final Lease lease;
-    private final AtomicBoolean released;
+    private final AtomicBoolean released = new AtomicBoolean();
     private final Cleaner.Cleanable whenDropped;
 
-    RedisLockHandle(Holds holds, Hold hold, Lease lease) {
+    /**
+     * A new handle on a hold, for a new acquisition or a re-entry; the backend has counted it on the hold already.
+     *
+     * @param holds what serves the hold
+     * @param hold the hold
+     * @param lease the lease this acquisition asked for
+     */
+    public HoldHandle(HoldOperations<H> holds, H hold, Lease lease) {
         this.holds = holds;
         this.hold = hold;
         this.lease = lease;
-        this.released = new AtomicBoolean();
-        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped(holds, hold, lease, released));
+        this.whenDropped = DROPPED_HANDLES.register(this, new ForgetDropped<>(holds, hold, lease, released));
     }
 
-    Hold hold() {
+    /**
+     * The hold this handle is on.
+     *
+     * @return the hold
+     */
+    public H hold() {
         return hold;
     }
 
-    boolean belongsTo(Holds owner) {
-        return holds == owner;
+    /**
+     * Whether this handle's hold is served by {@code holds}: a backend's way to find its own handles among any.
+     *
+     * @param holds a backend's holds
+     * @return true if this handle was made for them
+     */
+    public boolean belongsTo(HoldOperations<?> holds) {
+        return this.holds == holds;
     }
 
     @Override
     public String key() {
-        return hold.key();
+        return holds.key(hold);
     }
 
     @Override
     public long fencingToken() {
-        return hold.fencingToken();
+        return holds.fencingToken(hold);
     }
 
     @Override
     public String ownerToken() {
-        return hold.token();
+        return holds.ownerToken(hold);
     }
 
     @Override
@@ -83,14 +104,14 @@ final class RedisLockHandle implements LockHandle {
     @Override
     public void extend(Duration lease) {
         if (released.get()) {
-            throw new IllegalStateException("lock '" + hold.key() + "' was already released through this handle");
+            throw alreadyReleased();
         }
         holds.extend(hold, lease);
     }
 
     @Override
     public boolean isLost() {
-        return hold.lostOrNull() != null;
+        return holds.isLost(hold);
     }
 
     @Override
@@ -104,7 +125,7 @@ final class RedisLockHandle implements LockHandle {
     @Override
     public void release() {
         if (!released.compareAndSet(false, true)) {
-            throw new IllegalStateException("lock '" + hold.key() + "' was already released through this handle");
+            throw alreadyReleased();
         }
         whenDropped.clean();
         holds.release(hold, lease);
@@ -113,23 +134,20 @@ final class RedisLockHandle implements LockHandle {
     /**
      * {@inheritDoc}
      *
-     * <p>No thread waits for Redis: the stage completes on a daemon thread of distlock's, never on a thread of the
-     * Redis client.
+     * <p>No thread waits for the store: the stage completes on a thread of the lock's own, never on one of the store
+     * client's, so dependent stages may block.
      */
     @Override
     public CompletionStage<Void> releaseAsync() {
         if (!released.compareAndSet(false, true)) {
-            return CompletableFuture.failedFuture(
-                    new IllegalStateException("lock '" + hold.key() + "' was already released through this handle"));
+            return CompletableFuture.failedFuture(alreadyReleased());
         }
         whenDropped.clean();
-        CompletableFuture<Void> release;
         try {
-            release = holds.releaseAsync(hold, lease);
+            return holds.releaseAsync(hold, lease);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        return release.whenCompleteAsync((done, failure) -> {}, AsyncThreads.shared());
     }
 
     @Override
@@ -140,14 +158,24 @@ final class RedisLockHandle implements LockHandle {
         }
     }
 
+    /** The current thread owns this handle's hold through a {@link JavaLockView}. */
+    void boundToCurrentThread() {
+        holds.boundTo(hold, Thread.currentThread().getName());
+    }
+
+    private IllegalStateException alreadyReleased() {
+        return new IllegalStateException("lock '" + key() + "' was already released through this handle");
+    }
+
     @Override
     public String toString() {
-        return "LockHandle[key=" + hold.key() + ", fencingToken=" + hold.fencingToken() + ", lease=" + lease
+        return "LockHandle[key=" + key() + ", fencingToken=" + fencingToken() + ", lease=" + lease
                 + (released.get() ? ", released" : "") + "]";
     }
 
     /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
-    private record ForgetDropped(Holds holds, Hold hold, Lease lease, AtomicBoolean released) implements Runnable {
+    private record ForgetDropped<H>(HoldOperations<H> holds, H hold, Lease lease, AtomicBoolean released)
+            implements Runnable {
 
         @Override
         public void run() {
@@ -157,7 +185,7 @@ final class RedisLockHandle implements LockHandle {
             log.warn(
                     "A handle of lock '{}' was dropped without being released: it is no longer renewed, and the key "
                             + "expires with its lease. Release every handle, for example with try-with-resources",
-                    hold.key());
+                    holds.key(hold));
             holds.dropped(hold, lease);
         }
     }

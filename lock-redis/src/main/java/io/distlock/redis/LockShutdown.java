@@ -1,0 +1,70 @@
+package io.distlock.redis;
+
+import io.distlock.LockLostException.Reason;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+
+/**
+ * The graceful shutdown of one lock, once it refuses new acquisitions: waiting ones are woken to fail, held locks keep
+ * being renewed until they are released or the grace period ends and are then reported lost, and renewals and
+ * subscriptions stop.
+ */
+final class LockShutdown {
+
+    private final WaitingRoom waitingRoom;
+    private final FairHandovers handovers;
+    private final LockSubscriptions subscriptions;
+    private final LiveHolds live;
+    private final LeaseRenewer renewer;
+    private final @Nullable PathLocks paths;
+    private final long graceNanos;
+    private final Logger log;
+
+    /**
+     * @param paths the lock's path locks, or null where there are none
+     * @param log where the holds still open at the end of the grace period are reported: the lock's own log
+     */
+    LockShutdown(
+            WaitingRoom waitingRoom,
+            FairHandovers handovers,
+            LockSubscriptions subscriptions,
+            LiveHolds live,
+            LeaseRenewer renewer,
+            @Nullable PathLocks paths,
+            Duration gracePeriod,
+            Logger log) {
+        this.waitingRoom = waitingRoom;
+        this.handovers = handovers;
+        this.subscriptions = subscriptions;
+        this.live = live;
+        this.renewer = renewer;
+        this.paths = paths;
+        this.graceNanos = gracePeriod.toNanos();
+        this.log = log;
+    }
+
+    Duration gracePeriod() {
+        return Duration.ofNanos(graceNanos);
+    }
+
+    /** Blocks for at most the grace period, plus a few seconds for a subscription in progress. */
+    void run() {
+        waitingRoom.close();
+        handovers.wakeAll();
+        subscriptions.unsubscribe();
+        int abandoned = live.awaitReleasedThenMarkLost(graceNanos, Reason.CLIENT_CLOSED);
+        if (abandoned > 0) {
+            log.warn(
+                    "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are reported"
+                            + " lost and expire with their leases",
+                    abandoned,
+                    gracePeriod());
+        }
+        renewer.close();
+        if (paths != null) {
+            paths.close();
+        }
+        subscriptions.closeOwned();
+    }
+}
