@@ -93,6 +93,23 @@ final class StoreHold {
         return state == State.LOST;
     }
 
+    /**
+     * Whether the hold is lost, counting a deadline that passed while the clock thread has not yet marked it (a busy
+     * machine delays that thread): such a hold is marked lost now, so that {@code isLost()} errs on the side of lost.
+     */
+    boolean isLostOrDue(Reason reason) {
+        synchronized (this) {
+            if (state != State.HELD) {
+                return state == State.LOST;
+            }
+            if (System.nanoTime() - deadlineNanos < 0) {
+                return false;
+            }
+        }
+        lost(reason);
+        return true;
+    }
+
     synchronized boolean isActive() {
         return state == State.HELD;
     }
@@ -219,7 +236,15 @@ final class StoreHold {
         }
         observed.lost(reason);
         LockLostException lost = lostException();
-        callbacks.forEach(callback -> callback.accept(lost));
+        callbacks.forEach(callback -> runCallback(callback, lost));
+    }
+
+    /**
+     * Runs a lost-lock callback on a worker thread: never on the clock thread, which a slow callback would keep from
+     * other holds' deadlines and renewals, nor on the thread that happened to find the loss.
+     */
+    private static void runCallback(Consumer<LockLostException> callback, LockLostException lost) {
+        StoreThreads.work().execute(() -> callback.accept(lost));
     }
 
     /** Marks the hold lost if its deadline passed while it was held; false if the deadline still lies ahead. */
@@ -243,7 +268,7 @@ final class StoreHold {
                 return;
             }
         }
-        callback.accept(lostException());
+        runCallback(callback, lostException());
     }
 
     /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */

@@ -88,7 +88,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
 
     @Override
     public boolean isLost(StoreHold hold) {
-        return hold.isLost();
+        return hold.isLostOrDue(lateReason(hold));
     }
 
     @Override
@@ -99,7 +99,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
     @Override
     public void extend(StoreHold hold, Duration lease) {
         Duration checked = Lease.fixed(lease).duration();
-        if (hold.isLost()) {
+        if (isLost(hold)) {
             throw hold.lostException();
         }
         if (!hold.isActive()) {
@@ -204,8 +204,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
      * also starts its renewal when due.
      */
     private void tick(StoreHold hold) {
-        Reason late = hold.requested().isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED;
-        if (hold.lostIfDue(late)) {
+        if (hold.lostIfDue(lateReason(hold))) {
             forget(hold);
             return;
         }
@@ -213,6 +212,11 @@ final class StoreHolds implements HoldOperations<StoreHold> {
             work().execute(() -> renew(hold));
         }
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
+    }
+
+    /** Why a hold whose deadline passed is lost: its renewals did not get through, or its fixed lease ran out. */
+    private static Reason lateReason(StoreHold hold) {
+        return hold.requested().isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED;
     }
 
     private long nextRenewal(StoreHold hold) {

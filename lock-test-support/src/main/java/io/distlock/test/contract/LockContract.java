@@ -508,6 +508,20 @@ public abstract class LockContract implements MultiKeyContract, AsyncContract {
         assertThat(calls).hasValue(1);
     }
 
+    /** A callback runs on an internal thread, as {@link LockHandle#onLost} says, even when registered after the loss. */
+    @Test
+    void lostCallbackRunsOnAThreadOfTheLocksOwnNeverTheCallers() throws Exception {
+        Lock lock = newClient();
+        LockHandle held =
+                lock.tryAcquire(key("k"), Lease.fixed(Duration.ofMillis(100))).orElseThrow();
+        await().atMost(Duration.ofSeconds(5)).until(held::isLost);
+        CompletableFuture<Thread> ranOn = new CompletableFuture<>();
+
+        held.onLost(lost -> ranOn.complete(Thread.currentThread()));
+
+        assertThat(ranOn.get(5, TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread());
+    }
+
     @Test
     void lostCallbackNeverFiresAfterANormalRelease() throws Exception {
         Lock lock = newClient();
