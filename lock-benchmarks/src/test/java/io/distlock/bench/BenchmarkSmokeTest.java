@@ -6,6 +6,7 @@ import io.distlock.bench.contender.ContenderKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Timeout;
  * breaks: figures must come out, with no violations and no failures. The full run is the {@code benchmarks} profile.
  */
 @Timeout(value = 3, unit = TimeUnit.MINUTES)
+@Tag("full") // a minute of worker JVMs; the smaller smoke runs of the other contenders stay in the default build
 class BenchmarkSmokeTest {
 
     private static final Path OUTPUT = Path.of("target", "benchmark-smoke");

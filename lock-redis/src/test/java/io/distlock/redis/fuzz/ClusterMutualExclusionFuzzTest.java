@@ -15,6 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -144,6 +145,7 @@ class ClusterMutualExclusionFuzzTest {
     }
 
     @Test
+    @Tag("full") // shows a loss that replication allows; the run with acknowledgements below guards its zero
     void aMasterFailoverMidRunAfterReplicationWasCutLosesTheUnreplicatedLocks() {
         MasterFailover failover = MasterFailover.cuttingReplicationThenKillingTheMaster(cluster);
         failoverRun(failover, FAILOVER_LOCK_OPTIONS);
