@@ -310,7 +310,10 @@ class RedisLockTest {
                         .isInstanceOf(LockBackendException.class)
                         .hasMessageContaining("did not answer")
                         .hasMessageContaining(key);
-                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(800));
+                // Promised: the 300 ms wait and 200 ms for the attempt on its way; a call that waited for the 2 s
+                // command
+                // timeout instead would fail this bound, which leaves a busy machine a second more.
+                assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(1500));
             } finally {
                 frozen.resume();
             }

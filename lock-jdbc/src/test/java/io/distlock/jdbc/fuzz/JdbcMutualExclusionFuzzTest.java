@@ -56,12 +56,12 @@ class JdbcMutualExclusionFuzzTest {
     @Test
     void storeLockOnPostgresNeverLetsTwoHoldersIntoTheSameCriticalSection() {
         MutualExclusionFuzz.runWithoutViolations(
-                servers, FuzzLock.storeLock(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
+                servers, FuzzLock.storeLock(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
     }
 
     @Test
     void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
         MutualExclusionFuzz.runCaught(
-                servers, FuzzLock.shortLeaseStoreLock(JdbcFuzzLocks.class), FuzzSettings.control(6));
+                servers, FuzzLock.shortLeaseStoreLock(JdbcFuzzLocks.class), FuzzSettings.control());
     }
 }

@@ -88,7 +88,7 @@ class ClusterMutualExclusionFuzzTest {
 
     @Test
     void distlockNeverLetsTwoHoldersIntoTheSameCriticalSectionOnAHealthyCluster() {
-        FuzzSettings settings = FuzzSettings.fromEnvironment(8, 2, 5, 6);
+        FuzzSettings settings = FuzzSettings.fromEnvironment(5, 2, 5, 6);
 
         FuzzReport report =
                 MutualExclusionFuzz.run(RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(), settings);
@@ -125,7 +125,7 @@ class ClusterMutualExclusionFuzzTest {
      */
     @Test
     void theCheckerCatchesABrokenLockOnTheCluster() {
-        FuzzSettings settings = FuzzSettings.control(5);
+        FuzzSettings settings = FuzzSettings.control();
 
         FuzzReport report = MutualExclusionFuzz.run(
                 RedisFuzzServers.cluster(cluster, checker), LockKind.RELEASE_WITHOUT_COMPARE.lock(), settings);

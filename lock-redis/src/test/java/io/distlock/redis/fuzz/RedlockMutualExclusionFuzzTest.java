@@ -70,7 +70,7 @@ class RedlockMutualExclusionFuzzTest {
 
     @Test
     void redlockNeverLetsTwoHoldersIntoTheSameCriticalSectionWhileOneOfThreeNodesIsKilledMidRun() {
-        FuzzSettings settings = FuzzSettings.fromEnvironment(16, 2, 5, 4);
+        FuzzSettings settings = FuzzSettings.fromEnvironment(10, 2, 5, 4);
         NodeKill kill = new NodeKill(nodes.get(1));
 
         FuzzReport report = MutualExclusionFuzz.run(
@@ -112,7 +112,7 @@ class RedlockMutualExclusionFuzzTest {
      */
     @Test
     void theCheckerCatchesALockThatCountsOneNodesGrantAsHeld() {
-        FuzzSettings settings = FuzzSettings.control(5);
+        FuzzSettings settings = FuzzSettings.control();
 
         FuzzReport report = MutualExclusionFuzz.run(
                 RedisFuzzServers.redlock(nodes, checker), LockKind.ONE_NODE_OF_REDLOCK.lock(), settings);

@@ -52,12 +52,12 @@ class ZooKeeperMutualExclusionFuzzTest {
     @Test
     void storeLockOnZooKeeperNeverLetsTwoHoldersIntoTheSameCriticalSection() {
         MutualExclusionFuzz.runWithoutViolations(
-                servers, FuzzLock.storeLock(ZooKeeperFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
+                servers, FuzzLock.storeLock(ZooKeeperFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
     }
 
     @Test
     void theCheckerCatchesAStoreThatKeepsKeysForAThousandthOfTheLease() {
         MutualExclusionFuzz.runCaught(
-                servers, FuzzLock.shortLeaseStoreLock(ZooKeeperFuzzLocks.class), FuzzSettings.control(6));
+                servers, FuzzLock.shortLeaseStoreLock(ZooKeeperFuzzLocks.class), FuzzSettings.control());
     }
 }
