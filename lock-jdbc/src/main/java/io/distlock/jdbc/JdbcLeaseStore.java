@@ -33,7 +33,10 @@ import javax.sql.DataSource;
  *
  * <h2>Waiting</h2>
  * A waiter polls the table, with pauses that start at the poll interval's minimum, double up to its maximum, and are
- * jittered. A release through the same store instance wakes that instance's waiters for the key at once.
+ * jittered. A release through the same store instance wakes that instance's waiters for the key at once. A waiter
+ * stops at the end of its wait even while a statement or the pool's wait for a connection is under way: {@code
+ * StoreLock} runs the statements of waiting acquisitions on its own threads, and gives back a key that such a
+ * statement took after the caller stopped waiting.
  */
 public final class JdbcLeaseStore implements LeaseStore {
 
@@ -50,6 +53,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final KeySignals signals = new KeySignals();
     private final Duration minPoll;
     private final Duration maxPoll;
+    private final Duration callTimeout;
 
     JdbcLeaseStore(
             Dialect dialect,
@@ -57,13 +61,15 @@ public final class JdbcLeaseStore implements LeaseStore {
             LockRows rows,
             StoreErrors errors,
             Duration minPoll,
-            Duration maxPoll) {
+            Duration maxPoll,
+            Duration callTimeout) {
         this.dialect = dialect;
         this.description = description;
         this.rows = rows;
         this.errors = errors;
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
+        this.callTimeout = callTimeout;
     }
 
     /**
@@ -102,6 +108,16 @@ public final class JdbcLeaseStore implements LeaseStore {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
                     + " is at most " + dialect.maxKeyLength() + " characters");
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the builder's {@link JdbcLeaseStoreBuilder#callTimeout(Duration)}, 15 s by default
+     */
+    @Override
+    public Duration callTimeout() {
+        return callTimeout;
     }
 
     /**

@@ -27,6 +27,7 @@ public final class JdbcLeaseStoreBuilder {
     private Duration minPoll = Duration.ofMillis(10);
     private Duration maxPoll = Duration.ofMillis(100);
     private boolean createTableIfMissing;
+    private Duration callTimeout = Duration.ofSeconds(15);
 
     JdbcLeaseStoreBuilder(DataSource dataSource) {
         if (dataSource == null) {
@@ -77,6 +78,27 @@ public final class JdbcLeaseStoreBuilder {
     }
 
     /**
+     * Sets how long an acquisition waits for the database's answer to one attempt, the pool's wait for a connection
+     * included, before it gives up with {@link io.distlock.LockBackendException}: the bound of {@code acquire}, which
+     * has no wait of its own. A caller with a shorter wait gives up at the end of its wait instead. The statement given
+     * up on goes on, on a thread of the lock, and a key it took is given back after it. The default is 15 s.
+     *
+     * <p>Extensions and releases wait for the driver: set its socket timeout (PostgreSQL's {@code socketTimeout}, for
+     * one) so that a server that stopped answering fails them too.
+     *
+     * @param callTimeout at least 100 ms
+     * @return this builder
+     * @throws IllegalArgumentException if null or shorter than 100 ms
+     */
+    public JdbcLeaseStoreBuilder callTimeout(Duration callTimeout) {
+        if (callTimeout == null || callTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("callTimeout must be at least 100 ms, but was " + callTimeout);
+        }
+        this.callTimeout = callTimeout;
+        return this;
+    }
+
+    /**
      * Sets whether {@link #build()} creates the lock table from the shipped schema script when it does not exist. The
      * default is false: the table is then expected to be created by the application's migrations.
      *
@@ -114,7 +136,7 @@ public final class JdbcLeaseStoreBuilder {
             throw new IllegalStateException("could not check or create the lock table '" + table + "': " + e, e);
         }
         return new JdbcLeaseStore(
-                dialect, description, new LockRows(connections, dialect, sql), errors, minPoll, maxPoll);
+                dialect, description, new LockRows(connections, dialect, sql), errors, minPoll, maxPoll, callTimeout);
     }
 
     private void refuseTransactionAwareProxy() {

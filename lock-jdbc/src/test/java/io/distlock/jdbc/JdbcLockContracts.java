@@ -49,7 +49,8 @@ abstract class JdbcLockContracts extends LockContract {
         TcpProxy proxy = TcpProxy.start(serverHost(), serverPort());
         // Closed after the test, not with the outage: requests held back in the proxy must still reach the server.
         closeAfter(proxy);
-        Lock client = client(JdbcLeaseStore.builder(dataSourceThrough(proxy.port(), OUTAGE_CALL_TIMEOUT)));
+        Lock client = client(JdbcLeaseStore.builder(dataSourceThrough(proxy.port(), OUTAGE_CALL_TIMEOUT))
+                .callTimeout(OUTAGE_CALL_TIMEOUT));
         return new StoreOutage() {
             @Override
             public Lock client() {
