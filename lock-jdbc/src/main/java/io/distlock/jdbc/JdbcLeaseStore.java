@@ -31,6 +31,14 @@ import javax.sql.DataSource;
  * a JTA transaction. Each operation borrows a connection only for its statement, but a pool needs one free connection
  * for it, also while the caller's transaction holds another.
  *
+ * <h2>Failures</h2>
+ * A statement that fails throws {@link io.distlock.LockBackendException}, naming the key and the operation, whose
+ * cause is the database's error as Spring's SQL error translation classifies it ({@link
+ * org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator}, by the database's error codes, then the
+ * driver's exception classes and SQLStates): a {@link org.springframework.dao.DataAccessException} subclass such as
+ * {@code DataAccessResourceFailureException} for a database that cannot be reached, {@code QueryTimeoutException} or
+ * {@code BadSqlGrammarException}, with the driver's {@link java.sql.SQLException} as its own cause.
+ *
  * <h2>Waiting</h2>
  * A waiter polls the table, with pauses that start at the poll interval's minimum, double up to its maximum, and are
  * jittered. A release through the same store instance wakes that instance's waiters for the key at once. A waiter

@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 
 /** Builds a {@link JdbcLeaseStore}; get one from {@link JdbcLeaseStore#builder(DataSource)}. Not thread-safe. */
 public final class JdbcLeaseStoreBuilder {
@@ -120,12 +122,15 @@ public final class JdbcLeaseStoreBuilder {
      */
     public JdbcLeaseStore build() {
         refuseTransactionAwareProxy();
-        Dialect dialect = detectDialect();
+        String product = databaseProduct();
+        Dialect dialect = Dialect.of(product)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
         Connections connections = new Connections(dataSource);
         LockSql sql = LockSql.of(dialect, table);
         TableSetup setup = new TableSetup(connections, dialect, sql, table);
         String description = "jdbc:" + dialect.id() + "[table=" + table + "]";
-        StoreErrors errors = new StoreErrors(description, dialect, table);
+        StoreErrors errors = new StoreErrors(description, dialect, table, product);
         try {
             if (createTableIfMissing) {
                 setup.createIfMissing();
@@ -133,10 +138,18 @@ public final class JdbcLeaseStoreBuilder {
                 log.warn("distlock: {}", errors.missingTable());
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not check or create the lock table '" + table + "': " + e, e);
+            throw new IllegalStateException(
+                    "could not check or create the lock table '" + table + "': " + e,
+                    errors.translate("check or create the lock table", e));
         }
         return new JdbcLeaseStore(
-                dialect, description, new LockRows(connections, dialect, sql), errors, minPoll, maxPoll, callTimeout);
+                dialect,
+                description,
+                new LockRows(connections, dialect, sql, errors),
+                errors,
+                minPoll,
+                maxPoll,
+                callTimeout);
     }
 
     private void refuseTransactionAwareProxy() {
@@ -149,16 +162,16 @@ public final class JdbcLeaseStoreBuilder {
         }
     }
 
-    private Dialect detectDialect() {
-        String product;
+    /** The database's product name, which also chooses the error codes of Spring's SQL error translation. */
+    private String databaseProduct() {
         try (Connection connection = dataSource.getConnection()) {
-            product = connection.getMetaData().getDatabaseProductName();
+            return connection.getMetaData().getDatabaseProductName();
         } catch (SQLException e) {
+            // The product, and so its error codes, is unknown yet: the driver's exception class and SQLState decide.
+            DataAccessException translated = new SQLExceptionSubclassTranslator().translate("connect", null, e);
             throw new IllegalStateException(
-                    "could not connect to find out which database the lock table is in: " + e, e);
+                    "could not connect to find out which database the lock table is in: " + e,
+                    translated != null ? translated : e);
         }
-        return Dialect.of(product)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
     }
 }
