@@ -20,6 +20,13 @@ public class LockLostException extends LockException {
          * or went with the holder's ZooKeeper session.
          */
         KEY_GONE("the store no longer has the key (it expired or was deleted)"),
+        /**
+         * The connection to the store broke while the lock was held (a ZooKeeper connection suspended or read-only):
+         * the holder cannot tell whether the store still keeps the hold, which may already have gone with an expired
+         * session and been granted to another owner, so the hold ends at once. The key may still have been this
+         * holder's; it is freed once the connection is back, or with the session.
+         */
+        CONNECTION_SUSPENDED("the connection to the store broke, so the hold may already be another owner's"),
         /** The store had the key, but under another owner's token. */
         OWNED_BY_OTHER("another owner holds the key now"),
         /** Renewals failed (the store unreachable or slow) until the lease must have run out. */

@@ -52,6 +52,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.redlock.connect-timeout", "java.time.Duration = 2s"),
                         Map.entry("distlock.redlock.nodes", "java.util.List<" + NODE + "> = unset"),
                         Map.entry("distlock.redlock.timeout", "java.time.Duration = 2s"),
+                        Map.entry("distlock.jdbc.call-timeout", "java.time.Duration = 15s"),
                         Map.entry("distlock.jdbc.create-table", "java.lang.Boolean = false"),
                         Map.entry("distlock.jdbc.poll-max", "java.time.Duration = 100ms"),
                         Map.entry("distlock.jdbc.poll-min", "java.time.Duration = 10ms"),

@@ -43,6 +43,18 @@ public interface LeaseStore extends AutoCloseable {
     Optional<Duration> remainingLease(String key);
 
     /**
+     * How long {@link StoreLock} waits for the store's answer to one {@link Acquisition#tryTake()} before it gives up
+     * on the attempt with {@link LockBackendException}: the bound of {@code acquire}, which has no wait of its own, and
+     * of every attempt of a longer wait. A waiting caller gives up at its deadline anyway, whatever this says. The
+     * attempt given up on goes on without the caller, and the acquisition is closed after it.
+     *
+     * @return the call timeout; the default is 15 s
+     */
+    default Duration callTimeout() {
+        return Duration.ofSeconds(15);
+    }
+
+    /**
      * Makes one round trip to the store that changes nothing, for health checks.
      *
      * @throws LockBackendException if the store could not be reached or answered with an error
@@ -63,8 +75,11 @@ public interface LeaseStore extends AutoCloseable {
     /**
      * One attempt, possibly repeated, to take one key.
      *
-     * <p>{@link StoreLock} calls it from one thread at a time: {@code tryTake}, then {@code awaitChance} while the key
-     * is held and the wait allows, then {@code tryTake} again, and finally {@code close}.
+     * <p>{@link StoreLock} calls it from one thread at a time, though not always the same one: {@code tryTake}, then
+     * {@code awaitChance} while the key is held and the wait allows, then {@code tryTake} again, and finally {@code
+     * close}. A waiting caller's {@code tryTake} and {@code close} run on the lock's worker threads, so that the caller
+     * can give up on time while they go on; {@code close} then follows the last {@code tryTake} once it returned, and a
+     * lease that it returned late is released first.
      */
     interface Acquisition extends AutoCloseable {
 

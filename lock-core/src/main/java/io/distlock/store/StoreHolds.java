@@ -56,7 +56,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 storeLease(requested),
                 observer.holdStarted(key, lease.fencingToken()));
         live.add(hold);
-        lease.whenGone(() -> work().execute(() -> lost(hold, Reason.KEY_GONE)));
+        lease.whenGone((Reason reason) -> work().execute(() -> lost(hold, reason)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
         return new HoldHandle<>(this, hold, requested);
     }

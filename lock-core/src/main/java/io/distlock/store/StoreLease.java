@@ -1,7 +1,9 @@
 package io.distlock.store;
 
 import io.distlock.LockBackendException;
+import io.distlock.LockLostException;
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * A key that the store granted to one owner. {@link StoreLock} calls its methods from any thread, one at a time.
@@ -41,4 +43,17 @@ public interface StoreLease {
      *     false
      */
     default void whenGone(Runnable gone) {}
+
+    /**
+     * Registers a callback as {@link #whenGone(Runnable)} does, which also learns why the grant is gone. {@link
+     * StoreLock} registers this one. Stores that know only that the key is gone keep the default, which reports {@link
+     * LockLostException.Reason#KEY_GONE} through {@link #whenGone(Runnable)}.
+     *
+     * @param gone run at most once, on a thread of the store, with the reason: {@link
+     *     LockLostException.Reason#KEY_GONE} when the key was removed, {@link
+     *     LockLostException.Reason#CONNECTION_SUSPENDED} when the connection broke and the store cannot tell
+     */
+    default void whenGone(Consumer<LockLostException.Reason> gone) {
+        whenGone(() -> gone.accept(LockLostException.Reason.KEY_GONE));
+    }
 }

@@ -41,7 +41,10 @@ import org.slf4j.LoggerFactory;
  *       throw {@link LockLostException};
  *   <li>waiting: the store's acquisition is tried, and while the key is held and the wait allows, the store's
  *       {@link LeaseStore.Acquisition#awaitChance(long)} waits for the next chance. An interrupt ends the wait with
- *       {@link InterruptedException}, and nothing is left held.
+ *       {@link InterruptedException}, and nothing is left held. The store's calls of a waiting acquisition run on
+ *       worker threads: the caller gives up at its deadline (plus at most 100 ms for a call under way), at the store's
+ *       {@linkplain LeaseStore#callTimeout() call timeout}, or at its interrupt, whatever the store's driver, pool or
+ *       client retries do, and the call given up on is followed by the release of a late grant.
  * </ul>
  *
  * <p>Thread-safe. Holds are owned by their handles, not by threads: a handle can be released from any thread.
@@ -266,19 +269,30 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         return hold != null && hold.join() ? new HoldHandle<>(holds, hold, lease) : null;
     }
 
+    /**
+     * Waits for the key. The store's calls run on worker threads, so the caller ends at its deadline plus a short
+     * grace, or at once when interrupted, whatever the store's own timeouts: see {@link BoundedAcquisition}.
+     */
     @Nullable
     private LockHandle takeWaiting(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before waiting for lock '" + key + "'");
         }
-        long deadline = System.nanoTime() + (waitNanos == FOREVER ? FOREVER / 4 : waitNanos);
+        boolean unbounded = waitNanos == FOREVER;
+        long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
         LockObserver.Acquisition observed = observer.acquisitionStarted(key);
         String owner = newOwner();
         inspection.waitStarted(key);
-        try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
+        try (BoundedAcquisition attempt = new BoundedAcquisition(
+                store.begin(key, owner, holds.storeLease(lease)), store, key, deadline, unbounded)) {
             while (true) {
-                LockHandle handle = tryTake(attempt, key, owner, lease);
-                if (handle != null || (waitNanos != FOREVER && System.nanoTime() - deadline >= 0)) {
+                if (closed) {
+                    throw closedLock(key);
+                }
+                BoundedAcquisition.Taken taken = attempt.tryTake();
+                LockHandle handle =
+                        taken.lease() == null ? null : holds.start(key, owner, taken.lease(), lease, taken.sentNanos());
+                if (handle != null || (!unbounded && System.nanoTime() - deadline >= 0)) {
                     return observed(observed, handle);
                 }
                 attempt.awaitChance(deadline);

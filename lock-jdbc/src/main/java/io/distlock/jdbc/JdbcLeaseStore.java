@@ -31,9 +31,20 @@ import javax.sql.DataSource;
  * a JTA transaction. Each operation borrows a connection only for its statement, but a pool needs one free connection
  * for it, also while the caller's transaction holds another.
  *
+ * <h2>Failures</h2>
+ * A statement that fails throws {@link io.distlock.LockBackendException}, naming the key and the operation, whose
+ * cause is the database's error as Spring's SQL error translation classifies it ({@link
+ * org.springframework.jdbc.support.SQLErrorCodeSQLExceptionTranslator}, by the database's error codes, then the
+ * driver's exception classes and SQLStates): a {@link org.springframework.dao.DataAccessException} subclass such as
+ * {@code DataAccessResourceFailureException} for a database that cannot be reached, {@code QueryTimeoutException} or
+ * {@code BadSqlGrammarException}, with the driver's {@link java.sql.SQLException} as its own cause.
+ *
  * <h2>Waiting</h2>
  * A waiter polls the table, with pauses that start at the poll interval's minimum, double up to its maximum, and are
- * jittered. A release through the same store instance wakes that instance's waiters for the key at once.
+ * jittered. A release through the same store instance wakes that instance's waiters for the key at once. A waiter
+ * stops at the end of its wait even while a statement or the pool's wait for a connection is under way: {@code
+ * StoreLock} runs the statements of waiting acquisitions on its own threads, and gives back a key that such a
+ * statement took after the caller stopped waiting.
  */
 public final class JdbcLeaseStore implements LeaseStore {
 
@@ -50,6 +61,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final KeySignals signals = new KeySignals();
     private final Duration minPoll;
     private final Duration maxPoll;
+    private final Duration callTimeout;
 
     JdbcLeaseStore(
             Dialect dialect,
@@ -57,13 +69,15 @@ public final class JdbcLeaseStore implements LeaseStore {
             LockRows rows,
             StoreErrors errors,
             Duration minPoll,
-            Duration maxPoll) {
+            Duration maxPoll,
+            Duration callTimeout) {
         this.dialect = dialect;
         this.description = description;
         this.rows = rows;
         this.errors = errors;
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
+        this.callTimeout = callTimeout;
     }
 
     /**
@@ -102,6 +116,16 @@ public final class JdbcLeaseStore implements LeaseStore {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
                     + " is at most " + dialect.maxKeyLength() + " characters");
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the builder's {@link JdbcLeaseStoreBuilder#callTimeout(Duration)}, 15 s by default
+     */
+    @Override
+    public Duration callTimeout() {
+        return callTimeout;
     }
 
     /**

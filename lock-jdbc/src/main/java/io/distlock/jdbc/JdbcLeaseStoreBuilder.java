@@ -7,6 +7,8 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.support.SQLExceptionSubclassTranslator;
 
 /** Builds a {@link JdbcLeaseStore}; get one from {@link JdbcLeaseStore#builder(DataSource)}. Not thread-safe. */
 public final class JdbcLeaseStoreBuilder {
@@ -27,6 +29,7 @@ public final class JdbcLeaseStoreBuilder {
     private Duration minPoll = Duration.ofMillis(10);
     private Duration maxPoll = Duration.ofMillis(100);
     private boolean createTableIfMissing;
+    private Duration callTimeout = Duration.ofSeconds(15);
 
     JdbcLeaseStoreBuilder(DataSource dataSource) {
         if (dataSource == null) {
@@ -77,6 +80,27 @@ public final class JdbcLeaseStoreBuilder {
     }
 
     /**
+     * Sets how long an acquisition waits for the database's answer to one attempt, the pool's wait for a connection
+     * included, before it gives up with {@link io.distlock.LockBackendException}: the bound of {@code acquire}, which
+     * has no wait of its own. A caller with a shorter wait gives up at the end of its wait instead. The statement given
+     * up on goes on, on a thread of the lock, and a key it took is given back after it. The default is 15 s.
+     *
+     * <p>Extensions and releases wait for the driver: set its socket timeout (PostgreSQL's {@code socketTimeout}, for
+     * one) so that a server that stopped answering fails them too.
+     *
+     * @param callTimeout at least 100 ms
+     * @return this builder
+     * @throws IllegalArgumentException if null or shorter than 100 ms
+     */
+    public JdbcLeaseStoreBuilder callTimeout(Duration callTimeout) {
+        if (callTimeout == null || callTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new IllegalArgumentException("callTimeout must be at least 100 ms, but was " + callTimeout);
+        }
+        this.callTimeout = callTimeout;
+        return this;
+    }
+
+    /**
      * Sets whether {@link #build()} creates the lock table from the shipped schema script when it does not exist. The
      * default is false: the table is then expected to be created by the application's migrations.
      *
@@ -98,12 +122,15 @@ public final class JdbcLeaseStoreBuilder {
      */
     public JdbcLeaseStore build() {
         refuseTransactionAwareProxy();
-        Dialect dialect = detectDialect();
+        String product = databaseProduct();
+        Dialect dialect = Dialect.of(product)
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
         Connections connections = new Connections(dataSource);
         LockSql sql = LockSql.of(dialect, table);
         TableSetup setup = new TableSetup(connections, dialect, sql, table);
         String description = "jdbc:" + dialect.id() + "[table=" + table + "]";
-        StoreErrors errors = new StoreErrors(description, dialect, table);
+        StoreErrors errors = new StoreErrors(description, dialect, table, product);
         try {
             if (createTableIfMissing) {
                 setup.createIfMissing();
@@ -111,10 +138,18 @@ public final class JdbcLeaseStoreBuilder {
                 log.warn("distlock: {}", errors.missingTable());
             }
         } catch (SQLException e) {
-            throw new IllegalStateException("could not check or create the lock table '" + table + "': " + e, e);
+            throw new IllegalStateException(
+                    "could not check or create the lock table '" + table + "': " + e,
+                    errors.translate("check or create the lock table", e));
         }
         return new JdbcLeaseStore(
-                dialect, description, new LockRows(connections, dialect, sql), errors, minPoll, maxPoll);
+                dialect,
+                description,
+                new LockRows(connections, dialect, sql, errors),
+                errors,
+                minPoll,
+                maxPoll,
+                callTimeout);
     }
 
     private void refuseTransactionAwareProxy() {
@@ -127,16 +162,16 @@ public final class JdbcLeaseStoreBuilder {
         }
     }
 
-    private Dialect detectDialect() {
-        String product;
+    /** The database's product name, which also chooses the error codes of Spring's SQL error translation. */
+    private String databaseProduct() {
         try (Connection connection = dataSource.getConnection()) {
-            product = connection.getMetaData().getDatabaseProductName();
+            return connection.getMetaData().getDatabaseProductName();
         } catch (SQLException e) {
+            // The product, and so its error codes, is unknown yet: the driver's exception class and SQLState decide.
+            DataAccessException translated = new SQLExceptionSubclassTranslator().translate("connect", null, e);
             throw new IllegalStateException(
-                    "could not connect to find out which database the lock table is in: " + e, e);
+                    "could not connect to find out which database the lock table is in: " + e,
+                    translated != null ? translated : e);
         }
-        return Dialect.of(product)
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
     }
 }

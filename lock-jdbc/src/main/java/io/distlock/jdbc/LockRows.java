@@ -13,11 +13,13 @@ final class LockRows {
     private final Connections connections;
     private final Dialect dialect;
     private final LockSql sql;
+    private final StoreErrors errors;
 
-    LockRows(Connections connections, Dialect dialect, LockSql sql) {
+    LockRows(Connections connections, Dialect dialect, LockSql sql, StoreErrors errors) {
         this.connections = connections;
         this.dialect = dialect;
         this.sql = sql;
+        this.errors = errors;
     }
 
     /**
@@ -141,7 +143,7 @@ final class LockRows {
             statement.executeUpdate();
             return true;
         } catch (SQLException e) {
-            if (StoreErrors.isDuplicateKey(e)) {
+            if (errors.isDuplicateKey(e)) {
                 return false;
             }
             throw e;

@@ -2,7 +2,9 @@ package io.distlock.jdbc;
 
 import io.distlock.Lock;
 import io.distlock.store.StoreLock;
+import io.distlock.test.TcpProxy;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,21 +13,70 @@ import org.junit.jupiter.api.AfterEach;
 
 /**
  * {@link LockContract} on {@link StoreLock} over {@link JdbcLeaseStore}: each client is its own store on its own data
- * source, standing for another process, and is closed after the test.
+ * source, standing for another process, and is closed after the test. A store outage is a paused proxy in front of
+ * the database server.
  */
 abstract class JdbcLockContracts extends LockContract {
+
+    /** How long the client that an outage cuts off waits for one answer of the database. */
+    static final Duration OUTAGE_CALL_TIMEOUT = Duration.ofSeconds(2);
 
     private final List<AutoCloseable> opened = new ArrayList<>();
 
     /** A new data source of the database under test, its own connections; registered with {@link #closeAfter}. */
     abstract DataSource newDataSource();
 
+    /** The database server's host, for a proxy in front of it. */
+    abstract String serverHost();
+
+    /** The database server's port, for a proxy in front of it. */
+    abstract int serverPort();
+
+    /**
+     * A new data source of the same database whose connections go to {@code 127.0.0.1:port}, a proxy in front of the
+     * server, and give up on a connection after {@code timeout}; registered with {@link #closeAfter}.
+     */
+    abstract DataSource dataSourceThrough(int port, Duration timeout);
+
     @Override
     public Lock newClient() {
+        return client(JdbcLeaseStore.builder(newDataSource()));
+    }
+
+    /** The outage pauses a proxy between the client and the server: connections stay open, nothing gets through. */
+    @Override
+    public StoreOutage storeOutage() {
+        TcpProxy proxy = TcpProxy.start(serverHost(), serverPort());
+        // Closed after the test, not with the outage: requests held back in the proxy must still reach the server.
+        closeAfter(proxy);
+        Lock client = client(JdbcLeaseStore.builder(dataSourceThrough(proxy.port(), OUTAGE_CALL_TIMEOUT))
+                .callTimeout(OUTAGE_CALL_TIMEOUT));
+        return new StoreOutage() {
+            @Override
+            public Lock client() {
+                return client;
+            }
+
+            @Override
+            public void begin() {
+                proxy.pause();
+            }
+
+            @Override
+            public Duration callTimeout() {
+                return OUTAGE_CALL_TIMEOUT;
+            }
+
+            @Override
+            public void close() {
+                proxy.resume();
+            }
+        };
+    }
+
+    private Lock client(JdbcLeaseStoreBuilder store) {
         // No grace period: tests leave keys held, and closing must not wait for them.
-        StoreLock lock = StoreLock.builder(JdbcLeaseStore.builder(newDataSource())
-                        .createTableIfMissing(true)
-                        .build())
+        StoreLock lock = StoreLock.builder(store.createTableIfMissing(true).build())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
         closeAfter(lock);

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.jdbc.BadSqlGrammarException;
 import org.springframework.jdbc.datasource.TransactionAwareDataSourceProxy;
 
 /**
@@ -33,7 +34,7 @@ abstract class LeaseStoreChecks {
     private static final Duration LONG = Duration.ofSeconds(30);
 
     private JdbcLeaseStore store;
-    private String key;
+    String key;
 
     /** The database under test; the same for every test of the class. */
     abstract DataSource dataSource();
@@ -157,7 +158,10 @@ abstract class LeaseStoreChecks {
                 .hasMessageContaining(
                         Dialect.of(databaseProduct()).orElseThrow().schemaResource())
                 .hasMessageContaining("createTableIfMissing(true)")
-                .hasMessageContaining(key);
+                .hasMessageContaining(key)
+                .as("the database's error, as Spring's SQL error translation classifies it")
+                .cause()
+                .isInstanceOf(BadSqlGrammarException.class);
     }
 
     @Test

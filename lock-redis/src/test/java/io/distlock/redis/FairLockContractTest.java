@@ -3,20 +3,30 @@ package io.distlock.redis;
 import io.distlock.Lock;
 import io.distlock.test.TestRedis;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
 import org.junit.jupiter.api.AfterEach;
 
 /** The fair lock keeps every promise of a lock. */
 class FairLockContractTest extends LockContract {
 
     private final RedisClients clients = new RedisClients(TestRedis.shared());
+    private final ContractOutages outages = new ContractOutages();
 
     @Override
     public Lock newClient() {
         return clients.lock().fair();
     }
 
+    /** The outage pauses a proxy between one client and the shared server. */
+    @Override
+    public StoreOutage storeOutage() {
+        return outages.proxied(
+                TestRedis.shared(), outageClients -> outageClients.lock().fair());
+    }
+
     @AfterEach
     void closeClients() throws Exception {
+        outages.close();
         clients.close();
     }
 }

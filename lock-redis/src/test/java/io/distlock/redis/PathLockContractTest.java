@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lock;
 import io.distlock.test.TestRedis;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 
@@ -10,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 class PathLockContractTest extends LockContract {
 
     private final RedisClients clients = new RedisClients(TestRedis.shared());
+    private final ContractOutages outages = new ContractOutages();
     private final String tree = "contract-tree:" + UUID.randomUUID();
 
     @Override
@@ -17,8 +19,16 @@ class PathLockContractTest extends LockContract {
         return clients.lock().tree(tree);
     }
 
+    /** The outage pauses a proxy between one client and the shared server. */
+    @Override
+    public StoreOutage storeOutage() {
+        return outages.proxied(
+                TestRedis.shared(), outageClients -> outageClients.lock().tree(tree));
+    }
+
     @AfterEach
     void closeClients() throws Exception {
+        outages.close();
         clients.close();
     }
 }

@@ -3,6 +3,8 @@ package io.distlock.redis;
 import io.distlock.Lock;
 import io.distlock.test.TestRedisCluster;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +29,12 @@ class RedisLockClusterContractTest extends LockContract {
     @Override
     public Lock newClient() {
         return clients.lock();
+    }
+
+    /** The outage pauses every node of the class's cluster, and waits for it to be healthy once they run again. */
+    @Override
+    public StoreOutage storeOutage() {
+        return ContractOutages.paused(cluster.nodes(), newClient(), () -> cluster.awaitHealthy(Duration.ofSeconds(30)));
     }
 
     @AfterEach

@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lock;
 import io.distlock.test.TestRedis;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -28,6 +29,12 @@ class RedlockContractTest extends LockContract {
     @Override
     public Lock newClient() {
         return clients.lock();
+    }
+
+    /** The outage pauses all three servers: no node can vote. */
+    @Override
+    public StoreOutage storeOutage() {
+        return ContractOutages.paused(servers, newClient(), () -> {});
     }
 
     @AfterEach

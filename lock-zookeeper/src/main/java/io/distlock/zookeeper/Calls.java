@@ -36,12 +36,31 @@ final class Calls {
      * @throws LockBackendException if the operation could not be started or got no answer within the timeout
      */
     CuratorEvent await(String key, String what, Operation operation) {
+        return await(key, what, start(key, what, operation));
+    }
+
+    /**
+     * Starts the operation; the returned answer completes when Curator reports its outcome, after its retries, even
+     * after a caller stopped waiting for it.
+     *
+     * @throws LockBackendException if the operation could not be started
+     */
+    CompletableFuture<CuratorEvent> start(String key, String what, Operation operation) {
         CompletableFuture<CuratorEvent> answer = new CompletableFuture<>();
         try {
             operation.start((client, event) -> answer.complete(event));
         } catch (Exception e) {
             throw new LockBackendException(key, what + ": could not be sent to ZooKeeper", e);
         }
+        return answer;
+    }
+
+    /**
+     * Waits for the answer of a started operation up to the timeout.
+     *
+     * @throws LockBackendException if it got no answer within the timeout; the operation may still succeed later
+     */
+    CuratorEvent await(String key, String what, CompletableFuture<CuratorEvent> answer) {
         boolean interrupted = false;
         long end = System.nanoTime() + timeout.toNanos();
         try {

@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.LockLostException.Reason;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -10,7 +11,8 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 /**
  * Turns connection trouble into lost leases and wakes waiters on every change of the connection.
  *
- * <p>Every state other than CONNECTED and RECONNECTED ends the holds: SUSPENDED as well as LOST. While suspended, the
+ * <p>Every state other than CONNECTED and RECONNECTED ends the holds: SUSPENDED as well as LOST. The loss is reported
+ * as {@link Reason#CONNECTION_SUSPENDED} (the hold may or may not be gone), or as {@link Reason#KEY_GONE} on LOST. While suspended, the
  * client cannot tell whether its session lives; the ZooKeeper client reports the disconnection after two thirds of the
  * session timeout without an answer, and the ensemble may expire the session one third later and give the key to
  * another client, before Curator 5 would post LOST (one whole session timeout after SUSPENDED). Ending the hold on
@@ -27,8 +29,10 @@ final class ConnectionWatch implements ConnectionStateListener {
     public void stateChanged(CuratorFramework client, ConnectionState state) {
         if (state != ConnectionState.CONNECTED && state != ConnectionState.RECONNECTED) {
             troubles.incrementAndGet();
+            // LOST: Curator counts the session as expired, and its nodes with it. Otherwise nobody can tell yet.
+            Reason reason = state == ConnectionState.LOST ? Reason.KEY_GONE : Reason.CONNECTION_SUSPENDED;
             for (ZooKeeperLease lease : held) {
-                lease.connectionLost();
+                lease.connectionLost(reason);
             }
         }
         for (Runnable waiter : waiters) {
@@ -48,7 +52,7 @@ final class ConnectionWatch implements ConnectionStateListener {
     void hold(ZooKeeperLease lease, long troublesBefore) {
         held.add(lease);
         if (troubles.get() != troublesBefore) {
-            lease.connectionLost();
+            lease.connectionLost(Reason.CONNECTION_SUSPENDED);
         }
     }
 

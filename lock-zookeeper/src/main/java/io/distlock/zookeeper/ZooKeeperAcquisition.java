@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
@@ -41,6 +42,9 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private @Nullable String ownPath;
     private @Nullable String watchedPath;
     private boolean createUnsure;
+    /** A create whose answer did not come in time: Curator may still make the node, and reports when it knows. */
+    private @Nullable CompletableFuture<CuratorEvent> pendingCreate;
+
     private boolean granted;
     private boolean waiting;
     private ServerClock.@Nullable Reading clock;
@@ -114,9 +118,23 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             return;
         }
         String own = ownPath;
+        CompletableFuture<CuratorEvent> create = pendingCreate;
         if (own != null) {
             Queue.remove(store, key, own);
+        } else if (create != null) {
+            // Looking now could miss a node that Curator's retries create later, and that node would then block the
+            // queue for as long as the session lives: remove it once Curator reports how the create ended.
+            create.whenCompleteAsync((answer, failure) -> removeCreated(answer), store.cleanup());
         } else if (createUnsure) {
+            Queue.removeOwnerNodes(store, key, parent, owner);
+        }
+    }
+
+    /** Removes the node of a create given up on, or every node of this owner's when the create's outcome is unknown. */
+    private void removeCreated(@Nullable CuratorEvent answer) {
+        if (answer != null && Calls.code(answer) == Code.OK) {
+            Queue.remove(store, key, answer.getName());
+        } else if (answer == null || Calls.code(answer) != Code.NONODE) {
             Queue.removeOwnerNodes(store, key, parent, owner);
         }
     }
@@ -133,8 +151,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         for (int attempt = 1; ; attempt++) {
             long sent = System.nanoTime();
             Stat stat = new Stat();
-            CuratorEvent answer = store.calls()
-                    .await(
+            CompletableFuture<CuratorEvent> started = store.calls()
+                    .start(
                             key,
                             "joining the queue",
                             cb -> client().create()
@@ -144,6 +162,15 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                                     .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
                                     .inBackground(cb)
                                     .forPath(prefix, data));
+            CuratorEvent answer;
+            try {
+                answer = store.calls().await(key, "joining the queue", started);
+            } catch (RuntimeException e) {
+                if (!started.isDone()) {
+                    pendingCreate = started;
+                }
+                throw e;
+            }
             Code code = Calls.code(answer);
             if (code == Code.OK) {
                 ownPath = answer.getName();

@@ -1,8 +1,10 @@
 package io.distlock.zookeeper;
 
+import io.distlock.LockLostException.Reason;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.zookeeper.KeeperException.Code;
@@ -30,8 +32,8 @@ final class ZooKeeperLease implements StoreLease {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private volatile int version;
-    private volatile boolean lost;
-    private volatile @Nullable Runnable onGone;
+    private volatile @Nullable Reason lost;
+    private volatile @Nullable Consumer<Reason> onGone;
 
     ZooKeeperLease(ZooKeeperLeaseStore store, String key, String path, String owner, Stat granted) {
         this.store = store;
@@ -98,8 +100,14 @@ final class ZooKeeperLease implements StoreLease {
 
     @Override
     public void whenGone(Runnable gone) {
+        whenGone((Reason reason) -> gone.run());
+    }
+
+    /** Reports {@link Reason#KEY_GONE} when the node was removed, {@link Reason#CONNECTION_SUSPENDED} on trouble. */
+    @Override
+    public void whenGone(Consumer<Reason> gone) {
         onGone = gone;
-        if (lost) {
+        if (lost != null) {
             report();
         }
     }
@@ -121,8 +129,8 @@ final class ZooKeeperLease implements StoreLease {
      * The connection had trouble: the hold counts as lost, and the node is removed once the connection is back, so a
      * session that survived does not keep the key from the others until the lease runs out.
      */
-    void connectionLost() {
-        if (end()) {
+    void connectionLost(Reason reason) {
+        if (end(reason)) {
             try {
                 client().delete()
                         .guaranteed()
@@ -140,14 +148,14 @@ final class ZooKeeperLease implements StoreLease {
             return;
         }
         if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            end();
+            end(Reason.KEY_GONE);
         } else if (event.getType() == Watcher.Event.EventType.NodeDataChanged) {
             // Watches fire once; our own extensions change the node, so the watch is set again.
             try {
                 checkAndWatch((c, answer) -> {
                     if (Calls.code(answer) == Code.NONODE
                             || (Calls.code(answer) == Code.OK && answer.getStat() == null)) {
-                        end();
+                        end(Reason.KEY_GONE);
                     }
                 });
             } catch (Exception e) {
@@ -161,12 +169,12 @@ final class ZooKeeperLease implements StoreLease {
     }
 
     /** Ends the hold as lost; true for the one caller that ended it. */
-    private boolean end() {
+    private boolean end(Reason reason) {
         if (!ended.compareAndSet(false, true)) {
             return false;
         }
         store.connection().forget(this);
-        lost = true;
+        lost = reason;
         if (onGone != null) {
             report();
         }
@@ -174,9 +182,10 @@ final class ZooKeeperLease implements StoreLease {
     }
 
     private void report() {
-        Runnable gone = onGone;
-        if (gone != null && reported.compareAndSet(false, true)) {
-            store.report(gone);
+        Consumer<Reason> gone = onGone;
+        Reason reason = lost;
+        if (gone != null && reason != null && reported.compareAndSet(false, true)) {
+            store.report(() -> gone.accept(reason));
         }
     }
 

@@ -4,9 +4,13 @@ import io.distlock.store.LeaseStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -43,18 +47,26 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     private final boolean ownsClient;
     private final String basePath;
     private final Calls calls;
+    private final Duration callTimeout;
     private final ServerClock clock;
     private final ConnectionWatch connection = new ConnectionWatch();
     private final ExecutorService events;
+    private final ExecutorService cleanup;
 
     private ZooKeeperLeaseStore(CuratorFramework client, boolean ownsClient, String basePath, Duration callTimeout) {
         this.client = client;
         this.ownsClient = ownsClient;
         this.basePath = basePath;
         this.calls = new Calls(callTimeout);
+        this.callTimeout = callTimeout;
         this.clock = new ServerClock(client, ZKPaths.makePath(basePath, CLOCK_NODE), calls);
         this.events = Executors.newSingleThreadExecutor(task -> {
             Thread thread = new Thread(task, "distlock-zookeeper-events");
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.cleanup = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
+            Thread thread = new Thread(task, "distlock-zookeeper-cleanup");
             thread.setDaemon(true);
             return thread;
         });
@@ -91,6 +103,16 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     public Acquisition begin(String key, String owner, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
         return new ZooKeeperAcquisition(this, key, parent, owner, lease.toMillis());
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return the builder's {@link Builder#callTimeout(Duration)}, 15 s by default
+     */
+    @Override
+    public Duration callTimeout() {
+        return callTimeout;
     }
 
     /**
@@ -171,6 +193,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     public void close() {
         client.getConnectionStateListenable().removeListener(connection);
         events.shutdown();
+        cleanup.shutdown();
         if (ownsClient) {
             client.close();
         }
@@ -190,6 +213,14 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     ConnectionWatch connection() {
         return connection;
+    }
+
+    /**
+     * Where queue nodes left by acquisitions given up on are removed, one at a time, off Curator's event thread and
+     * off the thread that reports lost leases: each removal may wait for ZooKeeper.
+     */
+    Executor cleanup() {
+        return cleanup;
     }
 
     /** Runs a lost-lease callback on the store's thread, or on the caller's once the store is closed. */
@@ -258,7 +289,9 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
         /**
          * Sets how long a single request may wait for ZooKeeper's answer, Curator's retries included, before the call
-         * throws {@link io.distlock.LockBackendException}; 15 s by default.
+         * throws {@link io.distlock.LockBackendException}; 15 s by default. It bounds {@code acquire}, which has no wait
+         * of its own; a caller with a shorter wait gives up at the end of its wait, and a queue node that the request
+         * it gave up on creates is removed once Curator reports the outcome.
          *
          * @param callTimeout at least 100 ms
          * @return this builder

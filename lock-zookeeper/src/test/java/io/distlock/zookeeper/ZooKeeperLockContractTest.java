@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.Lock;
 import io.distlock.store.StoreLock;
 import io.distlock.test.contract.LockContract;
+import io.distlock.test.contract.StoreOutage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -12,6 +13,9 @@ import org.junit.jupiter.api.BeforeAll;
 
 /** The suite every backend passes, on {@link StoreLock} over {@link ZooKeeperLeaseStore}; each client has a session. */
 class ZooKeeperLockContractTest extends LockContract {
+
+    /** The call timeout of the client that an outage cuts off. */
+    private static final Duration OUTAGE_CALL_TIMEOUT = Duration.ofSeconds(2);
 
     private static TestZooKeeper zookeeper;
 
@@ -36,13 +40,55 @@ class ZooKeeperLockContractTest extends LockContract {
 
     @Override
     public Lock newClient() {
+        return newClient(ZooKeeperLeaseStore.builder(connectedClient()));
+    }
+
+    /** The outage stops the server, as a crashed ensemble; closing it starts the server again on the same port. */
+    @Override
+    public StoreOutage storeOutage() {
+        Lock client = newClient(ZooKeeperLeaseStore.builder(connectedClient()).callTimeout(OUTAGE_CALL_TIMEOUT));
+        return new StoreOutage() {
+            @Override
+            public Lock client() {
+                return client;
+            }
+
+            @Override
+            public void begin() {
+                try {
+                    zookeeper.server().stop();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not stop ZooKeeper", e);
+                }
+            }
+
+            @Override
+            public Duration callTimeout() {
+                return OUTAGE_CALL_TIMEOUT;
+            }
+
+            @Override
+            public void close() {
+                try {
+                    zookeeper.server().restart();
+                } catch (Exception e) {
+                    throw new IllegalStateException("could not start ZooKeeper again", e);
+                }
+            }
+        };
+    }
+
+    private Lock newClient(ZooKeeperLeaseStore.Builder store) {
+        StoreLock lock = StoreLock.builder(store.build())
+                .shutdownGracePeriod(Duration.ZERO)
+                .build();
+        locks.add(lock);
+        return lock;
+    }
+
+    private static org.apache.curator.framework.CuratorFramework connectedClient() {
         try {
-            StoreLock lock = StoreLock.builder(
-                            ZooKeeperLeaseStore.builder(zookeeper.newClient()).build())
-                    .shutdownGracePeriod(Duration.ZERO)
-                    .build();
-            locks.add(lock);
-            return lock;
+            return zookeeper.newClient();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -48,6 +48,7 @@ class JdbcLockConfiguration {
                     .tableName(jdbc.getTableName())
                     .pollInterval(jdbc.getPollMin(), jdbc.getPollMax())
                     .createTableIfMissing(jdbc.isCreateTable())
+                    .callTimeout(jdbc.getCallTimeout())
                     .build();
             try {
                 store.ping();

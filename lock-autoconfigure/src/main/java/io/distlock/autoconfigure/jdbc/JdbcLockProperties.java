@@ -28,6 +28,12 @@ public class JdbcLockProperties implements InitializingBean {
     /** Longest pause of a waiting acquisition between two tries: how late, at most, a waiter sees a release. */
     private Duration pollMax = Duration.ofMillis(100);
 
+    /**
+     * How long an acquisition waits for the database's answer to one attempt, the pool's wait for a connection
+     * included: the bound of an acquisition without a wait; one with a shorter wait gives up at its end.
+     */
+    private Duration callTimeout = Duration.ofSeconds(15);
+
     public String getTableName() {
         return tableName;
     }
@@ -60,6 +66,14 @@ public class JdbcLockProperties implements InitializingBean {
         this.pollMax = pollMax;
     }
 
+    public Duration getCallTimeout() {
+        return callTimeout;
+    }
+
+    public void setCallTimeout(Duration callTimeout) {
+        this.callTimeout = callTimeout;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -81,6 +95,10 @@ public class JdbcLockProperties implements InitializingBean {
         if (pollMax == null || pollMax.compareTo(pollMin) < 0 || pollMax.compareTo(Duration.ofMinutes(1)) > 0) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.jdbc.poll-max", pollMax, "must be from distlock.jdbc.poll-min (" + pollMin + ") to 1m");
+        }
+        if (callTimeout == null || callTimeout.compareTo(Duration.ofMillis(100)) < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.jdbc.call-timeout", callTimeout, "must be at least 100ms");
         }
     }
 }

@@ -31,7 +31,8 @@ class JdbcLockPropertiesTest {
                 "distlock.jdbc.table-name=1locks | distlock.jdbc.table-name",
                 "distlock.jdbc.poll-min=0ms | distlock.jdbc.poll-min",
                 "distlock.jdbc.poll-max=5ms | distlock.jdbc.poll-max",
-                "distlock.jdbc.poll-max=2m | distlock.jdbc.poll-max"
+                "distlock.jdbc.poll-max=2m | distlock.jdbc.poll-max",
+                "distlock.jdbc.call-timeout=50ms | distlock.jdbc.call-timeout"
             })
     void invalidValuesFailStartUpNamingTheProperty(String property, String name) {
         runner.withPropertyValues(property)
@@ -45,12 +46,17 @@ class JdbcLockPropertiesTest {
     @Test
     void theLockOnADatabaseUsesThem() {
         runner.withBean(DataSource.class, JdbcLockPropertiesTest::h2)
-                .withPropertyValues("distlock.jdbc.table-name=app_locks", "distlock.jdbc.create-table=true")
+                .withPropertyValues(
+                        "distlock.jdbc.table-name=app_locks",
+                        "distlock.jdbc.create-table=true",
+                        "distlock.jdbc.call-timeout=3s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean(JdbcLockProperties.class).getTableName())
                             .isEqualTo("app_locks");
                     assertThat(context.getBean(StoreLock.class).toString()).contains("[table=app_locks]");
+                    assertThat(context.getBean(JdbcLockProperties.class).getCallTimeout())
+                            .isEqualTo(java.time.Duration.ofSeconds(3));
                 });
     }
 

@@ -20,25 +20,10 @@ import org.junit.jupiter.api.Timeout;
  * {@link Lock#acquireAsync}); {@link LockContract} runs it for each implementation.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-public interface AsyncContract {
+public interface AsyncContract extends ContractSubject {
 
     /** A lease that outlasts every test. */
     Lease ASYNC_LEASE = Lease.fixed(Duration.ofSeconds(30));
-
-    /**
-     * An independent client of the store under test, standing for another process.
-     *
-     * @return a new lock client
-     */
-    Lock newClient();
-
-    /**
-     * A key unique to this test run.
-     *
-     * @param name the key's name within the test
-     * @return the key
-     */
-    String key(String name);
 
     /** An asynchronous acquisition of a free key completes with a handle that holds it. */
     @Test
