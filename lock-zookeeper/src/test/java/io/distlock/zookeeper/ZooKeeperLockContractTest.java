@@ -40,13 +40,13 @@ class ZooKeeperLockContractTest extends LockContract {
 
     @Override
     public Lock newClient() {
-        return newClient(ZooKeeperLeaseStore.builder(connectedClient()));
+        return newClient(ZooKeeperLeaseStore.builder(connectedCurator()));
     }
 
     /** The outage stops the server, as a crashed ensemble; closing it starts the server again on the same port. */
     @Override
     public StoreOutage storeOutage() {
-        Lock client = newClient(ZooKeeperLeaseStore.builder(connectedClient()).callTimeout(OUTAGE_CALL_TIMEOUT));
+        Lock client = newClient(ZooKeeperLeaseStore.builder(connectedCurator()).callTimeout(OUTAGE_CALL_TIMEOUT));
         return new StoreOutage() {
             @Override
             public Lock client() {
@@ -86,7 +86,7 @@ class ZooKeeperLockContractTest extends LockContract {
         return lock;
     }
 
-    private static org.apache.curator.framework.CuratorFramework connectedClient() {
+    private static org.apache.curator.framework.CuratorFramework connectedCurator() {
         try {
             return zookeeper.newClient();
         } catch (InterruptedException e) {

@@ -28,7 +28,7 @@ public interface AsyncContract extends ContractSubject {
     /** An asynchronous acquisition of a free key completes with a handle that holds it. */
     @Test
     default void anAsynchronousAcquisitionOfAFreeKeyHoldsIt() {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("free");
 
         LockHandle held = lock.acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(5))
@@ -36,19 +36,19 @@ public interface AsyncContract extends ContractSubject {
                 .join();
 
         assertThat(held.isHeld()).isTrue();
-        assertThat(newClient().tryAcquire(key, ASYNC_LEASE)).isEmpty();
+        assertThat(connectedClient().tryAcquire(key, ASYNC_LEASE)).isEmpty();
         held.release();
-        newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
+        connectedClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
     }
 
     /** A waiting asynchronous acquisition completes with the key once another client releases it. */
     @Test
     default void anAsynchronousAcquisitionGetsTheKeyWhenAnotherClientReleasesIt() throws Exception {
-        Lock holder = newClient();
+        Lock holder = connectedClient();
         String key = key("released");
         LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
 
-        CompletableFuture<LockHandle> waiting = newClient()
+        CompletableFuture<LockHandle> waiting = connectedClient()
                 .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
                 .toCompletableFuture();
         await().pollDelay(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> true);
@@ -63,17 +63,17 @@ public interface AsyncContract extends ContractSubject {
     /** An asynchronous acquisition whose wait ends while the key stays held completes without it. */
     @Test
     default void anAsynchronousAcquisitionEndsWithoutTheKeyWhenItStaysHeld() {
-        Lock holder = newClient();
+        Lock holder = connectedClient();
         String key = key("held");
         LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
 
-        Optional<LockHandle> acquired = newClient()
+        Optional<LockHandle> acquired = connectedClient()
                 .tryAcquireAsync(key, ASYNC_LEASE, Duration.ofMillis(300))
                 .toCompletableFuture()
                 .join();
 
         assertThat(acquired).isEmpty();
-        assertThatThrownBy(() -> newClient()
+        assertThatThrownBy(() -> connectedClient()
                         .acquireAsync(key, ASYNC_LEASE, Duration.ZERO)
                         .toCompletableFuture()
                         .join())
@@ -84,10 +84,10 @@ public interface AsyncContract extends ContractSubject {
     /** An asynchronous release frees the key for a waiter of another client. */
     @Test
     default void anAsynchronousReleaseFreesTheKeyForAWaiterOfAnotherClient() throws Exception {
-        Lock holder = newClient();
+        Lock holder = connectedClient();
         String key = key("released-async");
         LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
-        CompletableFuture<LockHandle> waiting = newClient()
+        CompletableFuture<LockHandle> waiting = connectedClient()
                 .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
                 .toCompletableFuture();
 
@@ -100,16 +100,16 @@ public interface AsyncContract extends ContractSubject {
                 .havingCause()
                 .isInstanceOf(IllegalStateException.class);
         next.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
-        newClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
+        connectedClient().tryAcquire(key, ASYNC_LEASE).orElseThrow().release();
     }
 
     /** A cancelled asynchronous acquisition leaves nothing held: once the holder releases, another client takes the key. */
     @Test
     default void aCancelledAsynchronousAcquisitionHoldsNothing() {
-        Lock holder = newClient();
+        Lock holder = connectedClient();
         String key = key("cancelled");
         LockHandle held = holder.tryAcquire(key, ASYNC_LEASE).orElseThrow();
-        CompletableFuture<LockHandle> waiting = newClient()
+        CompletableFuture<LockHandle> waiting = connectedClient()
                 .acquireAsync(key, ASYNC_LEASE, Duration.ofSeconds(20))
                 .toCompletableFuture();
         await().pollDelay(Duration.ofMillis(100)).atMost(Duration.ofSeconds(2)).until(() -> true);
@@ -117,7 +117,7 @@ public interface AsyncContract extends ContractSubject {
         assertThat(waiting.cancel(false)).isTrue();
         held.release();
 
-        Lock third = newClient();
+        Lock third = connectedClient();
         await().atMost(Duration.ofSeconds(5))
                 .untilAsserted(
                         () -> third.tryAcquire(key, ASYNC_LEASE).orElseThrow().release());

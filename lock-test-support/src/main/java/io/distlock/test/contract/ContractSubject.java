@@ -1,6 +1,9 @@
 package io.distlock.test.contract;
 
+import io.distlock.Lease;
 import io.distlock.Lock;
+import java.time.Duration;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -12,12 +15,35 @@ import java.util.concurrent.TimeUnit;
  */
 public interface ContractSubject {
 
+    /** How long {@link #connectedClient()} waits for its first acquisition: connecting, however slow the machine. */
+    Duration CONNECT_WAIT = Duration.ofSeconds(20);
+
     /**
      * An independent client of the store under test, standing for another process; the backend's test closes it.
      *
      * @return a new lock client
      */
     Lock newClient();
+
+    /**
+     * A new client of the store, as {@link #newClient()}, whose connections are up: it has taken and released a key of
+     * its own, with a wait that a busy machine does not run out. A case that times a short wait or a short lease uses
+     * it, so that what it times never includes connecting, which on a loaded machine can take longer than the wait.
+     *
+     * @return a new lock client, connected
+     */
+    default Lock connectedClient() {
+        Lock client = newClient();
+        try {
+            client.tryAcquire(key("connect:" + UUID.randomUUID()), Lease.fixed(Duration.ofSeconds(30)), CONNECT_WAIT)
+                    .orElseThrow(() -> new IllegalStateException("a fresh key stayed taken for " + CONNECT_WAIT))
+                    .release();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while connecting a client", e);
+        }
+        return client;
+    }
 
     /**
      * A key unique to this test run.

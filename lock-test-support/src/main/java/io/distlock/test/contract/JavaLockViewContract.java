@@ -29,8 +29,8 @@ public interface JavaLockViewContract extends ContractSubject {
     /** The view is owned by the locking thread, re-entrant, and unlocked as many times as it was locked. */
     @Test
     default void javaLockViewIsThreadOwnedAndReentrant() throws Exception {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String key = key("k");
         java.util.concurrent.locks.Lock view = lock.asJavaLock(key, LONG_LEASE);
 
@@ -59,8 +59,8 @@ public interface JavaLockViewContract extends ContractSubject {
      */
     @Test
     default void aViewHoldIsReenteredThroughASecondViewAndPlainAcquisitions() throws Exception {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String key = key("k");
         java.util.concurrent.locks.Lock first = lock.asJavaLock(key, LONG_LEASE);
         java.util.concurrent.locks.Lock second = lock.asJavaLock(key, LONG_LEASE);
@@ -95,7 +95,7 @@ public interface JavaLockViewContract extends ContractSubject {
      */
     @Test
     default void inspectionNamesTheThreadThatAViewHoldIsBoundTo() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         assumeTrue(lock instanceof InspectableLock, lock.getClass().getSimpleName() + " cannot be inspected");
         InspectableLock inspected = (InspectableLock) lock;
         String viewKey = key("view");

@@ -32,8 +32,8 @@ public interface LeaseContract extends ContractSubject {
     /** A lease that runs out frees the key for the next client, and its holder sees the loss. */
     @Test
     default void expiredLeaseFreesTheLockAndItsHolderFindsOut() throws Exception {
-        Lock crashed = newClient();
-        Lock next = newClient();
+        Lock crashed = connectedClient();
+        Lock next = connectedClient();
         String key = key("k");
         LockHandle abandoned =
                 crashed.tryAcquire(key, Lease.fixed(Duration.ofMillis(300))).orElseThrow();
@@ -50,8 +50,8 @@ public interface LeaseContract extends ContractSubject {
     /** A holder whose lease ran out can neither release nor extend the new owner's hold. */
     @Test
     default void staleHolderCannotReleaseOrExtendNewOwnersLock() throws Exception {
-        Lock stale = newClient();
-        Lock current = newClient();
+        Lock stale = connectedClient();
+        Lock current = connectedClient();
         String key = key("k");
         LockHandle old =
                 stale.tryAcquire(key, Lease.fixed(Duration.ofMillis(200))).orElseThrow();
@@ -71,7 +71,7 @@ public interface LeaseContract extends ContractSubject {
     /** An extension sets the holder's own lease, and a released handle can no longer be extended. */
     @Test
     default void extendingMovesTheLeaseAndNeverTouchesOthers() {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
         LockHandle held =
                 lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(2))).orElseThrow();
@@ -87,7 +87,7 @@ public interface LeaseContract extends ContractSubject {
     /** Stale handles of a thread never keep that thread's later, independent acquisitions from getting the key. */
     @Test
     default void expiredOrAbandonedHoldsNeverBlockTheirThreadsLaterAcquisitions() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
@@ -113,7 +113,7 @@ public interface LeaseContract extends ContractSubject {
     /** Re-entering a hold that was lost throws {@link LockLostException}. */
     @Test
     default void nestedAcquisitionOfALostHoldThrows() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
         LockHandle outer =
                 lock.tryAcquire(key, Lease.fixed(Duration.ofMillis(100))).orElseThrow();
@@ -131,7 +131,7 @@ public interface LeaseContract extends ContractSubject {
     /** Work that outlasts its fixed lease ends with {@link LockLostException}, reason {@code LEASE_EXPIRED}. */
     @Test
     default void callbackReportsALockLostDuringTheWork() {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
 
         assertThatThrownBy(() -> lock.callWithLock(key, Lease.fixed(Duration.ofMillis(100)), Duration.ZERO, () -> {
@@ -146,7 +146,7 @@ public interface LeaseContract extends ContractSubject {
     /** A fixed lease that runs out is reported to the lost callback once. */
     @Test
     default void lostCallbackFiresOnceWhenAFixedLeaseRunsOut() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         LockHandle held =
                 lock.tryAcquire(key("k"), Lease.fixed(Duration.ofMillis(200))).orElseThrow();
         AtomicInteger calls = new AtomicInteger();
@@ -166,7 +166,7 @@ public interface LeaseContract extends ContractSubject {
     /** A callback runs on an internal thread, as {@link LockHandle#onLost} says, even when registered after the loss. */
     @Test
     default void lostCallbackRunsOnAThreadOfTheLocksOwnNeverTheCallers() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         LockHandle held =
                 lock.tryAcquire(key("k"), Lease.fixed(Duration.ofMillis(100))).orElseThrow();
         await().atMost(Duration.ofSeconds(5)).until(held::isLost);
@@ -177,17 +177,20 @@ public interface LeaseContract extends ContractSubject {
         assertThat(ranOn.get(5, TimeUnit.SECONDS)).isNotSameAs(Thread.currentThread());
     }
 
-    /** A hold released in time is never reported lost. */
+    /**
+     * A hold released in time is never reported lost, not even once its lease would have run out. The lease leaves a
+     * busy machine room to release in time.
+     */
     @Test
     default void lostCallbackNeverFiresAfterANormalRelease() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         LockHandle held =
-                lock.tryAcquire(key("k"), Lease.fixed(Duration.ofMillis(200))).orElseThrow();
+                lock.tryAcquire(key("k"), Lease.fixed(Duration.ofSeconds(2))).orElseThrow();
         AtomicInteger calls = new AtomicInteger();
         held.onLost(lost -> calls.incrementAndGet());
 
         held.release();
-        Thread.sleep(400);
+        Thread.sleep(2400);
 
         assertThat(calls).hasValue(0);
         assertThat(held.isLost()).isFalse();

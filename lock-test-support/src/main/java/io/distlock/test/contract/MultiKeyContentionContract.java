@@ -49,8 +49,8 @@ public interface MultiKeyContentionContract extends ContractSubject {
             CyclicBarrier bothHoldTheirFirstKey = new CyclicBarrier(2);
             CyclicBarrier bothGaveUp = new CyclicBarrier(2);
             List<Future<Boolean>> inOwnOrder = List.of(
-                    pool.submit(() -> takeOneByOne(newClient(), a, b, wait, bothHoldTheirFirstKey, bothGaveUp)),
-                    pool.submit(() -> takeOneByOne(newClient(), b, a, wait, bothHoldTheirFirstKey, bothGaveUp)));
+                    pool.submit(() -> takeOneByOne(connectedClient(), a, b, wait, bothHoldTheirFirstKey, bothGaveUp)),
+                    pool.submit(() -> takeOneByOne(connectedClient(), b, a, wait, bothHoldTheirFirstKey, bothGaveUp)));
             for (Future<Boolean> caller : inOwnOrder) {
                 assertThat(caller.get(10, TimeUnit.SECONDS))
                         .as("each waited for the other's key")
@@ -58,8 +58,8 @@ public interface MultiKeyContentionContract extends ContractSubject {
             }
 
             List<Future<Optional<MultiLockHandle>>> together = List.of(
-                    pool.submit(() -> takeTogetherAndRelease(newClient(), List.of(a, b))),
-                    pool.submit(() -> takeTogetherAndRelease(newClient(), List.of(b, a))));
+                    pool.submit(() -> takeTogetherAndRelease(connectedClient(), List.of(a, b))),
+                    pool.submit(() -> takeTogetherAndRelease(connectedClient(), List.of(b, a))));
             for (Future<Optional<MultiLockHandle>> caller : together) {
                 assertThat(caller.get(10, TimeUnit.SECONDS)).isPresent();
             }

@@ -1,5 +1,7 @@
 package io.distlock.test.contract;
 
+import static io.distlock.test.contract.ContractTimes.LOADED_MACHINE_MARGIN;
+import static io.distlock.test.contract.ContractTimes.PROMISED_LATENESS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -38,8 +40,8 @@ public interface MultiKeyContract extends ContractSubject {
     /** Each key of a set is taken once, in the one global key order, with a handle and fencing token of its own. */
     @Test
     default void everyKeyIsTakenOnceInKeyOrderWithItsOwnHandleAndFencingToken() throws Exception {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String a = key("a");
         String b = key("b");
 
@@ -65,8 +67,8 @@ public interface MultiKeyContract extends ContractSubject {
     /** A key that another client holds makes the call fail and frees the keys it had already taken. */
     @Test
     default void aBusyKeyGivesBackTheKeysAlreadyTaken() throws Exception {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String a = key("a");
         String b = key("b");
         String c = key("c");
@@ -74,27 +76,30 @@ public interface MultiKeyContract extends ContractSubject {
 
         assertThat(lock.tryAcquireAll(List.of(a, b, c), LONG, Duration.ZERO)).isEmpty();
 
-        assertThat(newClient().tryAcquire(a, LONG))
+        assertThat(connectedClient().tryAcquire(a, LONG))
                 .as("taken before the busy key, then given back")
                 .isPresent();
-        assertThat(newClient().tryAcquire(c, LONG)).isPresent();
+        assertThat(connectedClient().tryAcquire(c, LONG)).isPresent();
     }
 
     /** One wait bounds the acquisition of all the keys together, not one wait per key. */
     @Test
     default void theWaitIsForAllTheKeysTogether() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String a = key("a");
         String b = key("b");
-        newClient().tryAcquire(b, LONG).orElseThrow();
+        connectedClient().tryAcquire(b, LONG).orElseThrow();
 
         long start = System.nanoTime();
         Optional<MultiLockHandle> result = lock.tryAcquireAll(List.of(a, b), LONG, Duration.ofMillis(400));
         Duration waited = Duration.ofNanos(System.nanoTime() - start);
 
         assertThat(result).isEmpty();
-        assertThat(waited).isBetween(Duration.ofMillis(400), Duration.ofMillis(900));
-        Optional<LockHandle> free = newClient().tryAcquire(a, LONG);
+        assertThat(waited)
+                .isBetween(
+                        Duration.ofMillis(400),
+                        Duration.ofMillis(400).plus(PROMISED_LATENESS).plus(LOADED_MACHINE_MARGIN));
+        Optional<LockHandle> free = connectedClient().tryAcquire(a, LONG);
         assertThat(free).as("the valid key, untouched by the refused calls").isPresent();
         free.get().release();
     }
@@ -102,10 +107,10 @@ public interface MultiKeyContract extends ContractSubject {
     /** A caller waiting for several keys gets them all soon after the last busy one is released. */
     @Test
     default void aWaiterGetsEveryKeySoonAfterTheLastBusyOneIsReleased() throws Exception {
-        Lock waiter = newClient();
+        Lock waiter = connectedClient();
         String a = key("a");
         String b = key("b");
-        LockHandle busy = newClient().tryAcquire(b, LONG).orElseThrow();
+        LockHandle busy = connectedClient().tryAcquire(b, LONG).orElseThrow();
         ExecutorService thread = Executors.newSingleThreadExecutor();
         try {
             Future<Optional<MultiLockHandle>> waiting =
@@ -117,7 +122,8 @@ public interface MultiKeyContract extends ContractSubject {
             busy.release();
             MultiLockHandle held = waiting.get(10, TimeUnit.SECONDS).orElseThrow();
 
-            assertThat(Duration.ofNanos(System.nanoTime() - released)).isLessThan(Duration.ofSeconds(1));
+            assertThat(Duration.ofNanos(System.nanoTime() - released))
+                    .isLessThan(Duration.ofSeconds(1).plus(LOADED_MACHINE_MARGIN));
             assertThat(held.handles()).allMatch(LockHandle::isHeld);
         } finally {
             thread.shutdownNow();
@@ -127,10 +133,10 @@ public interface MultiKeyContract extends ContractSubject {
     /** An interrupted wait for several keys ends with {@link InterruptedException} and leaves none of them held. */
     @Test
     default void anInterruptedWaitLeavesNothingHeld() throws Exception {
-        Lock waiter = newClient();
+        Lock waiter = connectedClient();
         String a = key("a");
         String b = key("b");
-        newClient().tryAcquire(b, LONG).orElseThrow();
+        connectedClient().tryAcquire(b, LONG).orElseThrow();
         CompletableFuture<Throwable> ended = new CompletableFuture<>();
         Thread waiting = new Thread(() -> {
             try {
@@ -141,7 +147,7 @@ public interface MultiKeyContract extends ContractSubject {
             }
         });
         waiting.start();
-        Lock probe = newClient();
+        Lock probe = connectedClient();
         await().atMost(Duration.ofSeconds(5))
                 .until(() -> probe.tryAcquire(a, LONG)
                         .map(taken -> {
@@ -153,13 +159,13 @@ public interface MultiKeyContract extends ContractSubject {
         waiting.interrupt();
 
         assertThat(ended.get(10, TimeUnit.SECONDS)).isInstanceOf(InterruptedException.class);
-        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+        assertThat(connectedClient().tryAcquire(a, LONG)).isPresent();
     }
 
     /** Work run under several keys sees each key's handle in its context, and a refusal names the key that was busy. */
     @Test
     default void workUnderSeveralKeysSeesEveryHandleAndANotAcquiredNamesTheBusyKey() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String a = key("a");
         String b = key("b");
 
@@ -173,18 +179,18 @@ public interface MultiKeyContract extends ContractSubject {
 
         assertThat(tokens).allMatch(token -> token > 0);
         assertThat(LockContext.current()).isEmpty();
-        LockHandle busy = newClient().tryAcquire(b, LONG).orElseThrow();
+        LockHandle busy = connectedClient().tryAcquire(b, LONG).orElseThrow();
         assertThatThrownBy(() -> lock.callWithLocks(List.of(a, b), LONG, Duration.ZERO, () -> "ran"))
                 .isInstanceOfSatisfying(
                         LockNotAcquiredException.class, e -> assertThat(e.key()).isEqualTo(b));
         busy.release();
-        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+        assertThat(connectedClient().tryAcquire(a, LONG)).isPresent();
     }
 
     /** A key that the enclosing work already holds is re-entered, and the other keys of the set are taken. */
     @Test
     default void aKeyHeldByTheEnclosingWorkIsReEnteredAndTheOthersTaken() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String a = key("a");
         String b = key("b");
 
@@ -203,7 +209,7 @@ public interface MultiKeyContract extends ContractSubject {
     /** The loss of any one key is reported once, through the handle of all the keys. */
     @Test
     default void aLostKeyIsReportedOnceByTheHandleOfAllTheKeys() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         MultiLockHandle held = lock.tryAcquireAll(
                         List.of(key("a"), key("b")), Lease.fixed(Duration.ofMillis(300)), Duration.ZERO)
                 .orElseThrow();
@@ -220,7 +226,7 @@ public interface MultiKeyContract extends ContractSubject {
     /** Invalid keys, leases or waits are refused before any key is taken. */
     @Test
     default void invalidKeysAreRefusedBeforeAnyKeyIsTaken() {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String a = key("a");
 
         assertThatIllegalArgumentException()
@@ -232,6 +238,6 @@ public interface MultiKeyContract extends ContractSubject {
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> lock.tryAcquireAll(List.of(a), LONG, Duration.ofMillis(-1)))
                 .withMessageContaining("wait must be zero");
-        assertThat(newClient().tryAcquire(a, LONG)).isPresent();
+        assertThat(connectedClient().tryAcquire(a, LONG)).isPresent();
     }
 }

@@ -29,8 +29,8 @@ public interface ReentryContract extends ContractSubject {
     /** An acquisition inside a scope of the holder re-enters, and the key is freed by the last release. */
     @Test
     default void acquisitionInsideAScopeOfTheHolderReentersAndTheLockIsFreedByTheLastRelease() throws Exception {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String key = key("k");
 
         LockHandle outer = lock.acquire(key, LONG_LEASE);
@@ -51,7 +51,7 @@ public interface ReentryContract extends ContractSubject {
     /** Nested work of {@code callWithLock} on the same key re-enters the hold of the enclosing work. */
     @Test
     default void nestedWorkOfCallWithLockReentersTheHeldKey() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
 
         long[] tokens = lock.callWithLock(key, LONG_LEASE, Duration.ZERO, () -> {
@@ -65,14 +65,14 @@ public interface ReentryContract extends ContractSubject {
         });
 
         assertThat(tokens[1]).isEqualTo(tokens[0]);
-        assertThat(newClient().tryAcquire(key, LONG_LEASE)).isPresent();
+        assertThat(connectedClient().tryAcquire(key, LONG_LEASE)).isPresent();
     }
 
     /** The handles of one hold may be released in any order; the key stays held until the last one. */
     @Test
     default void nestedReleaseInAnyOrderKeepsTheLockUntilTheLastHandle() {
-        Lock lock = newClient();
-        Lock other = newClient();
+        Lock lock = connectedClient();
+        Lock other = connectedClient();
         String key = key("k");
         LockHandle outer = lock.tryAcquire(key, LONG_LEASE).orElseThrow();
         LockHandle inner;
@@ -90,7 +90,7 @@ public interface ReentryContract extends ContractSubject {
     /** Another thread of the same client is another owner. */
     @Test
     default void anotherThreadOfTheSameClientIsAnotherOwner() {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
         lock.tryAcquire(key, LONG_LEASE).orElseThrow();
 
@@ -103,7 +103,7 @@ public interface ReentryContract extends ContractSubject {
      */
     @Test
     default void sameThreadOutsideAScopeIsAnotherOwnerSoAHandedOffHandleNeverMeetsATwin() throws Exception {
-        Lock lock = newClient();
+        Lock lock = connectedClient();
         String key = key("k");
         ExecutorService pool = Executors.newSingleThreadExecutor();
         try {
