@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -75,8 +76,9 @@ final class SentinelFailoverRound {
      * What one round saw.
      *
      * @param promotedMillis from the kill to the Sentinels' agreement on a new primary
+     * @param killed the primary the round killed, which {@link #restoreReplica} can bring back
      */
-    record Result(List<Outcome> outcomes, long promotedMillis) {
+    record Result(List<Outcome> outcomes, long promotedMillis, TestRedis killed) {
 
         @Override
         public String toString() {
@@ -138,7 +140,7 @@ final class SentinelFailoverRound {
         }
 
         long killNanos = System.nanoTime();
-        sentinel.killPrimary();
+        TestRedis killed = sentinel.killPrimary();
         Future<Long> promoted = threads.submit(() -> {
             sentinel.awaitFailover(FAILOVER_TIMEOUT);
             return millisSince(killNanos);
@@ -154,7 +156,7 @@ final class SentinelFailoverRound {
                     TimeUnit.NANOSECONDS.toMillis(ended.endNanos() - ended.startNanos())));
             ended.handle().ifPresent(SentinelFailoverRound::releaseQuietly);
         }
-        return new Result(outcomes, promoted.get(FAILOVER_TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+        return new Result(outcomes, promoted.get(FAILOVER_TIMEOUT.toSeconds(), TimeUnit.SECONDS), killed);
     }
 
     /**
@@ -186,10 +188,15 @@ final class SentinelFailoverRound {
             };
             return new Ended(taken.isPresent() ? "acquired" : "not acquired", taken, startNanos, System.nanoTime());
         } catch (LockBackendException e) {
-            return new Ended(e.getMessage(), Optional.empty(), startNanos, System.nanoTime());
-        } catch (java.util.concurrent.ExecutionException e) {
-            return new Ended(e.getCause().getMessage(), Optional.empty(), startNanos, System.nanoTime());
+            return new Ended(reason(e, key), Optional.empty(), startNanos, System.nanoTime());
+        } catch (ExecutionException e) {
+            return new Ended(reason(e.getCause(), key), Optional.empty(), startNanos, System.nanoTime());
         }
+    }
+
+    /** Why a wait failed, without its key, so that the failures of different rounds can be counted together. */
+    private static String reason(Throwable failure, String key) {
+        return String.valueOf(failure.getMessage()).replace(key, "<key>");
     }
 
     private static void releaseQuietly(LockHandle handle) {
