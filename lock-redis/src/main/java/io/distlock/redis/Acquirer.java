@@ -51,7 +51,9 @@ final class Acquirer {
     }
 
     /**
-     * Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit).
+     * Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit). An attempt that Redis does not
+     * answer, or fails for a reason that passes, is tried again until then ({@link Waits.Answers}), so a bounded wait
+     * rides out a failover that ends before it does.
      *
      * @return the handle, or null if the lock stayed taken
      */
@@ -73,31 +75,37 @@ final class Acquirer {
         boolean handoverTaken = false;
         try {
             boolean attempt = waiter.tryFirst();
-            boolean redisAnswered = false;
+            Waits.Answers answers = new Waits.Answers();
             while (true) {
                 if (attempt) {
                     LockCommands.Attempt sent =
                             commands.acquire(key, lockKey, waiter.token(), waiter.leaseMillis(), true);
-                    Attempted answer = awaitAttempt(sent, lockKey, deadline, redisAnswered);
-                    if (answer == null) {
+                    Attempted answer = awaitAttempt(sent, lockKey, deadline, answers);
+                    if (answer == null && !answers.tryAgain()) {
                         return null;
                     }
-                    redisAnswered = true;
-                    kit.startBackgroundWork();
-                    if (answer instanceof Granted granted) {
-                        return kit.holds()
-                                .held(
-                                        key,
-                                        lockKey,
-                                        sent.token(),
-                                        granted.fencingToken(),
-                                        lease,
-                                        sent.call().sentNanos());
+                    if (answer == null) {
+                        // Not answered yet (a failover, say): the abandoned attempt's releases may still reach Redis
+                        // after the next attempt, so that one goes under a new token; and not before a pause.
+                        waiter.newToken(OwnerTokens.newToken());
+                        waiter.lookAgainAfter(answers.pauseNanos(deadline));
+                    } else {
+                        kit.startBackgroundWork();
+                        if (answer instanceof Granted granted) {
+                            return kit.holds()
+                                    .held(
+                                            key,
+                                            lockKey,
+                                            sent.token(),
+                                            granted.fencingToken(),
+                                            lease,
+                                            sent.call().sentNanos());
+                        }
+                        waiter.holderBusy(((Busy) answer).holderTtlMillis());
                     }
-                    waiter.holderBusy(((Busy) answer).holderTtlMillis());
                 }
                 if (Waits.isOver(deadline)) {
-                    return null;
+                    return answers.over();
                 }
                 WaitingRoom.Turn turn = waiter.await(deadline);
                 if (turn == WaitingRoom.Turn.HANDED_OVER) {
@@ -106,7 +114,7 @@ final class Acquirer {
                             .held(key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
                 }
                 if (turn == WaitingRoom.Turn.TIMED_OUT) {
-                    return null;
+                    return answers.over();
                 }
                 if (turn == WaitingRoom.Turn.CLOSED) {
                     throw kit.closed(key);
@@ -126,13 +134,13 @@ final class Acquirer {
      * reason is abandoned.
      */
     private @Nullable Attempted awaitAttempt(
-            LockCommands.Attempt attempt, String lockKey, long deadline, boolean redisAnsweredBefore)
+            LockCommands.Attempt attempt, String lockKey, long deadline, Waits.Answers answers)
             throws InterruptedException {
         return Waits.answer(
                 attempt.call(),
                 commands.answerTimeoutNanos(),
                 deadline,
-                redisAnsweredBefore,
+                answers,
                 true,
                 () -> abandon(attempt, lockKey));
     }

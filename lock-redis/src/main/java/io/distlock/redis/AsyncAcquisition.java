@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lease;
+import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
@@ -43,7 +44,7 @@ final class AsyncAcquisition {
     private @Nullable Waiter waiter;
     private LockCommands.@Nullable Attempt inFlight;
     private @Nullable Future<?> timer;
-    private boolean redisAnswered;
+    private final Waits.Answers answers = new Waits.Answers();
     private volatile boolean over;
     private @Nullable Runnable settle;
 
@@ -125,16 +126,13 @@ final class AsyncAcquisition {
             Throwable cause = failure == null
                     ? new IllegalStateException("no answer to an attempt on '" + key + "'")
                     : ScriptCall.unwrap(failure);
-            if (!(cause instanceof TimeoutException)) {
-                fail(ScriptCall.failure(key, "acquire", cause));
-            } else if (redisAnswered && Waits.isOver(deadline)) {
-                succeed(null, false);
-            } else {
-                fail(sent.call().timedOut(answerWait));
-            }
+            unanswered(
+                    cause instanceof TimeoutException
+                            ? sent.call().timedOut(answerWait)
+                            : ScriptCall.failure(key, "acquire", cause));
             return;
         }
-        redisAnswered = true;
+        answers.answered();
         acquirer.startBackgroundWork();
         if (answer instanceof Granted granted) {
             succeed(
@@ -155,6 +153,43 @@ final class AsyncAcquisition {
         } else {
             awaitTurn();
         }
+    }
+
+    /**
+     * An attempt failed or went unanswered, and was abandoned. A single attempt fails; a wait goes on, as the blocking
+     * one does ({@link Waits.Answers}): with time left, it tries again after a pause, under a new token, since the
+     * abandoned attempt's releases may reach Redis after the next attempt.
+     */
+    private void unanswered(LockBackendException failure) {
+        if (!willWait) {
+            fail(failure);
+            return;
+        }
+        try {
+            answers.unanswered(failure, deadline);
+        } catch (LockBackendException ends) {
+            fail(ends);
+            return;
+        }
+        if (!answers.tryAgain()) {
+            succeed(null, false);
+            return;
+        }
+        Waiter queued = queued();
+        queued.newToken(OwnerTokens.newToken());
+        queued.lookAgainAfter(answers.pauseNanos(deadline));
+        awaitTurn();
+    }
+
+    /** The wait ended without the lock: not acquired, or the failure if Redis never answered ({@link Waits.Answers}). */
+    private void timedOut() {
+        try {
+            answers.over();
+        } catch (LockBackendException neverAnswered) {
+            fail(neverAnswered);
+            return;
+        }
+        succeed(null, false);
     }
 
     private void awaitTurn() {
@@ -180,7 +215,7 @@ final class AsyncAcquisition {
                                         lease,
                                         queued.handedOverNanos()),
                         true);
-            case TIMED_OUT -> succeed(null, false);
+            case TIMED_OUT -> timedOut();
             case CLOSED -> fail(acquirer.closed(key));
         }
     }

@@ -7,6 +7,8 @@ import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -83,8 +85,8 @@ public final class FairLock implements Lock {
         String token = OwnerTokens.newToken();
         ScriptCall<FairCommands.Answer> call = commands.acquire(
                 key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
-        FairCommands.Answer answer =
-                Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, call));
+        FairCommands.Answer answer = Waits.answerOnce(
+                call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, List.of(call)));
         kit.startBackgroundWork();
         return answer.granted()
                 ? kit.holds()
@@ -139,24 +141,43 @@ public final class FairLock implements Lock {
         String token = OwnerTokens.newToken();
         long leaseMillis = kit.holds().leaseMillis(lease);
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
-        ScriptCall<FairCommands.Answer> call = null;
+        List<ScriptCall<FairCommands.Answer>> calls = new ArrayList<>();
         CompletableFuture<Void> released = null;
         boolean taken = false;
         try {
-            boolean answeredBefore = false;
+            Waits.Answers answers = new Waits.Answers();
             while (true) {
                 if (kit.isClosed()) {
                     throw kit.closed(key);
                 }
                 released = releases.next(lockKey);
-                call = commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
+                // The same ticket and token every time: an unanswered call that Redis runs late only queues the same
+                // ticket again, and leaving covers every call still on its way.
+                ScriptCall<FairCommands.Answer> call =
+                        commands.acquire(key, lockKey, ticket, token, leaseMillis, HEARTBEAT_TIMEOUT_MILLIS, true);
+                calls.removeIf(earlier -> earlier.answer().isDone());
+                calls.add(call);
+                boolean firstAnswer = !answers.answeredBefore();
                 FairCommands.Answer answer =
-                        Waits.answer(call, commands.answerTimeoutNanos(), deadline, answeredBefore, true, () -> {});
+                        Waits.answer(call, commands.answerTimeoutNanos(), deadline, answers, true, () -> {});
                 if (answer == null) {
-                    return null;
+                    if (!answers.tryAgain()) {
+                        return null;
+                    }
+                    // Not answered yet (a failover, say): look again after a pause, or at a notice or a release.
+                    FairHandovers.Notice heard = awaitNotice(
+                            notice, released, deadline, TimeUnit.NANOSECONDS.toMillis(answers.pauseNanos(deadline)));
+                    releases.forget(lockKey, released);
+                    if (heard != null) {
+                        // Handed over meanwhile, or a look is due: the next call tells, with the ticket's place.
+                        notice = handovers.expect(ticket);
+                    }
+                    if (heard == null && Waits.isOver(deadline)) {
+                        return answers.over();
+                    }
+                    continue;
                 }
-                if (!answeredBefore) {
-                    answeredBefore = true;
+                if (firstAnswer) {
                     kit.startBackgroundWork();
                 }
                 if (answer.granted()) {
@@ -187,7 +208,7 @@ public final class FairLock implements Lock {
                                     handoverNanos(call.sentNanos(), answer.serverMillis(), heard.serverMillis()),
                                     heard.provisionalMillis());
                 } else if (Waits.isOver(deadline)) {
-                    return null;
+                    return answers.over();
                 }
             }
         } finally {
@@ -196,7 +217,7 @@ public final class FairLock implements Lock {
             }
             handovers.forget(ticket);
             if (!taken) {
-                leave(key, lockKey, ticket, token, call);
+                leave(key, lockKey, ticket, token, calls);
             }
         }
     }
@@ -251,14 +272,15 @@ public final class FairLock implements Lock {
     }
 
     /**
-     * Withdraws a ticket, and passes on a lock handed to it meanwhile; and again once the waiter's last call answered,
-     * if it had not yet: Redis may run that call after the first withdrawal (a {@code NOSCRIPT} fallback does not keep
-     * the order), queueing the ticket again or granting it the lock. Waits up to {@link Waits#MIN_ANSWER_WAIT_NANOS} for the
-     * withdrawal, so that a caller whose wait ended is normally out of the queue when it returns, and a release right
-     * after does not hand the key to a waiter that has left.
+     * Withdraws a ticket, and passes on a lock handed to it meanwhile; and again once each call of the waiter that is
+     * still on its way answers: Redis may run such a call after the first withdrawal (a {@code NOSCRIPT} fallback does
+     * not keep the order, and a call sent while a failover was under way may arrive late), queueing the ticket again or
+     * granting it the lock. Waits up to {@link Waits#MIN_ANSWER_WAIT_NANOS} for the withdrawal, so that a caller whose
+     * wait ended is normally out of the queue when it returns, and a release right after does not hand the key to a
+     * waiter that has left.
      */
     private void leave(
-            String key, String lockKey, String ticket, String token, @Nullable ScriptCall<FairCommands.Answer> last) {
+            String key, String lockKey, String ticket, String token, List<ScriptCall<FairCommands.Answer>> sent) {
         ScriptCall<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
         withdrawal.answer().exceptionally(error -> {
             log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
@@ -269,8 +291,10 @@ public final class FairLock implements Lock {
         } catch (TimeoutException | RuntimeException notYet) {
             // It goes on in the background; the ticket expires with its heartbeat timeout if Redis never runs it.
         }
-        if (last != null && !last.answer().isDone()) {
-            last.answer().whenComplete((answer, error) -> commands.leave(key, lockKey, ticket, token));
+        for (ScriptCall<FairCommands.Answer> call : sent) {
+            if (!call.answer().isDone()) {
+                call.answer().whenComplete((answer, error) -> commands.leave(key, lockKey, ticket, token));
+            }
         }
     }
 

@@ -47,8 +47,16 @@ interface LockCommands {
      * Another owner holds the key.
      *
      * @param holderTtlMillis the holder's remaining lease, or -1 if its key has no expiry
+     * @param holderDigest the SHA-1 (lowercase hex) of the holder's owner token, as a Redlock node names it ({@link
+     *     LockScripts#ACQUIRE_NAMING_HOLDER}); null when not asked for, or when no single token holds the key
      */
-    record Busy(long holderTtlMillis) implements Attempted {}
+    record Busy(long holderTtlMillis, @Nullable String holderDigest) implements Attempted {
+
+        /** Another owner, not named, holds the key. */
+        Busy(long holderTtlMillis) {
+            this(holderTtlMillis, null);
+        }
+    }
 
     /** Whether a token still owns its key, as a token-checked script found it. */
     enum Ownership {

@@ -31,14 +31,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LockScripts {
 
-    /**
-     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
-     * caller's instance id. Takes the key if it is free, or reserved by another instance for its waiters' turn ({@code
-     * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
-     * holder's PTTL (so a holder without expiry gives 0). Readers holding the key count as the holder, and a caller
-     * that will wait marks them so that new readers yield.
-     */
-    static final RedisScript<Long> ACQUIRE = script("""
+    /** The text of {@link #ACQUIRE}, which {@link #ACQUIRE_NAMING_HOLDER} runs too. */
+    private static final String ACQUIRE_TEXT = """
             if redis.call('set', KEYS[1], ARGV[1], 'nx', 'px', ARGV[2]) then
               return redis.call('incr', KEYS[2])
             end
@@ -71,6 +65,39 @@ final class LockScripts {
               end
             end
             return -1 - redis.call('pttl', KEYS[1])
+            """;
+
+    /**
+     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
+     * caller's instance id. Takes the key if it is free, or reserved by another instance for its waiters' turn ({@code
+     * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
+     * holder's PTTL (so a holder without expiry gives 0). Readers holding the key count as the holder, and a caller
+     * that will wait marks them so that new readers yield.
+     */
+    static final RedisScript<Long> ACQUIRE = script(ACQUIRE_TEXT);
+
+    /**
+     * KEYS and ARGV as for {@link #ACQUIRE}, which it runs, for a Redlock node. Returns {@code {fencing token}} on
+     * success; otherwise {@code {-1 - the holder's PTTL, digest}}, where the digest is the SHA-1 (lowercase hex) of the
+     * holder's owner token, or empty when no single token holds the key (readers, or a reservation for other
+     * instances' waiters). The digest tells a Redlock attempt which contender holds each node after a split vote
+     * ({@link GrantVote}); it gives away nothing of the token, which stays unguessable.
+     */
+    static final RedisScript<List<Object>> ACQUIRE_NAMING_HOLDER =
+            listScript("local function acquire()\n" + ACQUIRE_TEXT + """
+            end
+            local answer = acquire()
+            if answer > 0 then
+              return {answer}
+            end
+            local digest = ''
+            if redis.call('type', KEYS[1]).ok == 'string' then
+              local holder = redis.call('get', KEYS[1])
+              if string.sub(holder, 1, 1) ~= '~' then
+                digest = redis.sha1hex(string.sub(holder, 1, #ARGV[1]))
+              end
+            end
+            return {answer, digest}
             """);
 
     /**
@@ -356,7 +383,7 @@ final class LockScripts {
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static RedisScript<List<Long>> listScript(String text) {
+    private static <T> RedisScript<List<T>> listScript(String text) {
         return new DefaultRedisScript(text, List.class);
     }
 }

@@ -1,7 +1,11 @@
 package io.distlock.redis;
 
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.Base64;
+import java.util.HexFormat;
 
 /**
  * Random text for owner tokens and lock instance ids. Tokens are unguessable, all of one length, and never contain
@@ -23,6 +27,19 @@ final class OwnerTokens {
     /** An id for a lock instance, which prefixes its release announcements. */
     static String newInstanceId() {
         return randomText(INSTANCE_ID_BYTES);
+    }
+
+    /**
+     * The SHA-1 of a token, in lowercase hex, as Redis's {@code redis.sha1hex} computes it: a name for the token that
+     * others may see, since it gives away nothing of the token itself.
+     */
+    static String digest(String token) {
+        try {
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-1").digest(token.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every Java platform has SHA-1", e);
+        }
     }
 
     private static String randomText(int bytes) {

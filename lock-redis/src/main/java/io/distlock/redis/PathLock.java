@@ -227,7 +227,6 @@ public final class PathLock implements Lock, KeyOrder {
                 return nested;
             }
         }
-        String token = OwnerTokens.newToken();
         long leaseMillis = holds.leaseMillis(lease);
         PathCommands commands = paths.commands();
         return new SignalledWait(kit, commands, paths.releases())
@@ -236,11 +235,11 @@ public final class PathLock implements Lock, KeyOrder {
                         path.releaseKey(),
                         waitNanos,
                         deadline,
-                        willWait -> commands.acquire(key, path, token, leaseMillis, willWait),
+                        (token, willWait) -> commands.acquire(key, path, token, leaseMillis, willWait),
                         (granted, attempt) -> holds.held(
                                 key,
                                 path.holderKey(),
-                                token,
+                                attempt.token(),
                                 granted.fencingToken(),
                                 lease,
                                 attempt.call().sentNanos()));

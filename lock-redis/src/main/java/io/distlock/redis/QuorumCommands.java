@@ -118,15 +118,12 @@ final class QuorumCommands implements LockCommands {
     public Attempt acquire(String key, String lockKey, String waiterToken, long leaseMillis, boolean willWait) {
         String token = OwnerTokens.newToken();
         List<Attempt> attempts = new ArrayList<>(nodes.size());
-        List<ScriptCall<Attempted>> calls = new ArrayList<>(nodes.size());
         for (SingleNodeCommands node : nodes) {
-            Attempt attempt = node.acquire(key, lockKey, token, leaseMillis, willWait);
-            attempts.add(attempt);
-            calls.add(attempt.call());
+            attempts.add(node.acquireNamingHolder(key, lockKey, token, leaseMillis, willWait));
         }
-        GrantVote vote = new GrantVote(this, key, lockKey, token, leaseMillis, attempts);
+        GrantVote vote = new GrantVote(this, key, lockKey, token, leaseMillis, willWait, attempts);
         ScriptCall<Attempted> combined = ScriptCall.combined(key, "acquire", commandTimeoutNanos(), vote::progress);
-        vote.start(calls, combined);
+        vote.start(combined);
         return new Attempt(this, combined, key, lockKey, token);
     }
 

@@ -25,6 +25,9 @@ final class QuorumVotes<A> {
     private final List<ScriptCall<A>> calls;
     private final @Nullable Object[] answers;
     private final long[] sentNanos;
+    /** Which nodes answered or failed. */
+    private final boolean[] heard;
+
     private final CompletableFuture<Object> decided = new CompletableFuture<>();
     private int answered;
     private boolean pastDeadline;
@@ -38,6 +41,7 @@ final class QuorumVotes<A> {
         this.calls = calls;
         this.answers = new Object[calls.size()];
         this.sentNanos = new long[calls.size()];
+        this.heard = new boolean[calls.size()];
     }
 
     /**
@@ -93,6 +97,7 @@ final class QuorumVotes<A> {
             if (decided.isDone()) {
                 return;
             }
+            heard[node] = true;
             if (error != null) {
                 failed++;
                 if (firstFailure == null) {
@@ -155,6 +160,16 @@ final class QuorumVotes<A> {
 
     synchronized int failed() {
         return failed;
+    }
+
+    /** Whether every one of these nodes (by index) has answered or failed. */
+    synchronized boolean heardFrom(List<Integer> nodes) {
+        for (int node : nodes) {
+            if (!heard[node]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The nodes' answers so far, in node order; null for a node that failed or has not answered. */

@@ -124,7 +124,6 @@ public final class ReadLock implements Lock {
             }
         }
         String lockKey = kit.lockKey(key);
-        String token = OwnerTokens.newToken();
         long leaseMillis = kit.holds().leaseMillis(lease);
         return new SignalledWait(kit, commands, releases)
                 .take(
@@ -132,12 +131,13 @@ public final class ReadLock implements Lock {
                         lockKey,
                         waitNanos,
                         deadline,
-                        willWait -> commands.acquireRead(key, lockKey, token, leaseMillis, willWait, yieldToWriters),
+                        (token, willWait) ->
+                                commands.acquireRead(key, lockKey, token, leaseMillis, willWait, yieldToWriters),
                         (granted, attempt) -> kit.holds()
                                 .heldRead(
                                         key,
                                         lockKey,
-                                        token,
+                                        attempt.token(),
                                         granted.fencingToken(),
                                         lease,
                                         attempt.call().sentNanos()));

@@ -38,6 +38,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
  * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
  *
+ * <p>A waiting acquisition (of any kind: exclusive, fair, read, path, blocking or not) counts an attempt that Redis did
+ * not answer in time, or that failed for a reason that passes (the connection is refused, lost or being made again, the
+ * command timed out, or a server in the middle of a failover answered {@code READONLY}, {@code LOADING}, {@code
+ * MASTERDOWN}, {@code NOREPLICAS}, {@code BUSY}, {@code TRYAGAIN} or {@code CLUSTERDOWN}) as not answered yet, and
+ * tries again after a pause until its wait ends: it rides out a Sentinel or Cluster failover that ends before its wait
+ * does, and fails with {@link io.distlock.LockBackendException} only if Redis never answered within the wait, as {@link
+ * Lock} says. Other errors end a wait at once, and so does the first unanswered attempt of a wait without a deadline.
+ * An attempt given up is released with its owner token, and the next one goes under a new token.
+ *
  * <p>Needs Redis 6.2 or newer. Create it with {@link #builder(RedisTemplate)}. {@link #close()} shuts it down
  * gracefully: new acquisitions and waiting ones fail, locks still held keep being renewed until they are released or
  * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link

@@ -25,6 +25,13 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *       otherwise it is released on every node at once and, for a waiting call, tried again when a holder releases,
  *       its lease ends on enough nodes, or, after a split vote, after a random delay of a few milliseconds. A waiting
  *       call honours its wait exactly like {@link RedisLock}.
+ *   <li><b>Split votes</b> are settled within the attempt, also with no wait: callers that try a free key at the same
+ *       moment and split the nodes among them get exactly one winner. Each attempt is ranked by a digest of its owner
+ *       token, which the refusing nodes name; an attempt refused only for lower-ranked contenders keeps its grants and
+ *       asks their nodes again for up to 500 ms (at most half the command timeout), while the others release theirs.
+ *       Ranks decide only who releases, never who a node grants to, so two callers never hold the key at once. When a
+ *       node is down, an owner's majority may include it and look like a split: a try then takes up to that long to
+ *       report "not acquired".
  *   <li><b>Leases</b> count from the moment the first command was sent, minus the drift allowance: {@link
  *       LockHandle#isLost()} turns true before a majority of the nodes can let the key go. Renewals, extensions,
  *       checks and releases go to every node and hold while a majority confirms; when fewer than a majority can still

@@ -13,16 +13,20 @@ import org.jspecify.annotations.Nullable;
 /**
  * The wait of the acquisitions that never queue in the {@link WaitingRoom}, readers and paths: try; after a refusal,
  * wait for the next release signal of the key (here or announced from another process) or for the end of the lease
- * that refused, whichever comes first; try again.
+ * that refused, whichever comes first; try again. An attempt that Redis did not answer, or failed for a reason that
+ * passes, is tried again after a pause until the deadline ({@link Waits.Answers}).
  */
 final class SignalledWait {
 
     /** A waiter kept out by a hold without expiry looks again this often. */
     private static final long NO_EXPIRY_RECHECK_MILLIS = 1000;
 
-    /** Sends one attempt. */
+    /**
+     * Sends one attempt, under a token of its own: an attempt that went unanswered is abandoned, and its releases,
+     * which compare its token, may reach Redis after the next attempt.
+     */
     interface Attempts {
-        LockCommands.Attempt send(boolean willWait);
+        LockCommands.Attempt send(String token, boolean willWait);
     }
 
     /** Starts the hold of a granted attempt. */
@@ -49,37 +53,48 @@ final class SignalledWait {
     @Nullable
     LockHandle take(String key, String releaseKey, long waitNanos, long deadline, Attempts attempts, Grants grants)
             throws InterruptedException {
-        boolean answeredBefore = false;
+        Waits.Answers answers = new Waits.Answers();
         while (true) {
             if (kit.isClosed()) {
                 throw kit.closed(key);
             }
             CompletableFuture<Void> released = releases.next(releaseKey);
             try {
-                LockCommands.Attempt attempt = attempts.send(waitNanos != 0);
-                Attempted answer = Waits.answer(
-                        attempt.call(),
-                        commands.answerTimeoutNanos(),
-                        deadline,
-                        answeredBefore,
-                        waitNanos != 0,
-                        () -> attempt.abandon(() -> {}));
-                if (answer == null) {
-                    return null;
-                }
-                if (!answeredBefore) {
-                    answeredBefore = true;
-                    kit.startBackgroundWork();
-                }
-                if (answer instanceof Granted granted) {
-                    return grants.held(granted, attempt);
-                }
+                LockCommands.Attempt attempt = attempts.send(OwnerTokens.newToken(), waitNanos != 0);
+                boolean firstAnswer = !answers.answeredBefore();
+                Attempted answer;
                 if (waitNanos == 0) {
-                    return null;
+                    answer = Waits.answerOnce(
+                            attempt.call(), commands.answerTimeoutNanos(), () -> attempt.abandon(() -> {}));
+                } else {
+                    answer = Waits.answer(
+                            attempt.call(),
+                            commands.answerTimeoutNanos(),
+                            deadline,
+                            answers,
+                            true,
+                            () -> attempt.abandon(() -> {}));
+                    if (answer == null && !answers.tryAgain()) {
+                        return null;
+                    }
                 }
-                awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
+                if (answer == null) {
+                    // Not answered yet (a failover, say): look again after a pause, or at a release.
+                    awaitRelease(released, TimeUnit.NANOSECONDS.toMillis(answers.pauseNanos(deadline)), deadline);
+                } else {
+                    if (firstAnswer) {
+                        kit.startBackgroundWork();
+                    }
+                    if (answer instanceof Granted granted) {
+                        return grants.held(granted, attempt);
+                    }
+                    if (waitNanos == 0) {
+                        return null;
+                    }
+                    awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
+                }
                 if (Waits.isOver(deadline)) {
-                    return null;
+                    return answers.over();
                 }
             } finally {
                 releases.forget(releaseKey, released);

@@ -79,6 +79,29 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     /**
+     * Like {@link #acquire}, for a node of a Redlock: a refusal also names the holder by the digest of its token
+     * ({@link LockScripts#ACQUIRE_NAMING_HOLDER}), so that the attempt can tell a split vote among contenders from a
+     * key that one owner holds.
+     */
+    Attempt acquireNamingHolder(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
+        List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
+        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
+        ScriptCall<Attempted> call =
+                runner.run(key, "acquire", LockScripts.ACQUIRE_NAMING_HOLDER, keys, args, answer -> {
+                    if (!(answer instanceof List<?> values) || values.isEmpty()) {
+                        throw new IllegalStateException("expected a list from the acquire script, got " + answer);
+                    }
+                    long first = number(values.get(0));
+                    if (first > 0) {
+                        return new Granted(first);
+                    }
+                    String digest = values.size() > 1 ? String.valueOf(values.get(1)) : "";
+                    return new Busy(-1 - first, digest.isEmpty() ? null : digest);
+                });
+        return new Attempt(this, call, key, lockKey, token);
+    }
+
+    /**
      * What an attempt on several keys found.
      *
      * @param fencingTokens the fencing token of each key, in order, when every key was taken

@@ -69,6 +69,20 @@ final class Waiter {
         }
     }
 
+    /**
+     * Gives the waiter a new token for its next attempts: the last one was abandoned, and its releases, which compare
+     * the old token, may reach Redis after the next attempt. Called by the waiter, while it is busy trying, so never
+     * while a holder hands it the key.
+     */
+    void newToken(String next) {
+        guard.lock();
+        try {
+            token = next;
+        } finally {
+            guard.unlock();
+        }
+    }
+
     long leaseMillis() {
         return leaseMillis;
     }
@@ -93,6 +107,14 @@ final class Waiter {
                 holderTtlMillis < 0
                         ? now + NO_EXPIRY_RECHECK_NANOS
                         : now + TimeUnit.MILLISECONDS.toNanos(holderTtlMillis + 1));
+    }
+
+    /**
+     * An attempt went unanswered: look again in {@code nanos} (a release or a handover may come first). The other
+     * waiters of the key in this process wait for that look too, so an outage is probed by one of them at a time.
+     */
+    void lookAgainAfter(long nanos) {
+        queue.holderExpiresBy(System.nanoTime() + nanos);
     }
 
     /**

@@ -8,6 +8,7 @@ import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.test.FreePorts;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
 import java.time.Duration;
@@ -129,6 +130,54 @@ class RedisFaultsTest {
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .isLessThan(RedisClients.COMMAND_TIMEOUT.plusMillis(1500));
             network.latency(Duration.ZERO);
+        }
+    }
+
+    @Test
+    void aWaitOnAnUnreachableRedisKeepsTryingUntilItsDeadlineAndThenFails() throws Exception {
+        try (RedisClients nowhere = new RedisClients("127.0.0.1", FreePorts.next(), null)) {
+            RedisLock lock = nowhere.lock();
+            Duration wait = Duration.ofSeconds(1);
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> lock.tryAcquire(key, LONG, wait))
+                    .as("Redis never answered within the wait")
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining(key);
+            Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+            // Refused connections are "not answered yet": the wait goes on to its end, plus an attempt on its way.
+            assertThat(took).isGreaterThanOrEqualTo(wait).isLessThan(wait.plusSeconds(2));
+        }
+    }
+
+    @Test
+    void aWaitWithoutDeadlineOnAnUnreachableRedisFailsAtOnce() throws Exception {
+        try (RedisClients nowhere = new RedisClients("127.0.0.1", FreePorts.next(), null)) {
+            RedisLock lock = nowhere.lock();
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> lock.acquire(key, LONG)).isInstanceOf(LockBackendException.class);
+
+            // No end to ride an outage out to: it says so within the client's timeouts rather than hang.
+            assertThat(Duration.ofNanos(System.nanoTime() - start))
+                    .isLessThan(RedisClients.COMMAND_TIMEOUT.plusSeconds(10));
+        }
+    }
+
+    @Test
+    void aWaitEndsAtOnceOnAnErrorThatTryingAgainCannotMend() throws Exception {
+        try (TestRedis redis = TestRedis.start();
+                RedisClients clients = new RedisClients(redis)) {
+            RedisLock lock = clients.lock();
+            lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
+            redis.command("SET", "{distlock:" + key + "}:fence", "not-a-number");
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> lock.tryAcquire(key, LONG, Duration.ofSeconds(20)))
+                    .isInstanceOf(LockBackendException.class)
+                    .hasMessageContaining("not an integer");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         }
     }
 

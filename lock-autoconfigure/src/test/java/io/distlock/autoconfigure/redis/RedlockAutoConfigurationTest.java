@@ -9,6 +9,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.LockNotAcquiredException;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
@@ -21,10 +22,20 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -174,6 +185,75 @@ class RedlockAutoConfigurationTest {
             assertThat(stock.lastHold()).isNotNull();
             assertRemovedFromEveryNode(servers, key);
         });
+    }
+
+    /**
+     * A job guarded with no wait, as a {@code @Scheduled} method is, that three instances start at the same moment on
+     * three threads each: in every round exactly one caller runs it, whatever way the nodes' votes split. Before
+     * Redlock settled split votes within the attempt, every caller of a round could lose, and the job was skipped.
+     */
+    @Test
+    void aJobGuardedWithNoWaitRunsOnceInEveryRoundWhenThreeInstancesStartItTogether() {
+        int rounds = 20;
+        int threadsPerInstance = 3;
+        runner().withBean(NightlyJob.class)
+                .run(first -> runner().withBean(NightlyJob.class)
+                        .run(second -> runner().withBean(NightlyJob.class).run(third -> {
+                            List<NightlyJob> instances = List.of(
+                                    first.getBean(NightlyJob.class),
+                                    second.getBean(NightlyJob.class),
+                                    third.getBean(NightlyJob.class));
+                            int callers = instances.size() * threadsPerInstance;
+                            ExecutorService threads = Executors.newFixedThreadPool(callers);
+                            try {
+                                Map<Integer, Integer> runsByRound = new TreeMap<>();
+                                for (int round = 1; round <= rounds; round++) {
+                                    runsByRound.put(
+                                            round,
+                                            playRound(key + ":" + round, instances, threadsPerInstance, threads));
+                                }
+                                assertThat(runsByRound.entrySet().stream()
+                                                .filter(round -> round.getValue() != 1)
+                                                .map(Map.Entry::getKey)
+                                                .toList())
+                                        .as("rounds in which the job did not run exactly once: %s", runsByRound)
+                                        .isEmpty();
+                            } finally {
+                                threads.shutdownNow();
+                            }
+                        })));
+    }
+
+    /**
+     * Every caller waits at a barrier and then calls the job; the one that runs it keeps the lock until every other
+     * caller was refused, so that none can run it after a release.
+     *
+     * @return how many callers ran the job
+     */
+    private static int playRound(
+            String round, List<NightlyJob> instances, int threadsPerInstance, ExecutorService threads)
+            throws Exception {
+        int callers = instances.size() * threadsPerInstance;
+        NightlyJob.refused.put(round, new CountDownLatch(callers - 1));
+        NightlyJob.ran.put(round, new AtomicInteger());
+        CyclicBarrier start = new CyclicBarrier(callers);
+        List<Future<?>> calls = new ArrayList<>();
+        for (int caller = 0; caller < callers; caller++) {
+            NightlyJob job = instances.get(caller % instances.size());
+            calls.add(threads.submit(() -> {
+                start.await(10, TimeUnit.SECONDS);
+                try {
+                    job.run(round);
+                } catch (LockNotAcquiredException refused) {
+                    NightlyJob.refused.get(round).countDown();
+                }
+                return null;
+            }));
+        }
+        for (Future<?> call : calls) {
+            call.get(30, TimeUnit.SECONDS);
+        }
+        return NightlyJob.ran.get(round).get();
     }
 
     /**
@@ -387,6 +467,20 @@ class RedlockAutoConfigurationTest {
         @Bean
         RedisLock ownLock(RedisConnectionFactory connectionFactory) {
             return RedisLock.builder(connectionFactory).keyPrefix("own:").build();
+        }
+    }
+
+    /** A job that must not be skipped, guarded as a {@code @Scheduled} method with {@code waitSeconds = 0} is. */
+    public static class NightlyJob {
+
+        static final Map<String, CountDownLatch> refused = new ConcurrentHashMap<>();
+        static final Map<String, AtomicInteger> ran = new ConcurrentHashMap<>();
+
+        @DistributedLock(key = "#round", waitSeconds = 0)
+        public void run(String round) throws InterruptedException {
+            ran.get(round).incrementAndGet();
+            // Holds the lock until every other caller of the round was refused; never longer than a moment.
+            refused.get(round).await(10, TimeUnit.SECONDS);
         }
     }
 
