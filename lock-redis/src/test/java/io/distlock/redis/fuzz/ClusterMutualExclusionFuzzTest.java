@@ -140,6 +140,7 @@ class ClusterMutualExclusionFuzzTest {
     }
 
     @Test
+    @Tag("full") // the default build's failover cases: RedisLockClusterFailoverTest, and the run with acknowledgements
     void aMasterFailoverMidRunLosesAtMostWhatReplicationHadNotCopied() {
         failoverRun(MasterFailover.killingTheMaster(cluster), FAILOVER_LOCK_OPTIONS);
     }
