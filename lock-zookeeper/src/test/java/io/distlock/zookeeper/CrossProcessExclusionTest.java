@@ -49,10 +49,12 @@ class CrossProcessExclusionTest {
 
     @Test
     void withTheLockNoUpdateIsLostAcrossProcesses() throws Exception {
-        Outcome outcome = run("lock", Duration.ofSeconds(4));
+        Outcome outcome = run("lock", Duration.ofSeconds(5));
 
         System.out.println("with the lock: " + outcome);
-        assertThat(outcome.increments()).isGreaterThan(20);
+        // Enough read-modify-writes that the six threads must have met at the lock: some hundreds on a quiet machine,
+        // 18 in 4 s on a machine busy with three builds' worth of tests.
+        assertThat(outcome.increments()).isGreaterThanOrEqualTo(2 * PROCESSES * THREADS);
         assertThat(outcome.overlaps()).isZero();
         assertThat(outcome.lostUpdates()).isZero();
     }

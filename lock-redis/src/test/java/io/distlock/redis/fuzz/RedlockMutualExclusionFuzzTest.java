@@ -70,7 +70,7 @@ class RedlockMutualExclusionFuzzTest {
 
     @Test
     void redlockNeverLetsTwoHoldersIntoTheSameCriticalSectionWhileOneOfThreeNodesIsKilledMidRun() {
-        FuzzSettings settings = FuzzSettings.fromEnvironment(10, 2, 5, 4);
+        FuzzSettings settings = FuzzSettings.fromEnvironment(16, 2, 5, 4);
         NodeKill kill = new NodeKill(nodes.get(1));
 
         FuzzReport report = MutualExclusionFuzz.run(
