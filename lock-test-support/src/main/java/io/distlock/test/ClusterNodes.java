@@ -148,6 +148,25 @@ final class ClusterNodes {
     }
 
     /**
+     * Whether every live node is a master that serves slots or a replica, as the first live node sees them: a master
+     * killed and started again comes back as a master without slots, and only later becomes a replica of the one that
+     * took over.
+     */
+    boolean noIdleMaster() {
+        List<TestRedis> live = live();
+        if (live.isEmpty()) {
+            return false;
+        }
+        Set<Integer> livePorts = new LinkedHashSet<>();
+        live.forEach(node -> livePorts.add(node.port()));
+        return tryView(live.get(0))
+                .map(view -> view.entries().stream()
+                        .filter(entry -> livePorts.contains(entry.port()))
+                        .noneMatch(entry -> entry.isMaster() && entry.slots().isEmpty()))
+                .orElse(false);
+    }
+
+    /**
      * Polls {@code condition} until it holds.
      *
      * @throws IllegalStateException if it did not hold within {@code timeout}, with every node's view

@@ -191,8 +191,9 @@ public final class TestRedisCluster implements AutoCloseable {
 
     /**
      * Undoes what a test did to the cluster, so the next test of the class starts from a healthy one: starts every
-     * killed node again, lets every replica that was cut off sync, and waits until healthy. Paused nodes are not
-     * resumed; the test that paused them does that.
+     * killed node again, lets every replica that was cut off sync, and waits until healthy with every node back as a
+     * master that serves slots or a replica (a killed master comes back without slots, and turns into a replica of the
+     * node that took over a moment later). Paused nodes are not resumed; the test that paused them does that.
      *
      * @param timeout how long healing may take
      * @return this cluster
@@ -204,7 +205,11 @@ public final class TestRedisCluster implements AutoCloseable {
             }
             restoreReplication(node);
         }
-        return awaitHealthy(timeout);
+        nodes.awaitUntil(
+                timeout,
+                "the cluster to be healthy, every node back as a master or replica",
+                () -> nodes.isHealthy() && nodes.noIdleMaster());
+        return this;
     }
 
     /**
