@@ -8,8 +8,6 @@ import io.distlock.test.fuzz.Count;
 import io.distlock.test.fuzz.FuzzReport;
 import io.distlock.test.fuzz.FuzzSettings;
 import io.distlock.test.fuzz.MutualExclusionFuzz;
-import io.distlock.test.fuzz.Operation;
-import io.distlock.test.fuzz.Totals;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
@@ -90,33 +88,12 @@ class ClusterMutualExclusionFuzzTest {
     void distlockNeverLetsTwoHoldersIntoTheSameCriticalSectionOnAHealthyCluster() {
         FuzzSettings settings = FuzzSettings.fromEnvironment(5, 2, 5, 6);
 
-        FuzzReport report =
-                MutualExclusionFuzz.run(RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(), settings);
+        FuzzReport report = MutualExclusionFuzz.runWithoutViolations(
+                RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(), settings);
 
-        Totals totals = report.totals();
         assertThat(Set.copyOf(report.placement().servedBy().values()))
                 .as("masters serving the run's keys")
                 .hasSize(3);
-        assertThat(report.errors())
-                .as("errors; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(totals.get(Count.LOCK_UNREADABLE))
-                .as("lock keys the checker could not read; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.violations())
-                .as("violations; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
-                .as("every acquisition was seen by the checker")
-                .isEqualTo(totals.acquisitions());
-        for (Operation operation : Operation.forHolders(false)) {
-            assertThat(totals.get(operation))
-                    .as("acquisitions by %s", operation.label())
-                    .isPositive();
-        }
-        assertThat(totals.get(Count.LOST_DETECTED))
-                .as("short leases ran out inside sections")
-                .isPositive();
     }
 
     /**
@@ -127,16 +104,8 @@ class ClusterMutualExclusionFuzzTest {
     void theCheckerCatchesABrokenLockOnTheCluster() {
         FuzzSettings settings = FuzzSettings.control();
 
-        FuzzReport report = MutualExclusionFuzz.run(
+        MutualExclusionFuzz.runCaught(
                 RedisFuzzServers.cluster(cluster, checker), LockKind.RELEASE_WITHOUT_COMPARE.lock(), settings);
-
-        assertThat(report.errors())
-                .as("errors; evidence:%n%s", report.evidence())
-                .isZero();
-        assertThat(report.records().violation("overlap")).as("overlaps caught").isPositive();
-        assertThat(report.records().violation("taken-early"))
-                .as("early takeovers caught")
-                .isPositive();
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.distlock.test.fuzz.FuzzWorker;
 import io.distlock.test.fuzz.MutualExclusionFuzz;
 import io.distlock.test.fuzz.Operation;
 import io.distlock.test.fuzz.Totals;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -97,33 +98,33 @@ class MutualExclusionFuzzTest {
 
     @Test
     void distlockLetsReadersShareACriticalSectionButNeverWithAWriter() {
-        FuzzReport report = runWithoutViolations(LockKind.READ_WRITE);
-
-        Totals totals = report.totals();
-        for (Operation operation : Operation.forHolders(false)) {
-            assertThat(totals.reads(operation))
-                    .as("acquisitions by readers through %s", operation.label())
+        runWithoutViolations(LockKind.READ_WRITE, FuzzSettings.fromEnvironment(), report -> {
+            Totals totals = report.totals();
+            for (Operation operation : Operation.forHolders(false)) {
+                assertThat(totals.reads(operation))
+                        .as("acquisitions by readers through %s", operation.label())
+                        .isPositive();
+                assertThat(totals.get(operation) - totals.reads(operation))
+                        .as("acquisitions by writers through %s", operation.label())
+                        .isPositive();
+            }
+            assertThat(report.records().readersBesideReaders())
+                    .as("readers that entered while another reader was inside")
                     .isPositive();
-            assertThat(totals.get(operation) - totals.reads(operation))
-                    .as("acquisitions by writers through %s", operation.label())
-                    .isPositive();
-        }
-        assertThat(report.records().readersBesideReaders())
-                .as("readers that entered while another reader was inside")
-                .isPositive();
+        });
     }
 
     @Test
     void distlockNeverLetsASectionIntoAPathWhileItsAncestorOrDescendantIsHeld() {
-        FuzzReport report = runWithoutViolations(
-                LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1));
-
-        assertThat(report.records().besideInTree())
-                .as("sections that entered while others were inside paths of the tree apart from theirs")
-                .isPositive();
-        assertThat(report.records().refusedByRelatives())
-                .as("acquisitions refused while only an ancestor or descendant of the path was inside")
-                .isPositive();
+        runWithoutViolations(
+                LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1), report -> {
+                    assertThat(report.records().besideInTree())
+                            .as("sections that entered while others were inside paths of the tree apart from theirs")
+                            .isPositive();
+                    assertThat(report.records().refusedByRelatives())
+                            .as("acquisitions refused while only an ancestor or descendant of the path was inside")
+                            .isPositive();
+                });
     }
 
     @Test
@@ -143,6 +144,16 @@ class MutualExclusionFuzzTest {
      * run exercised every operation, lost leases and long renewed holds.
      */
     private static FuzzReport runWithoutViolations(LockKind kind, FuzzSettings settings) {
-        return MutualExclusionFuzz.runWithoutViolations(RedisFuzzServers.oneRedis(redis), kind.lock(), settings);
+        return runWithoutViolations(kind, settings, report -> {});
+    }
+
+    /**
+     * Runs the fuzz on {@code kind} as {@link MutualExclusionFuzz#runWithoutViolations}, where a run must also show what
+     * {@code alsoShown} asserts.
+     */
+    private static FuzzReport runWithoutViolations(
+            LockKind kind, FuzzSettings settings, Consumer<FuzzReport> alsoShown) {
+        return MutualExclusionFuzz.runWithoutViolations(
+                RedisFuzzServers.oneRedis(redis), kind.lock(), settings, alsoShown);
     }
 }

@@ -80,6 +80,11 @@ public record FuzzSettings(int seconds, int processes, int threads, int keys, lo
         return new FuzzSettings(seconds, 2, 6, 2, ThreadLocalRandom.current().nextLong(), false);
     }
 
+    /** These settings for a run twice as long, for a machine that gave the last run too little time to show much. */
+    FuzzSettings twiceAsLong() {
+        return new FuzzSettings(seconds * 2, processes, threads, keys, seed, asyncHolders);
+    }
+
     /** These settings with {@code keys} lock keys, as a run that makes its own keys has. */
     FuzzSettings withKeys(int keys) {
         return new FuzzSettings(seconds, processes, threads, keys, seed, asyncHolders);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 
 /**
  * The cross-process mutual-exclusion fuzz, for a backend's tests or a user's own {@link io.distlock.Lock}: several
@@ -21,8 +22,17 @@ import java.time.Duration;
  * }</pre>
  *
  * <p>Every run prints its report's tables to standard output, which the build keeps with the test's output.
+ *
+ * <p>What a run must never show (a violation, an error, a lock key the checker could not read, a lost section its
+ * handle did not notice) fails it at once. What a run must show to prove anything (every way of taking the lock used,
+ * short leases outlived, long renewed holds, a broken lock caught) depends on how many sections the machine let it
+ * run: a run that showed too little is followed by one twice as long, up to {@value #ROUNDS} rounds, each judged on
+ * its own.
  */
 public final class MutualExclusionFuzz {
+
+    /** How many runs, each twice as long as the one before, a starved machine gets to show what a run must show. */
+    static final int ROUNDS = 3;
 
     private MutualExclusionFuzz() {}
 
@@ -74,10 +84,84 @@ public final class MutualExclusionFuzz {
      * @param servers where the checker's records and the locks are
      * @param lock the lock the workers drive
      * @param settings the run's size
-     * @return the report, for further assertions
+     * @return the report of the run that showed it all
      */
     public static FuzzReport runWithoutViolations(FuzzServers servers, FuzzLock lock, FuzzSettings settings) {
-        FuzzReport report = run(servers, lock, settings);
+        return runWithoutViolations(servers, lock, settings, report -> {});
+    }
+
+    /**
+     * As {@link #runWithoutViolations(FuzzServers, FuzzLock, FuzzSettings)}, where a run must also show what {@code
+     * alsoShown} asserts (readers beside readers, say): a run that shows too little of it is followed by a longer one.
+     *
+     * @param servers where the checker's records and the locks are
+     * @param lock the lock the workers drive
+     * @param settings the first run's size
+     * @param alsoShown assertions on a run's report that its length decides, never on what it must not show
+     * @return the report of the run that showed it all
+     */
+    public static FuzzReport runWithoutViolations(
+            FuzzServers servers, FuzzLock lock, FuzzSettings settings, Consumer<FuzzReport> alsoShown) {
+        return inRounds(servers, lock, settings, MutualExclusionFuzz::assertSafe, report -> {
+            assertExercised(report);
+            alsoShown.accept(report);
+        });
+    }
+
+    /**
+     * Runs the fuzz on a deliberately broken lock, and asserts that the run had no errors and that the checker caught
+     * overlaps or early takeovers.
+     *
+     * @param servers where the checker's records and the locks are
+     * @param lock the broken lock the workers drive
+     * @param settings the first run's size, such as {@link FuzzSettings#control()}
+     * @return the report of the run that caught it
+     */
+    public static FuzzReport runCaught(FuzzServers servers, FuzzLock lock, FuzzSettings settings) {
+        FuzzReport caught = inRounds(
+                servers,
+                lock,
+                settings,
+                MutualExclusionFuzz::assertNoErrors,
+                report -> assertThat(report.records().violation("overlap")
+                                + report.records().violation("taken-early"))
+                        .as("overlaps and early takeovers caught")
+                        .isPositive());
+        System.out.println(caught.evidence());
+        return caught;
+    }
+
+    /**
+     * Runs until a run passes {@code shown}, each run twice as long as the one before, at most {@link #ROUNDS}; every
+     * run must pass {@code safe}, whose failure ends the rounds at once.
+     */
+    private static FuzzReport inRounds(
+            FuzzServers servers,
+            FuzzLock lock,
+            FuzzSettings first,
+            Consumer<FuzzReport> safe,
+            Consumer<FuzzReport> shown) {
+        FuzzSettings settings = first;
+        for (int round = 1; ; round++) {
+            FuzzReport report = run(servers, lock, settings);
+            safe.accept(report);
+            try {
+                shown.accept(report);
+                return report;
+            } catch (AssertionError tooLittle) {
+                if (round == ROUNDS) {
+                    throw tooLittle;
+                }
+                settings = settings.twiceAsLong();
+                System.out.printf(
+                        "Round %d of %s showed too little to judge (%s); round %d runs %d s%n",
+                        round, lock.label(), tooLittle.getMessage().strip(), round + 1, settings.seconds());
+            }
+        }
+    }
+
+    /** What a run of a lock that must never let two holders in must never show, however long it ran. */
+    private static void assertSafe(FuzzReport report) {
         Totals totals = report.totals();
         assertNoErrors(report);
         assertThat(report.violations())
@@ -89,7 +173,15 @@ public final class MutualExclusionFuzz {
         assertThat(report.records().sectionsChecked() + totals.get(Count.LOST_BEFORE_ENTRY))
                 .as("every acquisition was seen by the checker")
                 .isEqualTo(totals.acquisitions());
-        for (Operation operation : Operation.forHolders(settings.asyncHolders())) {
+        assertThat(totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST))
+                .as("lost sections whose isLost() was still false, although it errs on the side of lost")
+                .isZero();
+    }
+
+    /** What a run must show to prove anything: every way of taking the lock, outlived leases, long renewed holds. */
+    private static void assertExercised(FuzzReport report) {
+        Totals totals = report.totals();
+        for (Operation operation : Operation.forHolders(report.settings().asyncHolders())) {
             assertThat(totals.get(operation))
                     .as("acquisitions by %s", operation.label())
                     .isPositive();
@@ -97,32 +189,9 @@ public final class MutualExclusionFuzz {
         assertThat(totals.get(Count.LOST_DETECTED))
                 .as("short leases ran out inside sections")
                 .isPositive();
-        assertThat(totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST))
-                .as("lost sections whose isLost() was still false, although it errs on the side of lost")
-                .isZero();
         assertThat(totals.get(LeaseProfile.RENEWED_HELD))
                 .as("auto-renewed sections held across renewals")
                 .isPositive();
-        return report;
-    }
-
-    /**
-     * Runs the fuzz on a deliberately broken lock, and asserts that the run had no errors and that the checker caught
-     * overlaps or early takeovers.
-     *
-     * @param servers where the checker's records and the locks are
-     * @param lock the broken lock the workers drive
-     * @param settings the run's size, such as {@link FuzzSettings#control()}
-     * @return the report, for further assertions
-     */
-    public static FuzzReport runCaught(FuzzServers servers, FuzzLock lock, FuzzSettings settings) {
-        FuzzReport report = run(servers, lock, settings);
-        assertNoErrors(report);
-        assertThat(report.records().violation("overlap") + report.records().violation("taken-early"))
-                .as("overlaps and early takeovers caught")
-                .isPositive();
-        System.out.println(report.evidence());
-        return report;
     }
 
     private static void assertNoErrors(FuzzReport report) {
