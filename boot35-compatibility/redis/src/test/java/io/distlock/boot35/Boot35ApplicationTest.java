@@ -7,6 +7,8 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.boot35.support.LostUpdateRace;
+import io.distlock.boot35.support.RacyCounter;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.test.TestRedis;
@@ -14,19 +16,13 @@ import io.lettuce.core.event.connection.ConnectedEvent;
 import io.lettuce.core.resource.ClientResources;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringBootConfiguration;
@@ -44,9 +40,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class Boot35ApplicationTest {
-
-    private static final int CALLERS = 8;
-    private static final int CALLS_EACH = 20;
 
     private final String key = "boot35:" + UUID.randomUUID();
 
@@ -68,15 +61,7 @@ class Boot35ApplicationTest {
             assertThat(context).hasNotFailed();
             Tally tally = context.getBean(Tally.class);
 
-            int locked = callConcurrently(tally::addLocked, tally::count);
-            int unlocked = callConcurrently(tally::addUnlocked, tally::count);
-
-            System.out.printf(
-                    "Spring Boot %s: %d callers x %d read-pause-write increments: with @DistributedLock %d, "
-                            + "without %d%n",
-                    SpringBootVersion.getVersion(), CALLERS, CALLS_EACH, locked, unlocked);
-            assertThat(locked).isEqualTo(CALLERS * CALLS_EACH);
-            assertThat(unlocked).as("increments kept without the lock").isLessThan(CALLERS * CALLS_EACH);
+            LostUpdateRace.assertLockKeepsEveryIncrement("Redis starter", tally, tally::addLocked);
         });
     }
 
@@ -187,61 +172,12 @@ class Boot35ApplicationTest {
         return server.host() + ":" + server.port();
     }
 
-    private static int callConcurrently(Runnable call, IntSupplier count) throws Exception {
-        ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
-        try {
-            int before = count.getAsInt();
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CALLERS; c++) {
-                done.add(callers.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < CALLS_EACH; i++) {
-                        call.run();
-                    }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> caller : done) {
-                caller.get(100, TimeUnit.SECONDS);
-            }
-            return count.getAsInt() - before;
-        } finally {
-            callers.shutdownNow();
-        }
-    }
-
-    /** A counter incremented by reading, pausing and writing back, which loses updates unless callers take turns. */
-    static class Tally {
-
-        private volatile int count;
-
-        public int count() {
-            return count;
-        }
+    /** The application's bean whose increments take turns under the lock. */
+    static class Tally extends RacyCounter {
 
         @DistributedLock(key = "'boot35:tally'")
         public void addLocked() {
-            add();
-        }
-
-        public void addUnlocked() {
-            add();
-        }
-
-        private void add() {
-            int read = count;
-            pause();
-            count = read + 1;
-        }
-
-        private static void pause() {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            increment();
         }
     }
 

@@ -6,27 +6,22 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.boot35.support.LostUpdateRace;
+import io.distlock.boot35.support.NoRedisConnectionFactory;
+import io.distlock.boot35.support.RacyCounter;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.StoreLock;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.SpringBootVersion;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
-import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.util.ClassUtils;
@@ -46,11 +41,6 @@ import org.springframework.util.ClassUtils;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class Boot35JdbcStarterTest {
-
-    private static final String REDIS_CONNECTION_FACTORY =
-            "org.springframework.data.redis.connection.RedisConnectionFactory";
-    private static final int CALLERS = 8;
-    private static final int CALLS_EACH = 20;
 
     private final String key = "boot35-jdbc:" + UUID.randomUUID();
 
@@ -72,7 +62,7 @@ class Boot35JdbcStarterTest {
     void jdbcStarterLocksWithoutNamingABackendAndCreatesNoRedisConnectionFactory() {
         application.run(context -> {
             assertThat(context).hasNotFailed();
-            assertNoRedisConnectionFactory(context);
+            NoRedisConnectionFactory.assertNoneIn(context, "JDBC starter");
             Lock lock = context.getBean(Lock.class);
             assertThat(lock).isInstanceOf(StoreLock.class);
             assertThat(lock.toString()).contains("jdbc:h2");
@@ -107,7 +97,7 @@ class Boot35JdbcStarterTest {
         application.withPropertyValues("distlock.backend=jdbc").run(context -> {
             assertThat(context).hasNotFailed();
             assertThat(context.getBean(Lock.class)).isInstanceOf(StoreLock.class);
-            assertNoRedisConnectionFactory(context);
+            NoRedisConnectionFactory.assertNoneIn(context, "JDBC starter");
         });
     }
 
@@ -117,83 +107,16 @@ class Boot35JdbcStarterTest {
             assertThat(context).hasNotFailed();
             Tally tally = context.getBean(Tally.class);
 
-            int locked = callConcurrently(tally::addLocked, tally::count);
-            int unlocked = callConcurrently(tally::addUnlocked, tally::count);
-
-            System.out.printf(
-                    "Spring Boot %s, JDBC starter: %d callers x %d read-pause-write increments: with @DistributedLock"
-                            + " %d, without %d%n",
-                    SpringBootVersion.getVersion(), CALLERS, CALLS_EACH, locked, unlocked);
-            assertThat(locked).isEqualTo(CALLERS * CALLS_EACH);
-            assertThat(unlocked).as("increments kept without the lock").isLessThan(CALLERS * CALLS_EACH);
+            LostUpdateRace.assertLockKeepsEveryIncrement("JDBC starter", tally, tally::addLocked);
         });
     }
 
-    private static void assertNoRedisConnectionFactory(AssertableApplicationContext context) {
-        ClassLoader classLoader = context.getClassLoader();
-        if (ClassUtils.isPresent(REDIS_CONNECTION_FACTORY, classLoader)) {
-            Class<?> type = ClassUtils.resolveClassName(REDIS_CONNECTION_FACTORY, classLoader);
-            assertThat(context.getBeanNamesForType(type))
-                    .as("RedisConnectionFactory beans of an application with only the JDBC starter")
-                    .isEmpty();
-        }
-    }
-
-    private static int callConcurrently(Runnable call, IntSupplier count) throws Exception {
-        ExecutorService callers = Executors.newFixedThreadPool(CALLERS);
-        try {
-            int before = count.getAsInt();
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < CALLERS; c++) {
-                done.add(callers.submit(() -> {
-                    start.await();
-                    for (int i = 0; i < CALLS_EACH; i++) {
-                        call.run();
-                    }
-                    return null;
-                }));
-            }
-            start.countDown();
-            for (Future<?> caller : done) {
-                caller.get(100, TimeUnit.SECONDS);
-            }
-            return count.getAsInt() - before;
-        } finally {
-            callers.shutdownNow();
-        }
-    }
-
-    /** A counter incremented by reading, pausing and writing back, which loses updates unless callers take turns. */
-    static class Tally {
-
-        private volatile int count;
-
-        public int count() {
-            return count;
-        }
+    /** The application's bean whose increments take turns under the lock. */
+    static class Tally extends RacyCounter {
 
         @DistributedLock(key = "'boot35-jdbc:tally'")
         public void addLocked() {
-            add();
-        }
-
-        public void addUnlocked() {
-            add();
-        }
-
-        private void add() {
-            int read = count;
-            pause();
-            count = read + 1;
-        }
-
-        private static void pause() {
-            try {
-                Thread.sleep(1);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            increment();
         }
     }
 
