@@ -1,17 +1,14 @@
 package io.distlock.jdbc.fuzz;
 
-import static org.awaitility.Awaitility.await;
-
 import io.distlock.test.fuzz.LockView;
+import io.distlock.test.fuzz.ReadBeforeLockView;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import javax.sql.DataSource;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Reads a key's holder straight from PostgreSQL's lock table {@code distlock_locks}, on connections of the checker's
@@ -19,59 +16,30 @@ import org.awaitility.core.ConditionTimeoutException;
  * The lease is compared with the database's clock, as the store's takeover compares it, so a row whose lease ran out
  * has no holder; its end is sent on that clock, which is the host's, as the checker's Redis's is.
  */
-final class JdbcLockView implements LockView {
+final class JdbcLockView extends ReadBeforeLockView {
 
     /** Rounded down to the millisecond, so that a claim never outlives the lease it was read from. */
     private static final String READ =
             "SELECT owner_token, CAST(FLOOR(EXTRACT(EPOCH FROM expires_at) * 1000) AS BIGINT)"
                     + " FROM distlock_locks WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > clock_timestamp()";
 
-    private static final List<String> NO_HOLDER = List.of("", "-1");
-
     /** Longer than a busy machine keeps a connection waiting, within the workers' grace after a run. */
     private static final Duration PATIENCE = Duration.ofSeconds(10);
-
-    private static final Duration RETRY_INTERVAL = Duration.ofMillis(50);
 
     private final DataSource reads;
 
     JdbcLockView(DataSource reads) {
+        super(PATIENCE);
         this.reads = reads;
     }
 
     @Override
-    public String prelude() {
-        return LockView.READ_BEFORE_PRELUDE;
-    }
-
-    @Override
-    public List<String> keys(String lockKey) {
-        return List.of();
-    }
-
-    @Override
-    public List<String> args(String lockKey) {
-        try {
-            return read(lockKey);
-        } catch (SQLException first) {
-            try {
-                return await().atMost(PATIENCE)
-                        .pollInterval(RETRY_INTERVAL)
-                        .pollInSameThread()
-                        .ignoreExceptionsInstanceOf(SQLException.class)
-                        .until(() -> read(lockKey), Objects::nonNull);
-            } catch (ConditionTimeoutException e) {
-                throw new Unreadable(lockKey, first);
-            }
-        }
-    }
-
-    private List<String> read(String lockKey) throws SQLException {
+    protected List<String> readHolder(String lockKey) throws SQLException {
         try (Connection connection = reads.getConnection();
                 PreparedStatement statement = connection.prepareStatement(READ)) {
             statement.setString(1, lockKey);
             try (ResultSet row = statement.executeQuery()) {
-                return row.next() ? List.of(row.getString(1), Long.toString(row.getLong(2))) : NO_HOLDER;
+                return row.next() ? holder(row.getString(1), row.getLong(2)) : NO_HOLDER;
             }
         }
     }

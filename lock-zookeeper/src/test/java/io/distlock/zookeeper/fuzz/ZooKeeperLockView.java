@@ -1,18 +1,15 @@
 package io.distlock.zookeeper.fuzz;
 
-import static org.awaitility.Awaitility.await;
-
 import io.distlock.test.fuzz.LockView;
+import io.distlock.test.fuzz.ReadBeforeLockView;
 import io.distlock.zookeeper.StoredQueues;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
-import org.awaitility.core.ConditionTimeoutException;
 
 /**
  * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement ({@link
@@ -21,53 +18,25 @@ import org.awaitility.core.ConditionTimeoutException;
  * {@code mtime} of a write of its own, so that a holder whose lease ran out holds nothing; the end is sent on that
  * clock, which is the host's, as the checker's Redis's is.
  */
-final class ZooKeeperLockView implements LockView {
+final class ZooKeeperLockView extends ReadBeforeLockView {
 
     /** Apart from the store's nodes, so that the checker's clock writes touch nothing the store reads. */
     private static final String CLOCK_PATH = "/distlock-fuzz-clock";
 
     private static final byte[] NOTHING = new byte[0];
-    private static final List<String> NO_HOLDER = List.of("", "-1");
 
     /** Longer than the store's session timeout, within the workers' grace after a run. */
     private static final Duration PATIENCE = Duration.ofSeconds(10);
 
-    private static final Duration RETRY_INTERVAL = Duration.ofMillis(50);
-
     private final CuratorFramework client;
 
     ZooKeeperLockView(CuratorFramework client) {
+        super(PATIENCE);
         this.client = client;
     }
 
     @Override
-    public String prelude() {
-        return LockView.READ_BEFORE_PRELUDE;
-    }
-
-    @Override
-    public List<String> keys(String lockKey) {
-        return List.of();
-    }
-
-    @Override
-    public List<String> args(String lockKey) {
-        try {
-            return read(lockKey);
-        } catch (Exception first) {
-            try {
-                return await().atMost(PATIENCE)
-                        .pollInterval(RETRY_INTERVAL)
-                        .pollInSameThread()
-                        .ignoreExceptions()
-                        .until(() -> read(lockKey), Objects::nonNull);
-            } catch (ConditionTimeoutException e) {
-                throw new Unreadable(lockKey, first);
-            }
-        }
-    }
-
-    private List<String> read(String key) throws Exception {
+    protected List<String> readHolder(String key) throws Exception {
         String queue = StoredQueues.queuePath(key);
         while (true) {
             String head;
@@ -92,7 +61,7 @@ final class ZooKeeperLockView implements LockView {
                 return NO_HOLDER;
             }
             long leaseEnd = stat.getMtime() + holder.leaseMillis();
-            return serverMillis() >= leaseEnd ? NO_HOLDER : List.of(holder.owner(), Long.toString(leaseEnd));
+            return serverMillis() >= leaseEnd ? NO_HOLDER : holder(holder.owner(), leaseEnd);
         }
     }
 
