@@ -152,7 +152,11 @@ final class QuorumCommands implements LockCommands {
                     .mapToLong(Status::remainingMillis)
                     .sorted()
                     .toArray();
-            return new Status(Ownership.OWNED, Math.max(0, remaining[remaining.length - quorum] - drift));
+            long answered = remaining[remaining.length - quorum] - drift;
+            // The first majority to answer may include a node whose extension has not run yet (sent again by text
+            // after a NOSCRIPT): the majority that confirmed it holds the key at least as long as the hold counts on.
+            long confirmed = TimeUnit.NANOSECONDS.toMillis(hold.expiresByNanos() - System.nanoTime());
+            return new Status(Ownership.OWNED, Math.max(0, Math.max(answered, confirmed)));
         });
     }
 
