@@ -79,7 +79,7 @@ class AsyncAcquisitionTest {
 
         assertThat(handle.isHeld()).isTrue();
         assertThat(redis.command("EXISTS", "{distlock:" + key + "}")).isEqualTo("1");
-        assertThat(completedOn.get()).startsWith("distlock-async");
+        assertCompletedOffTheClientsThreads(completedOn.get());
         handle.release();
     }
 
@@ -219,7 +219,7 @@ class AsyncAcquisitionTest {
 
         LockHandle next = waiting.get(5, TimeUnit.SECONDS);
         assertThat(next.fencingToken()).isEqualTo(holder.fencingToken() + 1);
-        assertThat(releasedOn.get()).startsWith("distlock-async");
+        assertCompletedOffTheClientsThreads(releasedOn.get());
         next.releaseAsync().toCompletableFuture().get(5, TimeUnit.SECONDS);
         assertThat(redis.command("EXISTS", "{distlock:" + key + "}")).isEqualTo("0");
     }
@@ -454,5 +454,18 @@ class AsyncAcquisitionTest {
                     return section;
                 })
                 .thenCompose(done -> chain(instance, raced, withLock, left - 1, inside, overlaps, sectionsRun));
+    }
+
+    /**
+     * A stage completes on a distlock thread, never on the Redis client's; one that completed before the caller
+     * attached its action runs that action on the caller's own thread, which a busy machine makes likely.
+     */
+    private static void assertCompletedOffTheClientsThreads(String thread) {
+        assertThat(thread)
+                .as("the thread that ran the caller's action on the stage")
+                .satisfiesAnyOf(
+                        name -> assertThat(name).startsWith("distlock-async"),
+                        name -> assertThat(name)
+                                .isEqualTo(Thread.currentThread().getName()));
     }
 }
