@@ -318,13 +318,13 @@ final class GrantVote {
         List<@Nullable Attempted> answers = latestAnswers;
         List<LockCommands.Attempt> latest = attempts;
         String releaseId = QuorumCommands.newSplitReleaseId();
-        List<CompletableFuture<Void>> grantsReleased = new ArrayList<>();
+        List<CompletableFuture<Boolean>> grantsReleased = new ArrayList<>();
         for (int node = 0; node < latest.size(); node++) {
             if (skip.contains(node)) {
                 continue;
             }
             SingleNodeCommands commands = nodes.get(node);
-            CompletableFuture<Void> released = commands.releaseQuietly(key, lockKey, token, releaseId);
+            CompletableFuture<Boolean> released = commands.releaseQuietly(key, lockKey, token, releaseId);
             if (node < answers.size() && answers.get(node) instanceof Granted) {
                 grantsReleased.add(released);
             } else {

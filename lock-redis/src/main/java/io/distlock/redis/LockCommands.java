@@ -131,8 +131,12 @@ interface LockCommands {
      */
     ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis);
 
-    /** Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged. */
-    CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token);
+    /**
+     * Releases a key nobody holds a handle on; a failure only costs the rest of its lease, so it is logged.
+     *
+     * @return whether Redis answered the release (one node of a Redlock is enough), whatever it found
+     */
+    CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token);
 
     /**
      * Runs a granting script, whose answer is the new fencing token (&gt; 0) or -1 minus the holder's remaining lease.
@@ -216,16 +220,26 @@ interface LockCommands {
          * (the attempt went out on another connection, or was sent again by text after a NOSCRIPT), the key is
          * released once more. Both releases compare the token, so neither can free another owner's lock.
          *
-         * @param afterRelease runs after each release was answered or failed
+         * @param afterRelease runs after each release that Redis answered; never after one that failed, since a release
+         *     that did not reach Redis freed nothing, and waiters woken by it would try again at once, as fast as Redis
+         *     refuses them while it is down
          */
         void abandon(Runnable afterRelease) {
-            commands.releaseQuietly(key, lockKey, token).thenRun(afterRelease);
+            releaseThen(afterRelease);
             call.answer().thenAccept(answer -> {
                 if (answer instanceof Granted) {
-                    commands.releaseQuietly(key, lockKey, token).thenRun(afterRelease);
+                    releaseThen(afterRelease);
                 }
             });
             log.debug("Gave up an attempt on lock '{}'; a release follows it", key);
+        }
+
+        private void releaseThen(Runnable afterRelease) {
+            commands.releaseQuietly(key, lockKey, token).thenAccept(answered -> {
+                if (answered) {
+                    afterRelease.run();
+                }
+            });
         }
     }
 }

@@ -174,7 +174,7 @@ final class PathCommands implements LockCommands {
     }
 
     @Override
-    public CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
+    public CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token) {
         return release(key, lockKey, token, false).answer().handle((answer, error) -> {
             if (error != null) {
                 log.warn(
@@ -182,7 +182,7 @@ final class PathCommands implements LockCommands {
                         key,
                         ScriptCall.unwrap(error).toString());
             }
-            return null;
+            return error == null;
         });
     }
 

@@ -265,12 +265,14 @@ final class QuorumCommands implements LockCommands {
     }
 
     @Override
-    public CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
+    public CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token) {
         lateGrants.released(key, lockKey, token);
         String releaseId = newReleaseId();
-        return CompletableFuture.allOf(nodes.stream()
+        List<CompletableFuture<Boolean>> releases = nodes.stream()
                 .map(node -> node.releaseQuietly(key, lockKey, token, releaseId))
-                .toArray(CompletableFuture[]::new));
+                .toList();
+        return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
+                .thenApply(done -> releases.stream().anyMatch(CompletableFuture::join));
     }
 
     /**

@@ -155,9 +155,16 @@ final class Releaser {
                 });
     }
 
-    /** Releases a lock nobody holds a handle on, then lets this instance's waiters try; failures only cost a lease. */
+    /**
+     * Releases a lock nobody holds a handle on, then, once Redis answered, lets this instance's waiters try; failures
+     * only cost a lease.
+     */
     void releaseInBackground(String key, String lockKey, String token) {
-        commands.releaseQuietly(key, lockKey, token).thenRun(() -> waitingRoom.released(lockKey));
+        commands.releaseQuietly(key, lockKey, token).thenAccept(answered -> {
+            if (answered) {
+                waitingRoom.released(lockKey);
+            }
+        });
     }
 
     /** Marks the hold lost for what a token-checked script found, and returns the loss. */

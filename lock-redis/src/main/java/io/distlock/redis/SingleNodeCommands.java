@@ -272,7 +272,7 @@ final class SingleNodeCommands implements LockCommands {
     }
 
     @Override
-    public CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token) {
+    public CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token) {
         return release(key, lockKey, token, false).answer().handle((released, error) -> {
             if (error != null) {
                 log.warn(
@@ -280,7 +280,7 @@ final class SingleNodeCommands implements LockCommands {
                         key,
                         ScriptCall.unwrap(error).toString());
             }
-            return null;
+            return error == null;
         });
     }
 
@@ -288,7 +288,7 @@ final class SingleNodeCommands implements LockCommands {
      * Releases, for a Redlock, a key nobody holds a handle on, announcing the release under {@code releaseId}. A
      * failure is logged at debug level only: a node of a Redlock may be down, and the others decide without it.
      */
-    CompletableFuture<Void> releaseQuietly(String key, String lockKey, String token, String releaseId) {
+    CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token, String releaseId) {
         return release(key, lockKey, token, false, releaseId).answer().handle((released, error) -> {
             if (error != null) {
                 log.debug(
@@ -296,7 +296,7 @@ final class SingleNodeCommands implements LockCommands {
                         key,
                         ScriptCall.unwrap(error).toString());
             }
-            return null;
+            return error == null;
         });
     }
 

