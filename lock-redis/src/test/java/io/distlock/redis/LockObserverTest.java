@@ -143,7 +143,7 @@ class LockObserverTest {
     @Test
     void renewalsOfAutoRenewedLeasesAreHeard() throws Exception {
         RedisLock lock = clients.lock(settings ->
-                settings.observer(heard).watchdogLease(Duration.ofMillis(600)).renewInterval(Duration.ofMillis(100)));
+                settings.observer(heard).watchdogLease(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(100)));
 
         try (LockHandle handle = lock.acquire(key, Lease.renewed())) {
             await().atMost(Duration.ofSeconds(10)).until(() -> heard.events.contains("renewed 1"));

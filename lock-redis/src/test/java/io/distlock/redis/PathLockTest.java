@@ -148,12 +148,14 @@ class PathLockTest {
 
     @Test
     void aRenewedLeaseKeepsTheAncestorsTakenLongAfterTheWatchdogLease() throws Exception {
-        PathLock holder = clients.lock(builder -> builder.watchdogLease(Duration.ofMillis(500)))
+        // A watchdog lease of seconds, held for more than two: renewals outlive it on a busy machine, whose scheduling
+        // has been seen to stall a renewal for about a second.
+        PathLock holder = clients.lock(builder -> builder.watchdogLease(Duration.ofMillis(1500)))
                 .tree(tree);
         PathLock other = clients.lock().tree(tree);
         LockHandle held = holder.tryAcquire("a/b/c", Lease.renewed()).orElseThrow();
 
-        Thread.sleep(2000);
+        Thread.sleep(3500);
 
         assertThat(other.tryAcquire("a", LONG)).isEmpty();
         assertThat(other.tryAcquire("", LONG)).isEmpty();
