@@ -347,9 +347,18 @@ class RedisLockSafetyTest {
 
         List<Long> othersInBetween = new ArrayList<>();
         for (int round = 0; round < 5; round++) {
-            long before = busyAcquisitions.get();
-            LockHandle turn =
-                    patient.tryAcquire(key, LONG, Duration.ofSeconds(10)).orElseThrow();
+            Future<LockHandle> waiting = threads.submit(
+                    () -> patient.tryAcquire(key, LONG, Duration.ofSeconds(10)).orElseThrow());
+            // Counted from when the waiter's attempt has marked the key as waited for elsewhere: the busy process
+            // cannot know before, and how long the attempt takes to reach Redis depends on the machine's load.
+            long before = await().pollInterval(Duration.ofMillis(2))
+                    .atMost(Duration.ofSeconds(10))
+                    .until(
+                            () -> waiting.isDone() || waitedForElsewhere("{" + prefix + key + "}")
+                                    ? busyAcquisitions.get()
+                                    : -1,
+                            counted -> counted >= 0);
+            LockHandle turn = waiting.get(10, TimeUnit.SECONDS);
             othersInBetween.add(busyAcquisitions.get() - before);
             turn.release();
             long resumed = busyAcquisitions.get();
@@ -360,8 +369,7 @@ class RedisLockSafetyTest {
             loop.get(10, TimeUnit.SECONDS);
         }
 
-        // A few acquisitions happen while the patient waiter's first attempt travels to Redis to mark the key; from
-        // then on, at most 8 handovers.
+        // From the mark on, at most 8 handovers, and a few acquisitions while the mark's news travels back.
         assertThat(othersInBetween)
                 .as("acquisitions by the busy process while the other one waited")
                 .allSatisfy(count ->
@@ -376,6 +384,12 @@ class RedisLockSafetyTest {
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> redis.command("EXISTS", lockKey(lockKeyName)).equals("0"));
         assertThat(clients.lock().tryAcquire(lockKeyName, LONG)).isPresent();
+    }
+
+    /** Whether the key's holder is marked as waited for by another instance ({@code +<instance>} or {@code *}). */
+    private boolean waitedForElsewhere(String lockKey) {
+        String holder = String.valueOf(redis.command("GET", lockKey));
+        return holder.contains("+") || holder.endsWith("*");
     }
 
     private static String lockKey(String name) {
