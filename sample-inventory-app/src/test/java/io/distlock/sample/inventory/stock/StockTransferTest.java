@@ -63,8 +63,10 @@ class StockTransferTest {
                 running.add(CompletableFuture.runAsync(() -> repeat(b, a), pool));
             }
 
-            // Every transfer waits at most 2 s for both locks; a deadlock would show as lock timeouts or as no end.
-            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(45, TimeUnit.SECONDS);
+            // Every transfer waits at most 2 s for both locks, so a deadlock shows as lock timeouts, which fail the
+            // callers at once; the bound on the whole only catches no end. 240 transfers took 3 to 11 s in default
+            // builds and more than 45 s beside the full tier's 30 s fuzz runs.
+            CompletableFuture.allOf(running.toArray(CompletableFuture[]::new)).get(3, TimeUnit.MINUTES);
         } finally {
             pool.shutdownNow();
         }
