@@ -6,13 +6,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every Java example of the README compiles against distlock and its starters as they are, so that an example can never
- * again fail to compile for a reader (as {@code PathLock folders = lock.tree(...)} did against the injected {@code
- * Lock} bean). How an example is wrapped: {@link ReadmeSnippets}.
+ * Every Java example of the README, and every distlock example of the migration guides (docs/migrating), compiles
+ * against distlock and its starters as they are, so that an example can never again fail to compile for a reader (as
+ * {@code PathLock folders = lock.tree(...)} did against the injected {@code Lock} bean). How an example is wrapped:
+ * {@link ReadmeSnippets}.
  */
 class ReadmeExamplesTest {
 
@@ -28,6 +30,31 @@ class ReadmeExamplesTest {
         assertThat(errors)
                 .as("examples of %s that do not compile:%n%s", readme, describe(errors))
                 .isEmpty();
+    }
+
+    @Test
+    void everyDistlockExampleOfTheMigrationGuidesCompiles(@TempDir Path classes) throws Exception {
+        Path guides = ReadmeSnippets.readme().resolveSibling("docs").resolve("migrating");
+        List<Path> files;
+        try (Stream<Path> listed = Files.list(guides)) {
+            files = listed.filter(file -> file.toString().endsWith(".md"))
+                    .filter(file -> !file.getFileName().toString().equals("README.md"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(files).as("migration guides in %s", guides).hasSizeGreaterThanOrEqualTo(4);
+
+        for (Path guide : files) {
+            // The peer's code is fenced as "java before" and never compiled; distlock's is fenced as "java".
+            List<ReadmeSnippets.Snippet> examples = ReadmeSnippets.javaBlocks(Files.readAllLines(guide));
+            List<ReadmeSnippets.Error> errors =
+                    ReadmeSnippets.compile(examples, Files.createDirectories(classes.resolve(name(guide))));
+
+            assertThat(examples).as("distlock examples in %s", guide).isNotEmpty();
+            assertThat(errors)
+                    .as("examples of %s that do not compile:%n%s", guide, describe(guide, errors))
+                    .isEmpty();
+        }
     }
 
     @Test
@@ -56,5 +83,13 @@ class ReadmeExamplesTest {
 
     private static String describe(List<ReadmeSnippets.Error> errors) {
         return errors.stream().map(error -> "README.md " + error).collect(Collectors.joining("\n"));
+    }
+
+    private static String describe(Path guide, List<ReadmeSnippets.Error> errors) {
+        return errors.stream().map(error -> guide.getFileName() + " " + error).collect(Collectors.joining("\n"));
+    }
+
+    private static String name(Path guide) {
+        return guide.getFileName().toString().replace(".md", "");
     }
 }
