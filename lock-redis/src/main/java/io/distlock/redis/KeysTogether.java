@@ -98,13 +98,7 @@ final class KeysTogether {
     private void releaseAll(List<String> keys, List<String> lockKeys, List<String> tokens) {
         for (int i = 0; i < keys.size(); i++) {
             String lockKey = lockKeys.get(i);
-            // Only a release Redis answered can have freed the key: one that failed must not wake waiters into
-            // another attempt while Redis is down.
-            commands.releaseQuietly(keys.get(i), lockKey, tokens.get(i)).thenAccept(answered -> {
-                if (answered) {
-                    released.accept(lockKey);
-                }
-            });
+            commands.releaseQuietlyThen(keys.get(i), lockKey, tokens.get(i), () -> released.accept(lockKey));
         }
     }
 }

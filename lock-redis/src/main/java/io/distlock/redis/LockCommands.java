@@ -139,6 +139,19 @@ interface LockCommands {
     CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token);
 
     /**
+     * Like {@link #releaseQuietly}, then runs {@code afterAnswered} if Redis answered the release. Never after one that
+     * failed: a release that did not reach Redis freed nothing, and waiters woken by it would try again at once, as
+     * fast as Redis refuses them while it is down.
+     */
+    default void releaseQuietlyThen(String key, String lockKey, String token, Runnable afterAnswered) {
+        releaseQuietly(key, lockKey, token).thenAccept(answered -> {
+            if (answered) {
+                afterAnswered.run();
+            }
+        });
+    }
+
+    /**
      * Runs a granting script, whose answer is the new fencing token (&gt; 0) or -1 minus the holder's remaining lease.
      * With an acknowledgement, a grant counts only once replicas have it.
      */
@@ -220,26 +233,16 @@ interface LockCommands {
          * (the attempt went out on another connection, or was sent again by text after a NOSCRIPT), the key is
          * released once more. Both releases compare the token, so neither can free another owner's lock.
          *
-         * @param afterRelease runs after each release that Redis answered; never after one that failed, since a release
-         *     that did not reach Redis freed nothing, and waiters woken by it would try again at once, as fast as Redis
-         *     refuses them while it is down
+         * @param afterRelease runs after each release that Redis answered ({@link LockCommands#releaseQuietlyThen})
          */
         void abandon(Runnable afterRelease) {
-            releaseThen(afterRelease);
+            commands.releaseQuietlyThen(key, lockKey, token, afterRelease);
             call.answer().thenAccept(answer -> {
                 if (answer instanceof Granted) {
-                    releaseThen(afterRelease);
+                    commands.releaseQuietlyThen(key, lockKey, token, afterRelease);
                 }
             });
             log.debug("Gave up an attempt on lock '{}'; a release follows it", key);
-        }
-
-        private void releaseThen(Runnable afterRelease) {
-            commands.releaseQuietly(key, lockKey, token).thenAccept(answered -> {
-                if (answered) {
-                    afterRelease.run();
-                }
-            });
         }
     }
 }

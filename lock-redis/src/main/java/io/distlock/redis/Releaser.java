@@ -160,11 +160,7 @@ final class Releaser {
      * only cost a lease.
      */
     void releaseInBackground(String key, String lockKey, String token) {
-        commands.releaseQuietly(key, lockKey, token).thenAccept(answered -> {
-            if (answered) {
-                waitingRoom.released(lockKey);
-            }
-        });
+        commands.releaseQuietlyThen(key, lockKey, token, () -> waitingRoom.released(lockKey));
     }
 
     /** Marks the hold lost for what a token-checked script found, and returns the loss. */
