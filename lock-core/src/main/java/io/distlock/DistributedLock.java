@@ -142,6 +142,47 @@ public @interface DistributedLock {
     long waitSeconds() default DEFAULT;
 
     /**
+     * The lease as text, for what {@link #leaseSeconds()} cannot say: {@code ${...}} placeholders are resolved from
+     * the application's environment, then the result is read in Spring's duration formats: {@code "500ms"}, {@code
+     * "30s"}, {@code "5m"}, {@code "2h"}, ISO-8601 such as {@code "PT5M"}, or a bare number of milliseconds.
+     *
+     * <pre>{@code
+     * @DistributedLock(key = "'report'", lease = "${jobs.report.lease:5m}", waitTime = "0s")
+     * public void sendReport() { ... }
+     * }</pre>
+     *
+     * <p>Resolved and checked when the bean is created: a placeholder without a value and no default, text in no
+     * duration format, or a lease outside 1 ms to 24 hours fails start-up. Set this or {@code leaseSeconds}, not both.
+     *
+     * @return the lease text, or empty to use {@link #leaseSeconds()}
+     */
+    String lease() default "";
+
+    /**
+     * The wait as text, like {@link #lease()}: placeholders, then Spring's duration formats; {@code "0s"} tries once.
+     * Resolved and checked when the bean is created; a negative wait fails start-up. Set this or {@code waitSeconds},
+     * not both.
+     *
+     * @return the wait text, or empty to use {@link #waitSeconds()}
+     */
+    String waitTime() default "";
+
+    /**
+     * Whether a call that finds the lock busy returns without running, instead of throwing {@link
+     * LockNotAcquiredException}: the usual wish for a scheduled job that only one instance should run per period. The
+     * skipped call is logged at DEBUG by {@code io.distlock.annotation} and counted by the lock's meters as an
+     * acquisition with outcome {@code not_acquired}. Only a busy lock is skipped: an interrupted wait still throws
+     * {@link LockNotAcquiredException}, and a store failure still throws {@link LockBackendException}.
+     *
+     * <p>Only for methods returning {@code void}, since any other caller would receive a value the method never made;
+     * on other methods, and together with {@link #fallback()}, start-up fails. Name a fallback to return something
+     * instead.
+     *
+     * @return true to skip the call when the lock is busy
+     */
+    boolean skipWhenBusy() default false;
+
+    /**
      * The name of a method of the same bean to call, with the same arguments, when the lock is not acquired in time,
      * instead of throwing {@link LockNotAcquiredException}. It must take the same parameter types, optionally followed
      * by a {@link LockNotAcquiredException}, and return a type assignable to this method's. The fallback runs without

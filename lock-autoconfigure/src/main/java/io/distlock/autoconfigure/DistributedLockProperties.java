@@ -26,10 +26,16 @@ public class DistributedLockProperties implements InitializingBean {
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
     private String keyPrefix = "distlock:";
 
-    /** How long a @DistributedLock method waits for its lock when the annotation sets no waitSeconds; 0 tries once. */
+    /**
+     * How long a @DistributedLock method waits for its lock when the annotation sets neither waitSeconds nor waitTime;
+     * 0 tries once.
+     */
     private Duration defaultWait = Duration.ofSeconds(5);
 
-    /** Fixed lease of @DistributedLock methods that set no leaseSeconds; unset means an auto-renewed lease. */
+    /**
+     * Fixed lease of @DistributedLock methods that set neither leaseSeconds nor lease; unset means an auto-renewed
+     * lease.
+     */
     private @Nullable Duration defaultLease;
 
     /** What a @DistributedLock method does when it finishes after its lock was lost: THROW or LOG. */

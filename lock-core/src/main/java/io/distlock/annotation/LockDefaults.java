@@ -8,8 +8,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * What an {@link io.distlock.DistributedLock @DistributedLock} uses for the attributes it leaves unset.
  *
- * @param waitTime the wait when {@code waitSeconds} is unset; zero tries once
- * @param lease the fixed lease when {@code leaseSeconds} is unset, or null for an auto-renewed lease
+ * @param waitTime the wait when neither {@code waitSeconds} nor {@code waitTime} is set; zero tries once
+ * @param lease the fixed lease when neither {@code leaseSeconds} nor {@code lease} is set, or null for an
+ *     auto-renewed lease
  * @param onLost the reaction to a lost lock when {@code onLost} is unset; THROW or LOG
  */
 public record LockDefaults(Duration waitTime, @Nullable Duration lease, OnLockLost onLost) {

@@ -11,6 +11,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.BeanResolver;
@@ -23,6 +25,8 @@ import org.springframework.util.ObjectUtils;
  * wait, fallback and loss policy.
  */
 final class LockedMethod {
+
+    private static final Logger log = LoggerFactory.getLogger(LockedMethod.class);
 
     private final Method method;
     private final ReturnKind kind;
@@ -37,6 +41,7 @@ final class LockedMethod {
     private final OnLockLost onLost;
     private final @Nullable Method fallback;
     private final boolean fallbackTakesException;
+    private final boolean skipWhenBusy;
     private final ParameterNameDiscoverer parameterNames;
     private final @Nullable BeanResolver beans;
 
@@ -54,6 +59,7 @@ final class LockedMethod {
             OnLockLost onLost,
             @Nullable Method fallback,
             boolean fallbackTakesException,
+            boolean skipWhenBusy,
             ParameterNameDiscoverer parameterNames,
             @Nullable BeanResolver beans) {
         this.method = method;
@@ -69,6 +75,7 @@ final class LockedMethod {
         this.onLost = onLost;
         this.fallback = fallback;
         this.fallbackTakesException = fallbackTakesException;
+        this.skipWhenBusy = skipWhenBusy;
         this.parameterNames = parameterNames;
         this.beans = beans;
     }
@@ -204,9 +211,16 @@ final class LockedMethod {
         return text;
     }
 
-    /** Calls the fallback instead of the method, or throws {@code notAcquired} if there is none. */
+    /**
+     * Skips the call of a {@code skipWhenBusy} method, or calls the fallback instead of the method, or throws {@code
+     * notAcquired} if there is none.
+     */
     @Nullable
     Object notAcquired(Object target, Object[] args, LockNotAcquiredException notAcquired) throws Throwable {
+        if (skipWhenBusy) {
+            log.debug("Skipped {}: {}", DistributedLockDefinitionException.describe(method), notAcquired.getMessage());
+            return null;
+        }
         if (fallback == null) {
             throw notAcquired;
         }

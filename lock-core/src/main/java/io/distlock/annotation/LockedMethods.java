@@ -32,12 +32,12 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class LockedMethods {
 
-    private static final long MAX_LEASE_SECONDS = Lease.MAX_FIXED.toSeconds();
     private static final Map<Class<?>, List<Method>> ANNOTATED_BY_CLASS = new ConcurrentReferenceHashMap<>();
 
     private final @Nullable BeanFactory beanFactory;
     private final LockDefaults defaults;
     private final LockExpressions expressions;
+    private final LockDurations durations;
     private final Map<MethodClassKey, LockedMethod> checked = new ConcurrentHashMap<>();
 
     /**
@@ -50,6 +50,7 @@ public final class LockedMethods {
         this.beanFactory = beanFactory;
         this.defaults = defaults;
         this.expressions = new LockExpressions(beanFactory);
+        this.durations = new LockDurations(beanFactory, defaults);
     }
 
     /**
@@ -114,8 +115,8 @@ public final class LockedMethods {
         }
         checkReachable(method);
         ReturnKind kind = ReturnKind.of(method);
-        Lease lease = lease(method, annotation.leaseSeconds());
-        Duration wait = waitTime(method, annotation.waitSeconds());
+        Lease lease = durations.lease(method, annotation);
+        Duration wait = durations.waitTime(method, annotation);
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
         LockedPath path = LockedPath.of(method, annotation, expressions);
         List<String> keyTexts = path == null ? keyTexts(method, annotation) : List.of();
@@ -135,6 +136,7 @@ public final class LockedMethods {
                             + " keys inside the asynchronous work with Lock.callWithLocks, or make the method return a"
                             + " plain value");
         }
+        checkSkip(method, annotation, kind);
         if (annotation.read() && annotation.fair()) {
             throw new DistributedLockDefinitionException(
                     method, "read and fair cannot be combined: readers never queue; set one of them");
@@ -153,6 +155,7 @@ public final class LockedMethods {
                 onLost,
                 fallback,
                 fallback != null && fallback.getParameterCount() == method.getParameterCount() + 1,
+                annotation.skipWhenBusy(),
                 expressions.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
     }
@@ -166,29 +169,27 @@ public final class LockedMethods {
         }
     }
 
-    private Lease lease(Method method, long seconds) {
-        if (seconds == DistributedLock.DEFAULT) {
-            return defaults.defaultLease();
+    /**
+     * Refuses {@code skipWhenBusy} where a skipped call would hand its caller something the method never made, and
+     * beside a fallback, which already says what a busy lock does.
+     */
+    private static void checkSkip(Method method, DistributedLock annotation, ReturnKind kind) {
+        if (!annotation.skipWhenBusy()) {
+            return;
         }
-        if (seconds < 1 || seconds > MAX_LEASE_SECONDS) {
+        if (!annotation.fallback().isEmpty()) {
             throw new DistributedLockDefinitionException(
                     method,
-                    "leaseSeconds must be from 1 to " + MAX_LEASE_SECONDS + ", or left unset for the default, but was "
-                            + seconds);
+                    "set skipWhenBusy or fallback, not both: a busy lock either skips the call or calls fallback \""
+                            + annotation.fallback() + "\"");
         }
-        return Lease.fixed(Duration.ofSeconds(seconds));
-    }
-
-    private Duration waitTime(Method method, long seconds) {
-        if (seconds == DistributedLock.DEFAULT) {
-            return defaults.waitTime();
-        }
-        if (seconds < 0) {
+        if (kind != ReturnKind.PLAIN || method.getReturnType() != void.class) {
             throw new DistributedLockDefinitionException(
                     method,
-                    "waitSeconds must be 0 (try once) or more, or left unset for the default, but was " + seconds);
+                    "skipWhenBusy needs a method returning void, but it returns "
+                            + method.getGenericReturnType().getTypeName()
+                            + "; name a fallback to return a value when the lock is busy");
         }
-        return Duration.ofSeconds(seconds);
     }
 
     /** The key expressions: {@code key}, or the elements of {@code keys}; exactly one of the two is set. */

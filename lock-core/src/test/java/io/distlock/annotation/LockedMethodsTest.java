@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.DistributedLock;
+import io.distlock.Lease;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -55,6 +57,32 @@ class LockedMethodsTest {
         assertThatThrownBy(() -> methods.inspect(BeanReference.class))
                 .isInstanceOf(DistributedLockDefinitionException.class)
                 .hasMessageContaining("@names");
+    }
+
+    @Test
+    void durationTextIsReadWithoutASpringContext() throws Exception {
+        LockedMethod locked = methods.get(TextDurations.class.getMethod("run", String.class), TextDurations.class);
+
+        assertThat(locked.lease()).isEqualTo(Lease.fixed(Duration.ofSeconds(90)));
+        assertThat(locked.waitTime()).isEqualTo(Duration.ofMillis(250));
+    }
+
+    @Test
+    void placeholderLeftUnresolvedWithoutASpringContextIsRefused() {
+        assertThatThrownBy(() -> methods.inspect(Placeholder.class))
+                .isInstanceOf(DistributedLockDefinitionException.class)
+                .hasMessageContaining("Placeholder.run(String)")
+                .hasMessageContaining("lease \"${jobs.lease:5m}\" could not be resolved");
+    }
+
+    static class TextDurations {
+        @DistributedLock(key = "#job", lease = "90s", waitTime = "250ms")
+        public void run(String job) {}
+    }
+
+    static class Placeholder {
+        @DistributedLock(key = "#job", lease = "${jobs.lease:5m}")
+        public void run(String job) {}
     }
 
     interface Stock {

@@ -1,0 +1,136 @@
+package io.distlock.annotation;
+
+import io.distlock.DistributedLock;
+import io.distlock.Lease;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.format.datetime.standard.DurationFormatterUtils;
+
+/**
+ * The lease and wait of a {@code @DistributedLock} method, from its numeric attributes ({@code leaseSeconds}, {@code
+ * waitSeconds}), its text attributes ({@code lease}, {@code waitTime}, whose placeholders are resolved through the
+ * bean factory), or the defaults; a problem is a {@link DistributedLockDefinitionException}.
+ */
+final class LockDurations {
+
+    private static final long MAX_LEASE_SECONDS = Lease.MAX_FIXED.toSeconds();
+    private static final String DURATION_FORMATS =
+            "write it as \"500ms\", \"30s\", \"5m\", \"2h\", \"PT5M\" or a number of milliseconds, optionally from a"
+                    + " placeholder such as \"${jobs.report.lease:5m}\"";
+
+    private final @Nullable BeanFactory beanFactory;
+    private final LockDefaults defaults;
+
+    LockDurations(@Nullable BeanFactory beanFactory, LockDefaults defaults) {
+        this.beanFactory = beanFactory;
+        this.defaults = defaults;
+    }
+
+    Lease lease(Method method, DistributedLock annotation) {
+        return annotation.lease().isEmpty()
+                ? lease(method, annotation.leaseSeconds())
+                : leaseText(method, annotation.lease(), annotation.leaseSeconds());
+    }
+
+    Duration waitTime(Method method, DistributedLock annotation) {
+        return annotation.waitTime().isEmpty()
+                ? waitTime(method, annotation.waitSeconds())
+                : waitText(method, annotation.waitTime(), annotation.waitSeconds());
+    }
+
+    private Lease lease(Method method, long seconds) {
+        if (seconds == DistributedLock.DEFAULT) {
+            return defaults.defaultLease();
+        }
+        if (seconds < 1 || seconds > MAX_LEASE_SECONDS) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "leaseSeconds must be from 1 to " + MAX_LEASE_SECONDS + ", or left unset for the default, but was "
+                            + seconds);
+        }
+        return Lease.fixed(Duration.ofSeconds(seconds));
+    }
+
+    private Duration waitTime(Method method, long seconds) {
+        if (seconds == DistributedLock.DEFAULT) {
+            return defaults.waitTime();
+        }
+        if (seconds < 0) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "waitSeconds must be 0 (try once) or more, or left unset for the default, but was " + seconds);
+        }
+        return Duration.ofSeconds(seconds);
+    }
+
+    private Lease leaseText(Method method, String text, long seconds) {
+        if (seconds != DistributedLock.DEFAULT) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "set lease or leaseSeconds, not both, but lease is \"" + text + "\" and leaseSeconds is "
+                            + seconds);
+        }
+        Duration lease = duration(method, "lease", text);
+        try {
+            return Lease.fixed(lease);
+        } catch (IllegalArgumentException outOfRange) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "lease \"" + text + "\" is " + lease + ", but must be from 1 ms to " + Lease.MAX_FIXED.toHours()
+                            + " hours");
+        }
+    }
+
+    private Duration waitText(Method method, String text, long seconds) {
+        if (seconds != DistributedLock.DEFAULT) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "set waitTime or waitSeconds, not both, but waitTime is \"" + text + "\" and waitSeconds is "
+                            + seconds);
+        }
+        Duration wait = duration(method, "waitTime", text);
+        if (wait.isNegative()) {
+            throw new DistributedLockDefinitionException(
+                    method, "waitTime \"" + text + "\" is " + wait + ", but must be 0 (try once) or more");
+        }
+        return wait;
+    }
+
+    /** Resolves the placeholders of a duration attribute, then reads it in one of Spring's duration formats. */
+    private Duration duration(Method method, String attribute, String text) {
+        String resolved;
+        try {
+            resolved = beanFactory instanceof ConfigurableBeanFactory configurable
+                    ? configurable.resolveEmbeddedValue(text)
+                    : text;
+        } catch (IllegalArgumentException unresolvable) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    attribute + " \"" + text + "\" could not be resolved (" + unresolvable.getMessage()
+                            + "); define the property or give a default, as in \"${jobs.report.lease:5m}\"");
+        }
+        if (resolved != null && resolved.contains("${")) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    attribute + " \"" + text + "\" could not be resolved (\"" + resolved + "\" is left); define the"
+                            + " property or give a default, as in \"${jobs.report.lease:5m}\"");
+        }
+        String shown = resolved == null || resolved.equals(text)
+                ? "\"" + text + "\""
+                : "\"" + text + "\" (\"" + resolved + "\")";
+        if (resolved == null || resolved.isBlank()) {
+            throw new DistributedLockDefinitionException(
+                    method, attribute + " " + shown + " is blank; " + DURATION_FORMATS);
+        }
+        try {
+            return DurationFormatterUtils.detectAndParse(resolved.strip());
+        } catch (IllegalArgumentException | DateTimeParseException unreadable) {
+            throw new DistributedLockDefinitionException(
+                    method, attribute + " " + shown + " is not a duration; " + DURATION_FORMATS);
+        }
+    }
+}
