@@ -29,6 +29,11 @@ final class NaiveLockHandle implements LockHandle {
         this.expiresByNanos = expiresByNanos;
     }
 
+    /** When the lease ends at the latest, by the monotonic clock. */
+    long expiresByNanos() {
+        return expiresByNanos;
+    }
+
     @Override
     public String key() {
         return key;
