@@ -153,7 +153,10 @@ public interface WaitingContract extends ContractSubject {
         assertThat(done.await(5, TimeUnit.SECONDS)).isTrue();
         assertThat(outcome.get()).isInstanceOf(InterruptedException.class);
         held.release();
-        assertThat(holder.tryAcquire(key, LONG_LEASE)).isPresent();
+        // An attempt the interrupt abandoned in flight may still be granted after the release, and is then released
+        // in the background: the key comes free within seconds, where a waiter that kept it would hold it for the
+        // whole long lease (seen on MariaDB beside a full parallel build: a try-once right after the release lost).
+        assertThat(holder.tryAcquire(key, LONG_LEASE, LONG.dividedBy(3))).isPresent();
     }
 
     /** A thread interrupted before it waits does not wait, and its interrupt status is consumed. */
