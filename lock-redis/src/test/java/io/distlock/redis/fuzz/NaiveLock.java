@@ -30,12 +30,13 @@ final class NaiveLock implements Lock {
     /**
      * The longest pause between the GET and the DEL of the non-atomic release, as a GC pause or a descheduled thread
      * makes. The race is real without any pause, but happens only a few times in a short run (measured: 2 to 10 in 8 s
-     * on two cores); a fixed pause of 1 ms still left it uncaught in 28 s of rounds beside a full parallel build (load
-     * average 18), and one of 20 ms in the first 4 s round on a quiet machine. So the pause comes at the worst moment,
-     * as an adversarial scheduler would place it: a release whose lease ends within this long waits until the key
-     * expired and another holder took it (or this long has passed), and only then deletes it.
+     * on two cores); beside a full parallel build (load average 18) a fixed pause of 1 ms left it uncaught in 28 s of
+     * rounds. So the pause comes at the worst moment, as an adversarial scheduler would place it: a release whose lease
+     * ends within this long waits until the key expired and another holder took it (or this long has passed), and only
+     * then deletes it. The control's sections that end just before their lease ({@code FIXED_TO_THE_END_LOADED}) give
+     * it releases that still find their own key on a loaded machine.
      */
-    private static final long WORST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final long WORST_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 

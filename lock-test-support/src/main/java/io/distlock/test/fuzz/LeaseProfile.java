@@ -15,6 +15,12 @@ public enum LeaseProfile {
      * is not atomic deletes the next holder's lock.
      */
     FIXED_TO_THE_END("fixed 15-40 ms, section ends 0-8 ms before the lease"),
+    /**
+     * As {@link #FIXED_TO_THE_END}, ten times as long: a lease of 150-400 ms and a section that ends 0-80 ms before
+     * it. For broken controls, whose release must reach Redis before the lease ends for the race to exist at all: beside
+     * a full parallel build, a thread waits tens of milliseconds for a core, and every 15-40 ms lease ran out first.
+     */
+    FIXED_TO_THE_END_LOADED("fixed 150-400 ms, section ends 0-80 ms before the lease"),
     /** The watchdog's lease, renewed in the background, tiny section. */
     RENEWED("renewed, tiny section"),
     /** The watchdog's lease held across several renewals. */
@@ -54,6 +60,10 @@ public enum LeaseProfile {
             case FIXED_TO_THE_END -> {
                 long leaseMillis = random.nextLong(15, 41);
                 yield new Plan(this, Lease.fixed(Duration.ofMillis(leaseMillis)), leaseMillis - random.nextLong(0, 9));
+            }
+            case FIXED_TO_THE_END_LOADED -> {
+                long leaseMillis = random.nextLong(150, 401);
+                yield new Plan(this, Lease.fixed(Duration.ofMillis(leaseMillis)), leaseMillis - random.nextLong(0, 81));
             }
             case RENEWED -> new Plan(this, Lease.renewed(), 0);
             case RENEWED_HELD -> new Plan(this, Lease.renewed(), random.nextLong(600, 901));

@@ -36,8 +36,8 @@ final class Workload {
      */
     static Workload of(SectionMix mix, List<String> keyNames) {
         // Weights in the order of Operation: TRY_NOW, TRY_WAIT, ACQUIRE, CALL, RUN, NESTED, HANDOFF, SEVERAL_KEYS.
-        // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END, RENEWED,
-        // RENEWED_HELD.
+        // Weights in the order of LeaseProfile, per mille: FIXED_LONG, FIXED_SHORT, FIXED_TO_THE_END,
+        // FIXED_TO_THE_END_LOADED, RENEWED, RENEWED_HELD.
         // Readers take every operation writers do: a reader lock re-enters a read inside a read scope, releases from
         // any thread, renews, and takes several keys through Lock's all-or-none default.
         if (mix.paths()) {
@@ -46,7 +46,7 @@ final class Workload {
             // sections, must still see leases run out. The broken control has every operation too.
             return new Workload(
                     new int[] {24, 24, 10, 11, 11, 10, 10, 8},
-                    new int[] {700, 60, 40, 199, 1},
+                    new int[] {700, 60, 40, 0, 199, 1},
                     new PathKeys(PathTree.of(keyNames), mix == SectionMix.PATHS_AS_PLAIN_KEYS),
                     0);
         }
@@ -54,8 +54,9 @@ final class Workload {
         KeySpace keys = KeySpace.flat(keyNames);
         return mix != SectionMix.CONTROL
                 ? new Workload(
-                        new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 159, 1}, keys, readPercent)
-                : new Workload(new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 350, 50, 0}, keys, 0);
+                        new int[] {24, 24, 10, 11, 11, 10, 10, 8}, new int[] {820, 12, 8, 0, 159, 1}, keys, readPercent)
+                : new Workload(
+                        new int[] {25, 25, 10, 15, 15, 0, 10, 0}, new int[] {500, 100, 150, 200, 50, 0}, keys, 0);
     }
 
     /** Whether the next section reads: never unless the lock kind has readers. */
