@@ -1,0 +1,163 @@
+package io.distlock.memory;
+
+import io.distlock.store.LeaseStore;
+import io.distlock.store.StoreLease;
+import io.distlock.store.StoreLock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A {@link LeaseStore} in this JVM's memory, for tests and local runs: the locks of one process exclude each other,
+ * never those of another process. Wrapped in a {@link StoreLock} it keeps every promise of {@link io.distlock.Lock}
+ * within the JVM: leases that run out (on the JVM's monotonic clock, which is this store's clock), fencing tokens,
+ * release and extension by the owner only, and loss reported to a holder whose lease ran out.
+ *
+ * <pre>{@code
+ * Lock lock = StoreLock.builder(new InMemoryLeaseStore()).build();
+ * }</pre>
+ *
+ * <p>Several {@link StoreLock}s over one store behave like clients of one server. Closing the store, or a lock over
+ * it, frees nothing: keys run out with their leases. A key whose holder never released it takes memory until its key
+ * is taken again or asked about.
+ */
+public final class InMemoryLeaseStore implements LeaseStore {
+
+    private final Object monitor = new Object();
+    /** The keys granted and not released; a lease that ran out stays until its key is next touched. */
+    private final Map<String, Grant> grants = new HashMap<>();
+    /** Tokens rise across all keys, so they rise on each. */
+    private long lastFencingToken;
+
+    /** Creates an empty store. */
+    public InMemoryLeaseStore() {}
+
+    @Override
+    public Acquisition begin(String key, String owner, Duration lease) {
+        long leaseNanos = lease.toNanos();
+        return new Acquisition() {
+            @Override
+            public @Nullable StoreLease tryTake() {
+                synchronized (monitor) {
+                    long now = System.nanoTime();
+                    Grant current = grants.get(key);
+                    if (current != null && current.liveAt(now)) {
+                        return null;
+                    }
+                    Grant granted = new Grant(key, owner, ++lastFencingToken, now + leaseNanos);
+                    grants.put(key, granted);
+                    return granted;
+                }
+            }
+
+            @Override
+            public void awaitChance(long deadlineNanos) throws InterruptedException {
+                synchronized (monitor) {
+                    long now = System.nanoTime();
+                    Grant current = grants.get(key);
+                    long until = current == null ? now : Math.min(deadlineNanos, current.expiresAtNanos);
+                    long waitNanos = until - now;
+                    if (waitNanos > 0) {
+                        // Woken by any release of any key; returning early is allowed.
+                        TimeUnit.NANOSECONDS.timedWait(monitor, waitNanos);
+                    }
+                }
+            }
+
+            @Override
+            public void close() {
+                // Nothing is kept for an acquisition that ends without the key.
+            }
+        };
+    }
+
+    @Override
+    public Optional<Duration> remainingLease(String key) {
+        synchronized (monitor) {
+            long now = System.nanoTime();
+            Grant current = grants.get(key);
+            if (current == null || !current.liveAt(now)) {
+                grants.remove(key);
+                return Optional.empty();
+            }
+            return Optional.of(Duration.ofNanos(current.expiresAtNanos - now));
+        }
+    }
+
+    @Override
+    public void ping() {
+        // Always reachable.
+    }
+
+    @Override
+    public String describe() {
+        return "in-memory (this JVM only)";
+    }
+
+    /** Does nothing: the locks over this store may still use it, and held keys run out with their leases. */
+    @Override
+    public void close() {}
+
+    /** One owner's hold on a key, until {@link #expiresAtNanos} unless extended. */
+    private final class Grant implements StoreLease {
+
+        private final String key;
+        private final String owner;
+        private final long fencingToken;
+        /** Guarded by {@link #monitor}. */
+        private long expiresAtNanos;
+
+        Grant(String key, String owner, long fencingToken, long expiresAtNanos) {
+            this.key = key;
+            this.owner = owner;
+            this.fencingToken = fencingToken;
+            this.expiresAtNanos = expiresAtNanos;
+        }
+
+        boolean liveAt(long nowNanos) {
+            return expiresAtNanos - nowNanos > 0;
+        }
+
+        /** Whether this grant is still the key's and its lease has not run out; guarded by {@link #monitor}. */
+        private boolean isCurrent(long nowNanos) {
+            return grants.get(key) == this && liveAt(nowNanos);
+        }
+
+        @Override
+        public long fencingToken() {
+            return fencingToken;
+        }
+
+        @Override
+        public boolean extend(Duration lease) {
+            synchronized (monitor) {
+                long now = System.nanoTime();
+                if (!isCurrent(now)) {
+                    return false;
+                }
+                expiresAtNanos = now + lease.toNanos();
+                return true;
+            }
+        }
+
+        @Override
+        public boolean release() {
+            synchronized (monitor) {
+                boolean held = isCurrent(System.nanoTime());
+                if (grants.get(key) == this) {
+                    grants.remove(key);
+                    monitor.notifyAll();
+                }
+                return held;
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "Grant[" + key + ", owner " + owner + ", token " + fencingToken + "]";
+        }
+    }
+}
