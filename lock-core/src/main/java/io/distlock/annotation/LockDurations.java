@@ -68,12 +68,7 @@ final class LockDurations {
     }
 
     private Lease leaseText(Method method, String text, long seconds) {
-        if (seconds != DistributedLock.DEFAULT) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    "set lease or leaseSeconds, not both, but lease is \"" + text + "\" and leaseSeconds is "
-                            + seconds);
-        }
+        notBoth(method, "lease", text, "leaseSeconds", seconds);
         Duration lease = duration(method, "lease", text);
         try {
             return Lease.fixed(lease);
@@ -86,18 +81,24 @@ final class LockDurations {
     }
 
     private Duration waitText(Method method, String text, long seconds) {
-        if (seconds != DistributedLock.DEFAULT) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    "set waitTime or waitSeconds, not both, but waitTime is \"" + text + "\" and waitSeconds is "
-                            + seconds);
-        }
+        notBoth(method, "waitTime", text, "waitSeconds", seconds);
         Duration wait = duration(method, "waitTime", text);
         if (wait.isNegative()) {
             throw new DistributedLockDefinitionException(
                     method, "waitTime \"" + text + "\" is " + wait + ", but must be 0 (try once) or more");
         }
         return wait;
+    }
+
+    /** Refuses a duration given both as text and in seconds. */
+    private static void notBoth(
+            Method method, String textAttribute, String text, String secondsAttribute, long seconds) {
+        if (seconds != DistributedLock.DEFAULT) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "set " + textAttribute + " or " + secondsAttribute + ", not both, but " + textAttribute + " is \""
+                            + text + "\" and " + secondsAttribute + " is " + seconds);
+        }
     }
 
     /** Resolves the placeholders of a duration attribute, then reads it in one of Spring's duration formats. */
