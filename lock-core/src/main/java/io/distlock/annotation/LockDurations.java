@@ -90,6 +90,15 @@ final class LockDurations {
         return wait;
     }
 
+    /** A placeholder the environment has no value for, whether its resolver threw or left it in place. */
+    private static DistributedLockDefinitionException unresolved(
+            Method method, String attribute, String text, String reason) {
+        return new DistributedLockDefinitionException(
+                method,
+                attribute + " \"" + text + "\" could not be resolved (" + reason + "); define the property or give a"
+                        + " default, as in \"${jobs.report.lease:5m}\"");
+    }
+
     /** Refuses a duration given both as text and in seconds. */
     private static void notBoth(
             Method method, String textAttribute, String text, String secondsAttribute, long seconds) {
@@ -109,16 +118,10 @@ final class LockDurations {
                     ? configurable.resolveEmbeddedValue(text)
                     : text;
         } catch (IllegalArgumentException unresolvable) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    attribute + " \"" + text + "\" could not be resolved (" + unresolvable.getMessage()
-                            + "); define the property or give a default, as in \"${jobs.report.lease:5m}\"");
+            throw unresolved(method, attribute, text, unresolvable.getMessage());
         }
         if (resolved != null && resolved.contains("${")) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    attribute + " \"" + text + "\" could not be resolved (\"" + resolved + "\" is left); define the"
-                            + " property or give a default, as in \"${jobs.report.lease:5m}\"");
+            throw unresolved(method, attribute, text, "\"" + resolved + "\" is left");
         }
         String shown = resolved == null || resolved.equals(text)
                 ? "\"" + text + "\""
