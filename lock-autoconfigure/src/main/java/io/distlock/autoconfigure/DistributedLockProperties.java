@@ -20,7 +20,7 @@ public class DistributedLockProperties implements InitializingBean {
     /** Whether to configure distlock; when false, @DistributedLock methods run without a lock, with a warning. */
     private boolean enabled = true;
 
-    /** Store of the Lock bean: redis, jdbc or zookeeper; unset means the only one present. */
+    /** Store of the Lock bean: redis, jdbc, zookeeper, or in-memory for tests; unset means the only one present. */
     private @Nullable LockBackend backend;
 
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */

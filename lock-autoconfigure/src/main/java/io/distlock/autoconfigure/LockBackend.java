@@ -10,10 +10,16 @@ public enum LockBackend {
     JDBC,
 
     /** Apache ZooKeeper, through a {@code CuratorFramework} bean or {@code distlock.zookeeper.*}; needs lock-zookeeper. */
-    ZOOKEEPER;
+    ZOOKEEPER,
 
-    /** The value of {@code distlock.backend} that chooses this backend. */
+    /**
+     * This JVM's memory, for tests and local runs: excludes nothing across processes. Chosen only when {@code
+     * distlock.backend=in-memory} names it, never because nothing else is present.
+     */
+    IN_MEMORY;
+
+    /** The value of {@code distlock.backend} that chooses this backend, as Spring Boot binds it to this enum. */
     String propertyValue() {
-        return name().toLowerCase(java.util.Locale.ROOT);
+        return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
     }
 }

@@ -80,6 +80,16 @@ public interface LockBackendCandidate {
     }
 
     /**
+     * Whether the backend is chosen only when {@code distlock.backend} names it. Such a backend is never chosen because
+     * it is the only one present, and is left out of what the choice reports as present or missing.
+     *
+     * @return true for a backend that must be asked for by name
+     */
+    default boolean chosenOnlyByName() {
+        return false;
+    }
+
+    /**
      * The configuration that builds the lock on this backend, which {@link DistributedLockAutoConfiguration} imports.
      * It switches itself off, with {@code @ConditionalOnClass}, when the module is missing, and builds the lock only
      * when {@link ConditionalOnLockBackend} says the backend is chosen.

@@ -35,25 +35,36 @@ final class LockBackends {
         this.candidates = candidates(classLoader);
         this.beans = beans;
         this.classLoader = classLoader;
-        for (LockBackendCandidate candidate : candidates) {
-            look(candidate, environment);
-        }
         String value = environment.getProperty(PROPERTY);
         LockBackend named = null;
         String invalid = null;
         if (value != null && !value.isBlank()) {
             named = candidates.stream()
                     .map(LockBackendCandidate::backend)
-                    .filter(backend -> backend.name().equalsIgnoreCase(value.trim()))
+                    .filter(backend -> matches(backend, value.trim()))
                     .findFirst()
                     .orElse(null);
             invalid = named == null ? value : null;
+        }
+        for (LockBackendCandidate candidate : candidates) {
+            if (!candidate.chosenOnlyByName() || candidate.backend() == named) {
+                look(candidate, environment);
+            }
         }
         this.invalidChoice = invalid;
         // An unknown name chooses nothing, so that start-up fails naming it instead of falling back.
         this.chosen = named != null || invalid != null
                 ? named
                 : present.size() == 1 ? present.keySet().iterator().next() : null;
+    }
+
+    /** As Spring Boot binds the property to the enum: case, dashes and underscores aside. */
+    private static boolean matches(LockBackend backend, String value) {
+        return canonical(backend.name()).equals(canonical(value));
+    }
+
+    private static String canonical(String name) {
+        return name.replace("-", "").replace("_", "").toLowerCase(java.util.Locale.ROOT);
     }
 
     static LockBackends of(ListableBeanFactory beans, Environment environment, @Nullable ClassLoader classLoader) {

@@ -33,7 +33,9 @@ class LockBackendCandidatesTest {
             "io.distlock.zookeeper",
             "io.distlock.autoconfigure.redis",
             "io.distlock.autoconfigure.jdbc",
-            "io.distlock.autoconfigure.zookeeper");
+            "io.distlock.autoconfigure.zookeeper",
+            "io.distlock.memory",
+            "io.distlock.autoconfigure.memory");
 
     @Test
     void everyBackendHasOneCandidateFromItsOwnPackage() {
@@ -42,18 +44,21 @@ class LockBackendCandidatesTest {
 
         assertThat(candidates).extracting(LockBackendCandidate::backend).containsExactly(LockBackend.values());
         for (LockBackendCandidate candidate : candidates) {
-            String backendPackage =
-                    "io.distlock.autoconfigure." + candidate.backend().propertyValue();
+            String backendPackage = "io.distlock.autoconfigure." + packageSegment(candidate.backend());
             assertThat(candidate.getClass().getPackageName()).isEqualTo(backendPackage);
             assertThat(candidate.configuration()).startsWith(backendPackage + ".");
             for (String type :
                     List.of(candidate.moduleClass(), candidate.connectionType(), candidate.configuration())) {
                 assertThat(ClassUtils.isPresent(type, null)).as(type).isTrue();
             }
-            assertThat(candidate.moduleClass())
-                    .startsWith("io.distlock." + candidate.backend().propertyValue() + ".");
+            assertThat(candidate.moduleClass()).startsWith("io.distlock." + packageSegment(candidate.backend()) + ".");
             assertThat(candidate.starter()).startsWith("io.distlock:lock-").endsWith("spring-boot-starter");
         }
+    }
+
+    /** The in-memory store lives in lock-core's {@code memory} package, the others in their modules' own. */
+    private static String packageSegment(LockBackend backend) {
+        return backend == LockBackend.IN_MEMORY ? "memory" : backend.propertyValue();
     }
 
     /**

@@ -142,7 +142,7 @@ class LockBackendSelectionTest {
                         .hasMessageContaining("more than one lock backend")
                         .hasMessageContaining("redis (lock-redis with a RedisConnectionFactory bean)")
                         .hasMessageContaining("zookeeper (lock-zookeeper with distlock.zookeeper.connect-string)")
-                        .hasMessageContaining("distlock.backend=redis|jdbc|zookeeper"));
+                        .hasMessageContaining("distlock.backend=redis|jdbc|zookeeper|in-memory"));
     }
 
     @Test
@@ -224,7 +224,7 @@ class LockBackendSelectionTest {
         onRedis.withPropertyValues("distlock.backend=mongo")
                 .run(context -> assertThat(startupFailure(context))
                         .hasMessageContaining("distlock.backend=mongo is not a distlock backend")
-                        .hasMessageContaining("redis|jdbc|zookeeper"));
+                        .hasMessageContaining("redis|jdbc|zookeeper|in-memory"));
     }
 
     @Test
