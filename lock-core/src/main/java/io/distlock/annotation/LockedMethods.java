@@ -240,7 +240,7 @@ public final class LockedMethods {
         }
     }
 
-    private static @Nullable Method fallback(Method method, Class<?> targetClass, String name) {
+    static @Nullable Method fallback(Method method, Class<?> targetClass, String name) {
         if (name.isEmpty()) {
             return null;
         }

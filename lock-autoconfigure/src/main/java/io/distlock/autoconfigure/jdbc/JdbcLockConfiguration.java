@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.ImportRuntimeHints;
 
 /**
  * The {@link Lock} bean on a table of the application's database: a {@link StoreLock} over a {@link JdbcLeaseStore} on
@@ -30,6 +31,7 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(JdbcLeaseStore.class)
 @EnableConfigurationProperties(JdbcLockProperties.class)
+@ImportRuntimeHints(JdbcSchemaHints.class)
 class JdbcLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
