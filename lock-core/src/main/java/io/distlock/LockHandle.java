@@ -121,6 +121,34 @@ public interface LockHandle extends AutoCloseable {
     void release();
 
     /**
+     * Releases this acquisition like {@link #release()}, except that the key stays held in the store until {@code
+     * minimum} has passed since it was acquired: a job that ends at once still keeps every other instance from running
+     * it again within {@code minimum}. This is ShedLock's {@code lockAtLeastFor}.
+     *
+     * <p>The rest of the minimum is set as the key's remaining lease in the store and counted there, on the store's
+     * clock: it is {@code minimum} less the time since this handle received the grant, measured on the local
+     * monotonic clock, so the key is held at least {@code minimum} after the store granted it, and a little longer,
+     * never less. No wall clock is compared. Until then nobody can release the key, not this owner either; it runs out
+     * with that lease, and waiters of this instance then take it. Waiters of other instances that already wait notice
+     * the key free when they next look, at the latest when the lease they last saw would have ended, or their wait
+     * ends.
+     *
+     * <p>When {@code minimum} has already passed, this is {@link #release()}. A nested handle whose hold has other
+     * open handles only lowers the hold count, as {@link #release()} does: the minimum counts when the last handle of
+     * the hold ends this way. The rest may exceed a fixed lease's own end; keep {@code minimum} within the lease if it
+     * must not.
+     *
+     * @param minimum how long after the acquisition the key stays held at least, from 1 ms to {@link
+     *     Lease#MAX_FIXED}
+     * @throws IllegalArgumentException if {@code minimum} is null or out of range
+     * @throws IllegalStateException if this handle was already released
+     * @throws LockLostException if the lock was lost before; nothing of another owner's is touched
+     * @throws LockBackendException if the store could not be asked; the key then runs out with the lease it had, which
+     *     may be shorter or longer than the rest of {@code minimum}
+     */
+    void releaseHoldingAtLeast(Duration minimum);
+
+    /**
      * Releases this acquisition like {@link #release()}, without blocking the calling thread: for asynchronous and
      * reactive code, which must not wait for the store on an event loop. The stage completes once the release (or the
      * handover to a waiter of this instance) is confirmed; it fails with {@link IllegalStateException} if this handle

@@ -139,6 +139,8 @@ public final class InMemoryLeaseStore implements LeaseStore {
                     return false;
                 }
                 expiresAtNanos = now + lease.toNanos();
+                // Waiters sleep until the end they saw; a shortened lease must wake them to see the new one.
+                monitor.notifyAll();
                 return true;
             }
         }

@@ -37,6 +37,8 @@ public final class HoldHandle<H> implements LockHandle {
     private final Lease lease;
     private final AtomicBoolean released = new AtomicBoolean();
     private final Cleaner.Cleanable whenDropped;
+    /** When the grant reached this handle, which is after the store made it: a minimum hold counts from here. */
+    private final long acquiredNanos = System.nanoTime();
 
     /**
      * A new handle on a hold, for a new acquisition or a re-entry; the backend has counted it on the hold already.
@@ -129,6 +131,23 @@ public final class HoldHandle<H> implements LockHandle {
         }
         whenDropped.clean();
         holds.release(hold, lease);
+    }
+
+    @Override
+    public void releaseHoldingAtLeast(Duration minimum) {
+        long minimumNanos = Lease.fixed(minimum).duration().toNanos();
+        long restNanos = minimumNanos - (System.nanoTime() - acquiredNanos);
+        // Whole milliseconds, rounded up, since stores count in them and a minimum must never come out short.
+        long restMillis = (restNanos + 999_999) / 1_000_000;
+        if (restMillis <= 0) {
+            release();
+            return;
+        }
+        if (!released.compareAndSet(false, true)) {
+            throw alreadyReleased();
+        }
+        whenDropped.clean();
+        holds.releaseHolding(hold, lease, Duration.ofMillis(restMillis));
     }
 
     /**

@@ -97,6 +97,20 @@ public interface HoldOperations<H> {
     void release(H hold, Lease handleLease);
 
     /**
+     * Ends one handle of a hold like {@link #release}, but the last one leaves the key owned in the store for {@code
+     * rest} from now, as {@link io.distlock.LockHandle#releaseHoldingAtLeast} describes, instead of deleting it: the hold
+     * is no longer renewed and is forgotten, its key's remaining lease becomes {@code rest} on the store's clock, and
+     * no waiter of this instance is handed the key before it runs out.
+     *
+     * @param hold the hold
+     * @param handleLease the lease the ending handle asked for
+     * @param rest how long the key stays held from now, at least 1 ms
+     * @throws LockLostException if the hold was lost
+     * @throws LockBackendException if the store could not be asked; the key then runs out with the lease it had
+     */
+    void releaseHolding(H hold, Lease handleLease, Duration rest);
+
+    /**
      * Ends one handle of a hold like {@link #release}, without blocking the calling thread.
      *
      * @param hold the hold

@@ -128,6 +128,20 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         hold.released();
     }
 
+    /** A store's extension sets the remaining lease on its own clock, which is all a minimum hold needs. */
+    @Override
+    public void releaseHolding(StoreHold hold, Lease handleLease, Duration rest) {
+        if (!hold.closeHandle()) {
+            return;
+        }
+        forget(hold);
+        if (!hold.callStore(() -> hold.lease().extend(rest))) {
+            hold.lostAtRelease();
+            throw hold.lostException();
+        }
+        hold.released();
+    }
+
     /** Releases on the lock's own threads, so that an event loop never waits for the store. */
     @Override
     public CompletionStage<Void> releaseAsync(StoreHold hold, Lease handleLease) {

@@ -179,6 +179,11 @@ final class Holds implements HoldOperations<Hold> {
         releaser.release(hold, handleLease);
     }
 
+    @Override
+    public void releaseHolding(Hold hold, Lease handleLease, Duration rest) {
+        releaser.releaseHolding(hold, handleLease, rest.toMillis());
+    }
+
     /** Completes on a distlock thread, never on one of the Redis client's. */
     @Override
     public CompletionStage<Void> releaseAsync(Hold hold, Lease handleLease) {

@@ -128,6 +128,37 @@ final class Releaser {
     }
 
     /**
+     * Closes one handle of the hold; the last open handle ends the hold but leaves the key owned in Redis for {@code
+     * restMillis}, by the token-checked extension every kind of hold has. Nothing is handed over: this instance's
+     * waiters are only told to look again, so that they wait for the new end of the lease rather than the one they
+     * saw.
+     *
+     * @throws LockLostException if the hold was found lost, now or before
+     * @throws LockBackendException if Redis did not confirm; the key then expires with the lease it had
+     */
+    void releaseHolding(Hold hold, Lease handleLease, long restMillis) {
+        if (!hold.leave(handleLease)) {
+            LockLostException lost = hold.lostOrNull();
+            if (lost != null) {
+                throw lost;
+            }
+            return;
+        }
+        forget(hold);
+        Ownership found;
+        try {
+            found = commands.extend(hold, restMillis).awaitAnswer();
+        } catch (RuntimeException e) {
+            throw releaseFailed(hold, e);
+        } finally {
+            waitingRoom.released(hold.lockKey());
+        }
+        if (found != Ownership.OWNED || !hold.markReleased()) {
+            throw lost(hold, found);
+        }
+    }
+
+    /**
      * A handle was collected without being released. It no longer keeps the hold renewed, and a hold without open
      * handles is forgotten; nothing is sent to Redis, since the work that asked for the lock may still run, so the key
      * expires with its lease.

@@ -88,6 +88,11 @@ final class NaiveLockHandle implements LockHandle {
     }
 
     @Override
+    public void releaseHoldingAtLeast(Duration minimum) {
+        throw new UnsupportedOperationException("the broken lock of the controls has no minimum hold");
+    }
+
+    @Override
     public void close() {
         if (released.compareAndSet(false, true)) {
             lock.release(this);

@@ -32,8 +32,8 @@ import org.junit.jupiter.api.Timeout;
  * The behaviour every {@link Lock} implementation promises, as a suite that an implementation's test extends. This
  * class holds the basics (exclusion, ownership, fencing, arguments, work run under a lock); the rest comes in parts
  * that it runs too, each on one theme: {@link ReentryContract}, {@link LeaseContract}, {@link WaitingContract}, {@link
- * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract} and
- * {@link AsyncContract}.
+ * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract},
+ * {@link AsyncContract} and {@link MinimumHoldContract}.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
@@ -49,7 +49,8 @@ public abstract class LockContract
                 StoreOutageContract,
                 MultiKeyContract,
                 MultiKeyContentionContract,
-                AsyncContract {
+                AsyncContract,
+                MinimumHoldContract {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";
