@@ -1,6 +1,7 @@
 package io.distlock.kotlin
 
 import io.distlock.Lock
+import io.distlock.LockLostException
 import io.distlock.LockNotAcquiredException
 import io.distlock.test.TestRedis
 import kotlinx.coroutines.CancellationException
@@ -151,6 +152,19 @@ class CoroutineLockTest {
 
             assertThat(visit.exited.await()).isInstanceOf(CancellationException::class.java)
             await().atMost(Duration.ofSeconds(5)).until { lock.isFree(key) }
+        }
+
+    @Test
+    fun aLeaseLostWhileSuspendedCancelsTheBodyAndThrowsLockLost() =
+        bounded {
+            val visit = Visit()
+
+            val thrown = runCatching { locked.underShortLease(id, visit) }.exceptionOrNull()
+
+            assertThat(thrown).isInstanceOfSatisfying(LockLostException::class.java) { e ->
+                assertThat(e.key()).isEqualTo(key)
+            }
+            assertThat(visit.exited.await()).isInstanceOf(CancellationException::class.java)
         }
 
     @Test

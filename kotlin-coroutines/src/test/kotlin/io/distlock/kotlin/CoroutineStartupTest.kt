@@ -44,9 +44,48 @@ class CoroutineStartupTest {
         }
     }
 
+    @Test
+    fun fallbackOnASuspendFunctionIsRefusedAtStartup() {
+        runner.withUserConfiguration(SuspendWithFallback::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure)
+                .rootCause()
+                .isInstanceOf(DistributedLockDefinitionException::class.java)
+                .hasMessageContaining("SuspendWithFallback.work(String, Continuation)")
+                .hasMessageContaining("fallback and skipWhenBusy are not supported on a Kotlin suspend function")
+        }
+    }
+
+    @Test
+    fun skipWhenBusyOnASuspendFunctionIsRefusedAtStartup() {
+        runner.withUserConfiguration(SuspendSkippingWhenBusy::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure)
+                .rootCause()
+                .isInstanceOf(DistributedLockDefinitionException::class.java)
+                .hasMessageContaining("SuspendSkippingWhenBusy.work(String, Continuation)")
+                .hasMessageContaining("fallback and skipWhenBusy are not supported on a Kotlin suspend function")
+        }
+    }
+
     @Component
     class PlainFlow {
         @DistributedLock(key = "'kt:' + #id")
         fun numbers(id: String): Flow<Int> = flowOf(1, 2)
+    }
+
+    @Component
+    class SuspendWithFallback {
+        @DistributedLock(key = "'kt:' + #id", fallback = "busy")
+        suspend fun work(id: String): String = id
+
+        suspend fun busy(id: String): String = "busy $id"
+    }
+
+    @Component
+    class SuspendSkippingWhenBusy {
+        @DistributedLock(key = "'kt:' + #id", skipWhenBusy = true)
+        suspend fun work(id: String) {
+        }
     }
 }

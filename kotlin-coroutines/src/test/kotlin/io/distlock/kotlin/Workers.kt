@@ -1,6 +1,7 @@
 package io.distlock.kotlin
 
 import io.distlock.DistributedLock
+import io.distlock.OnLockLost
 import io.distlock.reactor.ReactiveLockContext
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.delay
@@ -25,6 +26,12 @@ class LockedWork {
         id: String,
         visit: Visit,
     ): String = occupancy.visit(id, visit) { "tried $id" }
+
+    @DistributedLock(key = "'kt:' + #id", leaseSeconds = 1, waitSeconds = 10, onLost = OnLockLost.THROW)
+    suspend fun underShortLease(
+        id: String,
+        visit: Visit,
+    ): String = occupancy.visit(id, visit) { "outlived $id" }
 
     @DistributedLock(key = "'kt:' + #id", leaseSeconds = 30, waitSeconds = 10)
     suspend fun pause(id: String) {
