@@ -33,13 +33,27 @@ import java.lang.annotation.Target;
  * synchronous part; in a {@code Mono} or {@code Flux} it is in the Reactor context ({@code
  * io.distlock.reactor.ReactiveLockContext}).
  *
+ * <p>A Kotlin {@code suspend} function holds its lock until its coroutine ends: it returns, throws, or is cancelled.
+ * The lock is taken when the function is called, without blocking the caller's thread, and its body runs once it is
+ * held; when it is not acquired, the call throws {@link LockNotAcquiredException} and the body does not run.
+ * Cancelling the calling coroutine cancels the body and releases the lock. With {@link OnLockLost#THROW}, a loss while
+ * the body runs cancels it and the call throws {@link LockLostException}, as does a loss found at release. A suspend
+ * function returning a {@code Flow} takes the lock when the {@code Flow} is collected and holds it until the {@code
+ * Flow} completes, fails or its collection is cancelled. The handle is in the coroutine's Reactor context, not in
+ * {@link LockContext}: {@code ReactiveLockContext.current(key).awaitSingle()}; a nested locked suspend call on the same
+ * key joins the hold. Spring calls a suspend function this way only with {@code
+ * org.jetbrains.kotlinx:kotlinx-coroutines-reactor} on the class path, so without it start-up fails; {@link
+ * #fallback()} and {@link #skipWhenBusy()} are not supported on suspend functions, and a function that is not {@code
+ * suspend} but returns a {@code Flow} is refused, since the {@code Flow} would run after the release.
+ *
  * <p>Everything about the annotation is checked when the bean is created, so a mistake fails application start-up
  * rather than the first call: which attributes are set together, the expressions' syntax and the parameter names and
  * beans they use, the lease and wait values, the fallback method, and the return type (a plain {@code Future}, a
- * {@code Flow.Publisher} or a Reactive Streams {@code Publisher} other than {@code Mono} and {@code Flux} is refused,
- * since the lock could not follow its work, as is {@link #keys()} on an asynchronous method). What only a call can
- * tell, a key, tree or path that evaluates to something invalid, is an {@link IllegalArgumentException} naming the
- * method, the expression and the arguments, and the method does not run.
+ * {@code Flow.Publisher}, a Reactive Streams {@code Publisher} other than {@code Mono} and {@code Flux}, or a Kotlin
+ * {@code Flow} from a function that is not {@code suspend} is refused, since the lock could not follow its work, as is
+ * {@link #keys()} on an asynchronous method). What only a call can tell, a key, tree or path that evaluates to
+ * something invalid, is an {@link IllegalArgumentException} naming the method, the expression and the arguments, and
+ * the method does not run.
  *
  * <p>Like {@code @Transactional}, the annotation works through a Spring proxy: calls from inside the same bean
  * ({@code this.deduct(...)}) are not locked. The lock is ordered outside the transaction, so with {@code

@@ -18,6 +18,13 @@ import org.springframework.aop.support.AopUtils;
  * releases it afterwards; when it is not acquired in time, calls the fallback or throws {@link
  * LockNotAcquiredException} without running the method. For a method returning a {@code CompletionStage}, {@code Mono}
  * or {@code Flux}, the lock is taken without blocking the caller and held until what the method returned ends.
+ *
+ * <p>A Kotlin suspend function is held until its coroutine completes, fails or is cancelled. Spring calls it through
+ * {@code invocation.proceed()} as a lazy {@code Mono} (a {@code Flux} when it returns a {@code Flow}, held until the
+ * {@code Flow} ends), which its proxy awaits after this interceptor has returned; so this interceptor returns a
+ * publisher that takes the lock, without blocking, when awaited, and runs the function's publisher under it, exactly as
+ * for a method returning a {@code Mono}. It needs {@code org.jetbrains.kotlinx:kotlinx-coroutines-reactor}, without
+ * which Spring calls the function directly and start-up fails.
  */
 public final class DistributedLockInterceptor implements MethodInterceptor {
 

@@ -115,6 +115,7 @@ public final class LockedMethods {
         }
         checkReachable(method);
         ReturnKind kind = ReturnKind.of(method);
+        SuspendingFunctions.checkBusyHandling(method, annotation);
         Lease lease = durations.lease(method, annotation);
         Duration wait = durations.waitTime(method, annotation);
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();

@@ -10,10 +10,10 @@ import org.springframework.aop.ProxyMethodInvocation;
 import reactor.core.publisher.Flux;
 
 /**
- * Runs a {@code @DistributedLock} method that returns a Reactor {@code Mono} or {@code Flux}, through {@link
- * ReactiveLock}: nothing happens until subscription; then the lock is taken without blocking, the method is called
- * once it is held, and the lock is released when its publisher completes, fails or is cancelled. Loaded only for such
- * methods, so only when Reactor is present.
+ * Runs a {@code @DistributedLock} method that returns a Reactor {@code Mono} or {@code Flux}, or a Kotlin suspend
+ * function, which Spring calls as one, through {@link ReactiveLock}: nothing happens until subscription; then the lock
+ * is taken without blocking, the method is called once it is held, and the lock is released when its publisher
+ * completes, fails or is cancelled. Loaded only for such methods, so only when Reactor is present.
  */
 final class ReactiveLockedExecution {
 
