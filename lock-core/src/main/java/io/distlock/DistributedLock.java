@@ -182,6 +182,29 @@ public @interface DistributedLock {
     String waitTime() default "";
 
     /**
+     * How long the lock stays held at least, from its acquisition, even when the method returns or throws sooner:
+     * ShedLock's {@code lockAtLeastFor}, for a scheduled job that no instance may run again within this time, not even
+     * one whose clock or schedule is a little off. When the method ends earlier, the rest of this time is left on the
+     * key as its remaining lease in the store and counted there ({@link LockHandle#releaseHoldingAtLeast}); no one,
+     * this instance included, can take the key before it ends. Text like {@link #lease()}: placeholders, then Spring's
+     * duration formats.
+     *
+     * <pre>{@code
+     * @Scheduled(cron = "0 0 * * * *")
+     * @DistributedLock(key = "'hourly-report'", lease = "10m", holdAtLeast = "5m", waitTime = "0s", skipWhenBusy = true)
+     * public void sendHourlyReport() { ... }
+     * }</pre>
+     *
+     * <p>Checked when the bean is created: it must be from 1 ms to 24 hours and, with a fixed lease, not longer than
+     * the lease, since the key would then outlive the lease the method asked for. Only for methods that run under their
+     * lock while they run (not asynchronous ones or Kotlin suspend functions), with {@link #key()} or {@link #path()},
+     * not with {@link #keys()} or {@link #read()}; elsewhere start-up fails.
+     *
+     * @return the minimum hold, or empty for none
+     */
+    String holdAtLeast() default "";
+
+    /**
      * Whether a call that finds the lock busy returns without running, instead of throwing {@link
      * LockNotAcquiredException}: the usual wish for a scheduled job that only one instance should run per period. The
      * skipped call is logged at DEBUG by {@code io.distlock.annotation} and counted by the lock's meters as an

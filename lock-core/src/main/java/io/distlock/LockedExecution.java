@@ -1,6 +1,8 @@
 package io.distlock;
 
+import java.time.Duration;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +43,30 @@ public final class LockedExecution {
      */
     public static <T, X extends Throwable> T call(LockHandle handle, OnLockLost onLost, LockedCallable<T, X> work)
             throws X {
+        return call(handle, onLost, null, work);
+    }
+
+    /**
+     * Runs the work while holding {@code handle}, then releases it like {@link #call(LockHandle, OnLockLost,
+     * LockedCallable)}, except that with a {@code holdAtLeast} the key stays held in the store until that long after
+     * the acquisition ({@link LockHandle#releaseHoldingAtLeast}), whether the work returned or threw. A lock lost
+     * before the end is reported as without it, and keeps nothing.
+     *
+     * @param handle the acquired lock; released by this method in every case
+     * @param onLost {@link OnLockLost#THROW} or {@link OnLockLost#LOG}
+     * @param holdAtLeast the minimum hold, from 1 ms to {@link Lease#MAX_FIXED}, or null for an ordinary release
+     * @param work what to run
+     * @param <T> the result type
+     * @param <X> the work's checked exception
+     * @return the work's result
+     * @throws X the work's own exception
+     * @throws LockLostException if the lock was lost before the work returned and {@code onLost} is THROW; a {@link
+     *     LockLostAfterCommitException} if a transaction inside the work committed before the loss was found
+     * @throws IllegalArgumentException if {@code onLost} is {@link OnLockLost#DEFAULT}, which callers must resolve, or
+     *     {@code holdAtLeast} is out of range (found only when the work ends: check it before)
+     */
+    public static <T, X extends Throwable> T call(
+            LockHandle handle, OnLockLost onLost, @Nullable Duration holdAtLeast, LockedCallable<T, X> work) throws X {
         if (onLost == OnLockLost.DEFAULT) {
             throw new IllegalArgumentException("onLost must be THROW or LOG; resolve DEFAULT from the configuration");
         }
@@ -51,14 +77,14 @@ public final class LockedExecution {
         } catch (Throwable failure) {
             LockContext.pop(handle);
             try {
-                handle.close();
+                end(handle, holdAtLeast);
             } catch (RuntimeException releaseFailure) {
                 failure.addSuppressed(releaseFailure);
             }
             throw failure;
         }
         boolean committed = LockContext.pop(handle);
-        release(handle, onLost, committed);
+        release(handle, onLost, holdAtLeast, committed);
         return result;
     }
 
@@ -112,9 +138,22 @@ public final class LockedExecution {
         LockContext.transactionCommitted();
     }
 
-    private static void release(LockHandle handle, OnLockLost onLost, boolean committed) {
-        try {
+    /**
+     * Releases, keeping the key for the minimum when there is one. A lost handle, which {@link #checkBeforeCommit()}
+     * may have released already, is closed instead: it has no key to keep, and closing reports the loss once.
+     */
+    private static void end(LockHandle handle, @Nullable Duration holdAtLeast) {
+        if (holdAtLeast == null || handle.isLost()) {
             handle.close();
+        } else {
+            handle.releaseHoldingAtLeast(holdAtLeast);
+        }
+    }
+
+    private static void release(
+            LockHandle handle, OnLockLost onLost, @Nullable Duration holdAtLeast, boolean committed) {
+        try {
+            end(handle, holdAtLeast);
         } catch (LockLostException lost) {
             LockLostException reported = committed ? new LockLostAfterCommitException(lost) : lost;
             if (onLost == OnLockLost.THROW) {

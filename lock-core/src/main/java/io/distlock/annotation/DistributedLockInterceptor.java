@@ -126,7 +126,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
         if (handle == null) {
             return locked.notAcquired(target, args, new LockNotAcquiredException(key, locked.waitTime()));
         }
-        return LockedExecution.call(handle, locked.onLost(), invocation::proceed);
+        return LockedExecution.call(handle, locked.onLost(), locked.holdAtLeast(), invocation::proceed);
     }
 
     private @Nullable Object invokeWithKeys(

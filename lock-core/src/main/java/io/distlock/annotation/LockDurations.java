@@ -11,9 +11,10 @@ import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.format.datetime.standard.DurationFormatterUtils;
 
 /**
- * The lease and wait of a {@code @DistributedLock} method, from its numeric attributes ({@code leaseSeconds}, {@code
- * waitSeconds}), its text attributes ({@code lease}, {@code waitTime}, whose placeholders are resolved through the
- * bean factory), or the defaults; a problem is a {@link DistributedLockDefinitionException}.
+ * The lease, wait and minimum hold of a {@code @DistributedLock} method, from its numeric attributes ({@code
+ * leaseSeconds}, {@code waitSeconds}), its text attributes ({@code lease}, {@code waitTime}, {@code holdAtLeast}, whose
+ * placeholders are resolved through the bean factory), or the defaults; a problem is a {@link
+ * DistributedLockDefinitionException}.
  */
 final class LockDurations {
 
@@ -40,6 +41,34 @@ final class LockDurations {
         return annotation.waitTime().isEmpty()
                 ? waitTime(method, annotation.waitSeconds())
                 : waitText(method, annotation.waitTime(), annotation.waitSeconds());
+    }
+
+    /**
+     * The minimum hold of {@code holdAtLeast}, or null when it is not set.
+     *
+     * @param lease the method's lease, which a minimum must not outlast when it is fixed
+     */
+    @Nullable
+    Duration holdAtLeast(Method method, DistributedLock annotation, Lease lease) {
+        String text = annotation.holdAtLeast();
+        if (text.isEmpty()) {
+            return null;
+        }
+        Duration minimum = duration(method, "holdAtLeast", text);
+        if (minimum.compareTo(Duration.ofMillis(1)) < 0 || minimum.compareTo(Lease.MAX_FIXED) > 0) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "holdAtLeast \"" + text + "\" is " + minimum + ", but must be from 1 ms to "
+                            + Lease.MAX_FIXED.toHours() + " hours");
+        }
+        if (!lease.isRenewed() && minimum.compareTo(lease.duration()) > 0) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "holdAtLeast \"" + text + "\" is " + minimum + ", longer than the fixed lease of "
+                            + lease.duration() + ", so the key would outlive the lease the method asked for; shorten"
+                            + " holdAtLeast or lengthen the lease");
+        }
+        return minimum;
     }
 
     private Lease lease(Method method, long seconds) {

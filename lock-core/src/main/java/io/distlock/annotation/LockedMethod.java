@@ -42,6 +42,7 @@ final class LockedMethod {
     private final @Nullable Method fallback;
     private final boolean fallbackTakesException;
     private final boolean skipWhenBusy;
+    private final @Nullable Duration holdAtLeast;
     private final ParameterNameDiscoverer parameterNames;
     private final @Nullable BeanResolver beans;
 
@@ -60,6 +61,7 @@ final class LockedMethod {
             @Nullable Method fallback,
             boolean fallbackTakesException,
             boolean skipWhenBusy,
+            @Nullable Duration holdAtLeast,
             ParameterNameDiscoverer parameterNames,
             @Nullable BeanResolver beans) {
         this.method = method;
@@ -76,6 +78,7 @@ final class LockedMethod {
         this.fallback = fallback;
         this.fallbackTakesException = fallbackTakesException;
         this.skipWhenBusy = skipWhenBusy;
+        this.holdAtLeast = holdAtLeast;
         this.parameterNames = parameterNames;
         this.beans = beans;
     }
@@ -99,6 +102,12 @@ final class LockedMethod {
 
     OnLockLost onLost() {
         return onLost;
+    }
+
+    /** How long after its acquisition the key stays held at least; null for an ordinary release. */
+    @Nullable
+    Duration holdAtLeast() {
+        return holdAtLeast;
     }
 
     /** Whether the lock is taken through the lock's fair view. */

@@ -118,6 +118,7 @@ public final class LockedMethods {
         SuspendingFunctions.checkBusyHandling(method, annotation);
         Lease lease = durations.lease(method, annotation);
         Duration wait = durations.waitTime(method, annotation);
+        Duration holdAtLeast = durations.holdAtLeast(method, annotation, lease);
         OnLockLost onLost = annotation.onLost() == OnLockLost.DEFAULT ? defaults.onLost() : annotation.onLost();
         LockedPath path = LockedPath.of(method, annotation, expressions);
         List<String> keyTexts = path == null ? keyTexts(method, annotation) : List.of();
@@ -138,6 +139,7 @@ public final class LockedMethods {
                             + " plain value");
         }
         checkSkip(method, annotation, kind);
+        checkMinimumHold(method, annotation, kind);
         if (annotation.read() && annotation.fair()) {
             throw new DistributedLockDefinitionException(
                     method, "read and fair cannot be combined: readers never queue; set one of them");
@@ -157,6 +159,7 @@ public final class LockedMethods {
                 fallback,
                 fallback != null && fallback.getParameterCount() == method.getParameterCount() + 1,
                 annotation.skipWhenBusy(),
+                holdAtLeast,
                 expressions.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
     }
@@ -190,6 +193,27 @@ public final class LockedMethods {
                     "skipWhenBusy needs a method returning void, but it returns "
                             + method.getGenericReturnType().getTypeName()
                             + "; name a fallback to return a value when the lock is busy");
+        }
+    }
+
+    /**
+     * Refuses {@code holdAtLeast} where the lock's end is not the method's: asynchronous work releases on another
+     * thread, several keys and read locks have no single key to keep.
+     */
+    private static void checkMinimumHold(Method method, DistributedLock annotation, ReturnKind kind) {
+        if (annotation.holdAtLeast().isEmpty()) {
+            return;
+        }
+        String refused = kind != ReturnKind.PLAIN
+                ? "an asynchronous method or a Kotlin suspend function, whose lock ends after it returns"
+                : annotation.keys().length > 0
+                        ? "keys (several locks, all or none)"
+                        : annotation.read() ? "a read lock, which other readers share" : null;
+        if (refused != null) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "holdAtLeast is not supported on " + refused + "; it works on methods that return a plain value or"
+                            + " void, locked by key or path");
         }
     }
 
