@@ -11,6 +11,9 @@ import org.slf4j.LoggerFactory;
  * DistributedLock @DistributedLock} do: the handle is visible through {@link LockContext} while the work runs, the
  * lock is released whether the work returned or threw, and a lock lost meanwhile is reported.
  *
+ * <p>Work never starts on a handle already known to be lost, such as one whose grant arrived after its own lease ran
+ * out: the handle is closed and a {@link LockLostException} thrown instead, so no work runs without its lock.
+ *
  * <p>Release failures after work that returned: a lost lock is thrown or logged according to the {@link OnLockLost}
  * policy; a store failure while releasing a lock that was not lost is logged, since the work did run under the lock,
  * and the lock then expires with its lease. After work that threw, every release failure is attached to the work's
@@ -37,8 +40,10 @@ public final class LockedExecution {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockLostException if the lock was lost before the work returned and {@code onLost} is THROW; a {@link
-     *     LockLostAfterCommitException} if a transaction inside the work committed before the loss was found
+     * @throws LockLostException if the lock was already known lost when the work was to start, whatever {@code
+     *     onLost} says, and the work did not run; or if the lock was lost before the work returned and {@code onLost}
+     *     is THROW: a {@link LockLostAfterCommitException} if a transaction inside the work committed before the loss
+     *     was found
      * @throws IllegalArgumentException if {@code onLost} is {@link OnLockLost#DEFAULT}, which callers must resolve
      */
     public static <T, X extends Throwable> T call(LockHandle handle, OnLockLost onLost, LockedCallable<T, X> work)
@@ -60,8 +65,10 @@ public final class LockedExecution {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockLostException if the lock was lost before the work returned and {@code onLost} is THROW; a {@link
-     *     LockLostAfterCommitException} if a transaction inside the work committed before the loss was found
+     * @throws LockLostException if the lock was already known lost when the work was to start (its grant arrived
+     *     after its lease ran out), whatever {@code onLost} says, and the work did not run; or if the lock was lost
+     *     before the work returned and {@code onLost} is THROW: a {@link LockLostAfterCommitException} if a
+     *     transaction inside the work committed before the loss was found
      * @throws IllegalArgumentException if {@code onLost} is {@link OnLockLost#DEFAULT}, which callers must resolve, or
      *     {@code holdAtLeast} is out of range (found only when the work ends: check it before)
      */
@@ -69,6 +76,12 @@ public final class LockedExecution {
             LockHandle handle, OnLockLost onLost, @Nullable Duration holdAtLeast, LockedCallable<T, X> work) throws X {
         if (onLost == OnLockLost.DEFAULT) {
             throw new IllegalArgumentException("onLost must be THROW or LOG; resolve DEFAULT from the configuration");
+        }
+        if (handle.isLost()) {
+            // A grant can reach the holder after its own lease ran out (a slow answer, a paused JVM): then the work
+            // would start without the lock, so it does not start at all. Closing reports the loss with its reason.
+            handle.close();
+            throw new LockLostException(handle.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO);
         }
         T result;
         LockContext.push(handle, onLost);

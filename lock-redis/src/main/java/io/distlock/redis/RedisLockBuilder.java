@@ -227,7 +227,6 @@ public final class RedisLockBuilder {
             throw new IllegalArgumentException(
                     "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
         }
-        warnIfCommandTimeoutOutlastsLease();
     }
 
     private LockServers singleServer(String instanceId) {
@@ -276,19 +275,6 @@ public final class RedisLockBuilder {
         return acknowledgingReplicas == 0
                 ? null
                 : new ReplicaAcknowledgement(acknowledgingReplicas, acknowledgementTimeout.toMillis());
-    }
-
-    /** A renewal that waits longer than the lease for its answer comes too late; say so while it can be fixed. */
-    private void warnIfCommandTimeoutOutlastsLease() {
-        long timeoutMillis = connectionFactory.getTimeout();
-        if (timeoutMillis >= watchdogLease.toMillis()) {
-            log.warn(
-                    "The Redis command timeout ({} ms) is not shorter than distlock's watchdog lease ({}): a Redis "
-                            + "call that hangs can outlast an auto-renewed lease. Set spring.data.redis.timeout (or the "
-                            + "connection factory's timeout) well below the lease, for example 2s",
-                    timeoutMillis,
-                    watchdogLease);
-        }
     }
 
     private Duration effectiveRenewInterval() {

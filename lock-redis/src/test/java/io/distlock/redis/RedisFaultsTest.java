@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -134,6 +135,37 @@ class RedisFaultsTest {
                     .hasMessageContaining("within " + RedisClients.COMMAND_TIMEOUT.toMillis() + " ms");
             assertThat(Duration.ofNanos(System.nanoTime() - start))
                     .isLessThan(RedisClients.COMMAND_TIMEOUT.plusMillis(2500));
+            network.latency(Duration.ZERO);
+        }
+    }
+
+    /**
+     * A grant whose answer takes longer than its own lease reaches a holder that has lost it already: the work must not
+     * start. With 400 ms each way, a 300 ms lease has run out, counted from the send, when the answer arrives.
+     */
+    @Test
+    void aGrantThatArrivesAfterItsLeaseRanOutStartsNoWork() throws Exception {
+        try (TestRedis redis = TestRedis.start();
+                TcpProxy network = TcpProxy.start(redis.host(), redis.port());
+                RedisClients clients = new RedisClients("127.0.0.1", network.port(), null)) {
+            RedisLock lock = clients.lock();
+            lock.tryAcquire(key + ":warm-up", LONG).orElseThrow().release();
+            network.latency(Duration.ofMillis(400));
+            AtomicBoolean ran = new AtomicBoolean();
+
+            assertThatThrownBy(() -> lock.callWithLock(
+                            key + ":late", Lease.fixed(Duration.ofMillis(300)), Duration.ofSeconds(5), () -> {
+                                ran.set(true);
+                                return null;
+                            }))
+                    .isInstanceOf(LockLostException.class)
+                    .hasMessageContaining(key + ":late");
+            assertThat(ran).isFalse();
+
+            // The control: on the same slow network, a lease that outlasts the answer runs the work.
+            assertThat(lock.callWithLock(
+                            key + ":in-time", Lease.fixed(Duration.ofSeconds(10)), Duration.ofSeconds(5), () -> "ran"))
+                    .isEqualTo("ran");
             network.latency(Duration.ZERO);
         }
     }
