@@ -1,0 +1,185 @@
+package io.distlock.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.leader.LeaderElection;
+import io.distlock.leader.Leadership;
+import io.distlock.leader.LeadershipListener;
+import io.distlock.leader.Revocation;
+import io.distlock.test.TestRedis;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Leadership over a Redis lock: one candidate leads at a time; closing hands over at once; a paused Redis revokes the
+ * leader within a lease, before anyone else can lead; a leader killed with SIGKILL is followed within a lease.
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class LeaderElectionTest {
+
+    private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(2);
+    /** Room on a loaded machine for a renewal round, a wake-up and a thread's scheduling. */
+    private static final Duration SLACK = Duration.ofMillis(1500);
+
+    private final String group = "group-" + UUID.randomUUID();
+    private final List<LeaderElection> elections = new ArrayList<>();
+    private final List<RedisClients> clients = new ArrayList<>();
+    /** Grants made while another candidate of this JVM still thought itself the leader: must stay 0. */
+    private final AtomicInteger overlappingGrants = new AtomicInteger();
+
+    private Process process;
+
+    @AfterEach
+    void cleanUp() throws Exception {
+        elections.forEach(LeaderElection::close);
+        for (RedisClients client : clients) {
+            client.close();
+        }
+        if (process != null) {
+            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void closingTheLeaderHandsLeadershipToTheNextCandidateAtOnce() {
+        Candidate first = candidate(TestRedis.shared());
+        first.election.start();
+        await().atMost(Duration.ofSeconds(10)).until(first.election::isLeader);
+        Candidate second = candidate(TestRedis.shared());
+        second.election.start();
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> !second.election.isLeader());
+
+        long closed = System.nanoTime();
+        first.election.close();
+        await().atMost(Duration.ofSeconds(10)).until(second.election::isLeader);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - closed)).isLessThan(SLACK);
+        assertThat(first.events).containsExactly("granted", "revoked CLOSED");
+        assertThat(second.events).containsExactly("granted");
+        assertThat(second.election.leadership().orElseThrow().fencingToken())
+                .isGreaterThan(first.terms.get(0).fencingToken());
+        assertThat(overlappingGrants).hasValue(0);
+    }
+
+    @Test
+    void aPausedRedisRevokesTheLeaderWithinALeaseAndNobodyLeadsUntilItIsBack() {
+        try (TestRedis redis = TestRedis.start()) {
+            Candidate first = candidate(redis);
+            Candidate second = candidate(redis);
+            first.election.start();
+            await().atMost(Duration.ofSeconds(10)).until(first.election::isLeader);
+            second.election.start();
+
+            long paused = System.nanoTime();
+            redis.pause();
+            try {
+                await().atMost(WATCHDOG_LEASE.plus(SLACK)).until(() -> !first.election.isLeader());
+                assertThat(Duration.ofNanos(System.nanoTime() - paused)).isLessThan(WATCHDOG_LEASE.plus(SLACK));
+                await().atMost(Duration.ofSeconds(5)).until(() -> first.events.contains("revoked LOST"));
+                assertThat(second.election.isLeader()).isFalse();
+            } finally {
+                redis.resume();
+            }
+
+            await().atMost(Duration.ofSeconds(30)).until(() -> first.election.isLeader() || second.election.isLeader());
+            assertThat(overlappingGrants).hasValue(0);
+        }
+    }
+
+    @Test
+    void aLeaderKilledWithSigkillIsFollowedWithinOneLease() throws Exception {
+        process = new ProcessBuilder(List.of(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        LeaderProcess.class.getName(),
+                        Integer.toString(TestRedis.shared().port()),
+                        group,
+                        Long.toString(WATCHDOG_LEASE.toMillis())))
+                .redirectErrorStream(true)
+                .start();
+        long processToken = awaitLeaderLine(process);
+        Candidate next = candidate(TestRedis.shared());
+        next.election.start();
+        // Several renewals: the process leads through its watchdog, not through a long first lease.
+        await().during(WATCHDOG_LEASE.multipliedBy(2))
+                .atMost(WATCHDOG_LEASE.multipliedBy(4))
+                .until(() -> !next.election.isLeader());
+
+        long killed = System.nanoTime();
+        process.destroyForcibly();
+        await().atMost(WATCHDOG_LEASE.plus(SLACK).multipliedBy(2)).until(next.election::isLeader);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - killed)).isLessThan(WATCHDOG_LEASE.plus(SLACK));
+        assertThat(next.election.leadership().orElseThrow().fencingToken()).isGreaterThan(processToken);
+    }
+
+    private Candidate candidate(TestRedis redis) {
+        RedisClients client = new RedisClients(redis);
+        clients.add(client);
+        Candidate candidate = new Candidate();
+        candidate.election = LeaderElection.builder(
+                        client.lock(builder -> builder.watchdogLease(WATCHDOG_LEASE)), group)
+                .listener(candidate)
+                .build();
+        elections.add(candidate.election);
+        return candidate;
+    }
+
+    private static long awaitLeaderLine(Process leader) throws Exception {
+        BufferedReader output =
+                new BufferedReader(new InputStreamReader(leader.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<Long> token = CompletableFuture.supplyAsync(() -> {
+            try {
+                String line;
+                while ((line = output.readLine()) != null) {
+                    if (line.startsWith("LEADER ")) {
+                        return Long.parseLong(line.substring("LEADER ".length()));
+                    }
+                }
+                throw new IllegalStateException("the leader process ended without leading");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        return token.get(30, TimeUnit.SECONDS);
+    }
+
+    /** One instance of the group, recording what its listener is told. */
+    private final class Candidate implements LeadershipListener {
+
+        LeaderElection election;
+        final List<String> events = new CopyOnWriteArrayList<>();
+        final List<Leadership> terms = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void granted(Leadership term) {
+            for (LeaderElection other : elections) {
+                if (other != election && other.isLeader()) {
+                    overlappingGrants.incrementAndGet();
+                }
+            }
+            terms.add(term);
+            events.add("granted");
+        }
+
+        @Override
+        public void revoked(Leadership term, Revocation reason) {
+            events.add("revoked " + reason);
+        }
+    }
+}
