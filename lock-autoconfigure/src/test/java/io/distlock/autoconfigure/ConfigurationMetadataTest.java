@@ -40,6 +40,8 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.default-wait", "java.time.Duration = 5s"),
                         Map.entry("distlock.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.key-prefix", "java.lang.String = distlock:"),
+                        Map.entry("distlock.leader.group", "java.lang.String = unset"),
+                        Map.entry("distlock.leader.lease", "java.time.Duration = unset"),
                         Map.entry("distlock.metrics.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.observations.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.on-lost", "io.distlock.OnLockLost = throw"),
