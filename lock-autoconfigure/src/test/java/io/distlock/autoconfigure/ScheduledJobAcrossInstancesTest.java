@@ -21,7 +21,6 @@ import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoCon
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
@@ -104,48 +103,32 @@ class ScheduledJobAcrossInstancesTest {
     })
     static class Instance {}
 
-    @Configuration(proxyBeanMethods = false)
+    /** The job, registered as a bean of its own in each instance. */
     static class HeldJob {
 
-        @Bean
-        Report report() {
-            return new Report();
-        }
-
-        static class Report {
-
-            @Scheduled(fixedRate = PERIOD_MILLIS)
-            @DistributedLock(
-                    key = "@environment.getProperty('jobs.key')",
-                    lease = "10s",
-                    holdAtLeast = "${jobs.hold}",
-                    waitTime = "0s",
-                    skipWhenBusy = true)
-            public void send() {
-                RUNS.add(System.nanoTime());
-            }
+        @Scheduled(fixedRate = PERIOD_MILLIS)
+        @DistributedLock(
+                key = "@environment.getProperty('jobs.key')",
+                lease = "10s",
+                holdAtLeast = "${jobs.hold}",
+                waitTime = "0s",
+                skipWhenBusy = true)
+        public void send() {
+            RUNS.add(System.nanoTime());
         }
     }
 
-    @Configuration(proxyBeanMethods = false)
+    /** The same job without the minimum. */
     static class ReleasedJob {
 
-        @Bean
-        Report report() {
-            return new Report();
-        }
-
-        static class Report {
-
-            @Scheduled(fixedRate = PERIOD_MILLIS)
-            @DistributedLock(
-                    key = "@environment.getProperty('jobs.key')",
-                    lease = "10s",
-                    waitTime = "0s",
-                    skipWhenBusy = true)
-            public void send() {
-                RUNS.add(System.nanoTime());
-            }
+        @Scheduled(fixedRate = PERIOD_MILLIS)
+        @DistributedLock(
+                key = "@environment.getProperty('jobs.key')",
+                lease = "10s",
+                waitTime = "0s",
+                skipWhenBusy = true)
+        public void send() {
+            RUNS.add(System.nanoTime());
         }
     }
 }

@@ -3,10 +3,13 @@ package io.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Lock;
 import io.distlock.leader.LeaderElection;
 import io.distlock.leader.Leadership;
 import io.distlock.leader.LeadershipListener;
 import io.distlock.leader.Revocation;
+import io.distlock.memory.InMemoryLeaseStore;
+import io.distlock.store.StoreLock;
 import io.distlock.test.TestRedis;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -138,14 +141,39 @@ class LeaderElectionTest {
         assertThat(next.election.leadership().orElseThrow().fencingToken()).isGreaterThan(processToken);
     }
 
+    /**
+     * The broken control of the overlap check: candidates whose locks share no store both lead, and the check sees it,
+     * so its 0 above means something.
+     */
+    @Test
+    void candidatesWithoutASharedStoreBothLeadAndTheCheckSeesIt() {
+        try (StoreLock firstStore = StoreLock.builder(new InMemoryLeaseStore()).build();
+                StoreLock secondStore =
+                        StoreLock.builder(new InMemoryLeaseStore()).build()) {
+            Candidate first = candidate(firstStore);
+            Candidate second = candidate(secondStore);
+            first.election.start();
+            await().atMost(Duration.ofSeconds(10)).until(first.election::isLeader);
+            second.election.start();
+
+            await().atMost(Duration.ofSeconds(10)).until(second.election::isLeader);
+            assertThat(first.election.isLeader()).isTrue();
+            assertThat(overlappingGrants).hasValue(1);
+            first.election.close();
+            second.election.close();
+        }
+    }
+
     private Candidate candidate(TestRedis redis) {
         RedisClients client = new RedisClients(redis);
         clients.add(client);
+        return candidate(client.lock(builder -> builder.watchdogLease(WATCHDOG_LEASE)));
+    }
+
+    private Candidate candidate(Lock lock) {
         Candidate candidate = new Candidate();
-        candidate.election = LeaderElection.builder(
-                        client.lock(builder -> builder.watchdogLease(WATCHDOG_LEASE)), group)
-                .listener(candidate)
-                .build();
+        candidate.election =
+                LeaderElection.builder(lock, group).listener(candidate).build();
         elections.add(candidate.election);
         return candidate;
     }

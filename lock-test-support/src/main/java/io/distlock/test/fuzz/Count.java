@@ -9,6 +9,11 @@ public enum Count {
     NOT_ACQUIRED,
     /** The lease ran out between acquisition and entry into the section. */
     LOST_BEFORE_ENTRY,
+    /**
+     * The grant reached the holder after its lease had run out, so {@code callWithLock} did not start the work and
+     * threw the loss; not an acquisition, since no section ran.
+     */
+    LOST_AT_GRANT,
     /** The lease ran out inside the section and the holder was told: release, callWithLock or re-entry threw. */
     LOST_DETECTED,
     /** The lock was still the holder's when the section exited, but release reported it lost: the lease ended since. */

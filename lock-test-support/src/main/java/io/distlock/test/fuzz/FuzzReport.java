@@ -216,8 +216,10 @@ public record FuzzReport(
         long detected = totals.get(Count.LOST_DETECTED);
         long beforeEntry = totals.get(Count.LOST_BEFORE_ENTRY);
         long notYetSeen = totals.get(Count.LOSS_NOT_YET_SEEN_BY_IS_LOST);
+        long atGrant = totals.get(Count.LOST_AT_GRANT);
         return number(detected) + " (" + number(beforeEntry) + " before entering; " + number(notYetSeen)
-                + " with isLost() still false at the end)";
+                + " with isLost() still false at the end); " + number(atGrant)
+                + " granted after their lease ran out, whose work did not start";
     }
 
     private static void row(List<String> rows, String label, String value) {
