@@ -250,7 +250,9 @@ public @interface DistributedLock {
 
     /**
      * What to do when the method finished but its lock had been lost meanwhile (the lease ran out or another owner
-     * took the key). {@link OnLockLost#DEFAULT} uses {@code distlock.on-lost}.
+     * took the key). {@link OnLockLost#DEFAULT} uses {@code distlock.on-lost}. A grant that reached this instance after
+     * its own lease had run out never runs the method, whatever this says: the call fails with {@link
+     * LockLostException}.
      *
      * @return the reaction to a lost lock
      */

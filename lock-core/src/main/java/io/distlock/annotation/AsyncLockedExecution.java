@@ -20,6 +20,9 @@ import org.slf4j.LoggerFactory;
  * Runs a {@code @DistributedLock} method that returns a {@link CompletionStage}: calls it once the lock is held, and
  * holds the lock until the stage it returned completes.
  *
+ * <p>The method is not called on a grant that arrived after its lease ran out: the caller's future fails with {@link
+ * LockLostException} instead, whatever {@code onLost} says.
+ *
  * <p>The method's synchronous part runs on the thread that completes the acquisition, inside a {@link LockContext}
  * scope of the handle; the later stages of its work do not see that scope. The future returned to the caller
  * completes after the release. If the caller completes it first (a cancel, or {@code orTimeout}), the acquisition is
@@ -117,6 +120,13 @@ final class AsyncLockedExecution {
         void run(Call method) {
             result.whenComplete((value, failure) -> endedElsewhere());
             if (result.isDone()) {
+                return;
+            }
+            if (handle.isLost()) {
+                // A grant that came after its own lease ran out: the method must not start without its lock.
+                finish(
+                        null,
+                        new LockLostException(handle.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO));
                 return;
             }
             if (onLost == OnLockLost.THROW) {

@@ -38,7 +38,8 @@ import reactor.core.scheduler.Schedulers;
  * <p>Lost lease: an auto-renewed lease is renewed until the release. If the lock is lost while the work runs, the work
  * is cancelled and downstream receives {@link LockLostException}. If the loss is only found when releasing after the
  * work completed, downstream receives {@link LockLostException} instead of the completion. (With {@link
- * OnLockLost#LOG} both are logged instead, and the work runs to its end.)
+ * OnLockLost#LOG} both are logged instead, and the work runs to its end.) A grant that reaches this instance after its
+ * own lease ran out never starts the work: downstream receives {@link LockLostException}, whatever {@code onLost} says.
  */
 public final class ReactiveLock {
 
@@ -168,7 +169,11 @@ public final class ReactiveLock {
         return Flux.usingWhen(
                 Mono.just(handle),
                 held -> {
-                    Flux<T> running = Flux.defer(() -> work.apply(held));
+                    Flux<T> running = Flux.defer(() -> held.isLost()
+                            // A grant that came after its own lease ran out: the work must not start without its lock.
+                            ? Flux.error(new LockLostException(
+                                    held.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO))
+                            : work.apply(held));
                     if (onLost == OnLockLost.THROW) {
                         running = endOnLoss(running, held);
                     }

@@ -9,6 +9,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.monitor.BackendState;
+import io.distlock.reactor.ReactiveLock;
 import io.distlock.test.FreePorts;
 import io.distlock.test.TcpProxy;
 import io.distlock.test.TestRedis;
@@ -25,6 +26,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import reactor.core.publisher.Mono;
 
 /** Redis restarted, slow or stalled under held and waited locks: nobody hangs, losses are reported, all recovers. */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -160,6 +162,17 @@ class RedisFaultsTest {
                             }))
                     .isInstanceOf(LockLostException.class)
                     .hasMessageContaining(key + ":late");
+            assertThat(ran).isFalse();
+
+            ReactiveLock reactive = new ReactiveLock(lock);
+            assertThatThrownBy(() -> reactive.withLock(
+                                    key + ":late-mono",
+                                    Lease.fixed(Duration.ofMillis(300)),
+                                    Duration.ofSeconds(5),
+                                    held -> Mono.fromRunnable(() -> ran.set(true)))
+                            .block(Duration.ofSeconds(30)))
+                    .isInstanceOf(LockLostException.class)
+                    .hasMessageContaining(key + ":late-mono");
             assertThat(ran).isFalse();
 
             // The control: on the same slow network, a lease that outlasts the answer runs the work.
