@@ -35,7 +35,12 @@ public class LockLostException extends LockException {
          * The lock client was closed (the application shut down) while the lock was still held, and the lock was not
          * released within the shutdown grace period; renewals stopped, so the lease runs out in the store.
          */
-        CLIENT_CLOSED("the lock client was closed while the lock was held, and renewals stopped");
+        CLIENT_CLOSED("the lock client was closed while the lock was held, and renewals stopped"),
+        /**
+         * The grant reached the holder after its lease had already run out (a slow answer, a paused process), so the
+         * work that was to run under it did not start.
+         */
+        GRANTED_TOO_LATE("its grant arrived after its lease had run out, so the work under it did not start");
 
         private final String description;
 

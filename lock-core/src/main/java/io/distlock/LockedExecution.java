@@ -79,9 +79,15 @@ public final class LockedExecution {
         }
         if (handle.isLost()) {
             // A grant can reach the holder after its own lease ran out (a slow answer, a paused JVM): then the work
-            // would start without the lock, so it does not start at all. Closing reports the loss with its reason.
-            handle.close();
-            throw new LockLostException(handle.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO);
+            // would start without the lock, so it does not start at all.
+            LockLostException late =
+                    new LockLostException(handle.key(), LockLostException.Reason.GRANTED_TOO_LATE, Duration.ZERO);
+            try {
+                handle.close();
+            } catch (RuntimeException releaseFailure) {
+                late.addSuppressed(releaseFailure);
+            }
+            throw late;
         }
         T result;
         LockContext.push(handle, onLost);

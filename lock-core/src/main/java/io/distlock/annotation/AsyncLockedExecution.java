@@ -126,7 +126,7 @@ final class AsyncLockedExecution {
                 // A grant that came after its own lease ran out: the method must not start without its lock.
                 finish(
                         null,
-                        new LockLostException(handle.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO));
+                        new LockLostException(handle.key(), LockLostException.Reason.GRANTED_TOO_LATE, Duration.ZERO));
                 return;
             }
             if (onLost == OnLockLost.THROW) {

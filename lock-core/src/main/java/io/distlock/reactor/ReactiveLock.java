@@ -172,7 +172,7 @@ public final class ReactiveLock {
                     Flux<T> running = Flux.defer(() -> held.isLost()
                             // A grant that came after its own lease ran out: the work must not start without its lock.
                             ? Flux.error(new LockLostException(
-                                    held.key(), LockLostException.Reason.LEASE_EXPIRED, Duration.ZERO))
+                                    held.key(), LockLostException.Reason.GRANTED_TOO_LATE, Duration.ZERO))
                             : work.apply(held));
                     if (onLost == OnLockLost.THROW) {
                         running = endOnLoss(running, held);

@@ -160,7 +160,9 @@ class RedisFaultsTest {
                                 ran.set(true);
                                 return null;
                             }))
-                    .isInstanceOf(LockLostException.class)
+                    .isInstanceOfSatisfying(
+                            LockLostException.class,
+                            e -> assertThat(e.reason()).isEqualTo(LockLostException.Reason.GRANTED_TOO_LATE))
                     .hasMessageContaining(key + ":late");
             assertThat(ran).isFalse();
 

@@ -294,6 +294,9 @@ final class FuzzLoop implements Runnable {
             return;
         } catch (LockLostException e) {
             if (inside.get() == null) {
+                if (e.reason() != LockLostException.Reason.GRANTED_TOO_LATE) {
+                    throw e;
+                }
                 // The work never started: the grant came after its lease, which the lock must refuse to run under.
                 tally.add(Count.LOST_AT_GRANT);
                 return;
