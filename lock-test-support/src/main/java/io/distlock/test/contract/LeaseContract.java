@@ -128,7 +128,10 @@ public interface LeaseContract extends ContractSubject {
         assertThat(lock.tryAcquire(key, LONG_LEASE)).isPresent();
     }
 
-    /** Work that outlasts its fixed lease ends with {@link LockLostException}, reason {@code LEASE_EXPIRED}. */
+    /**
+     * Work that outlasts its fixed lease ends with {@link LockLostException}, reason {@code LEASE_EXPIRED}, or {@code
+     * GRANTED_TOO_LATE} when the lease was over before the work could start.
+     */
     @Test
     default void callbackReportsALockLostDuringTheWork() {
         Lock lock = connectedClient();
@@ -139,8 +142,10 @@ public interface LeaseContract extends ContractSubject {
                     return "late";
                 }))
                 .isInstanceOf(LockLostException.class)
-                .satisfies(e ->
-                        assertThat(((LockLostException) e).reason()).isEqualTo(LockLostException.Reason.LEASE_EXPIRED));
+                // On a loaded machine the grant itself can outlast a 100 ms lease: then the work never starts, and
+                // the reason says so.
+                .satisfies(e -> assertThat(((LockLostException) e).reason())
+                        .isIn(LockLostException.Reason.LEASE_EXPIRED, LockLostException.Reason.GRANTED_TOO_LATE));
     }
 
     /** A fixed lease that runs out is reported to the lost callback once. */
