@@ -54,13 +54,7 @@ final class LockDurations {
         if (text.isEmpty()) {
             return null;
         }
-        Duration minimum = duration(method, "holdAtLeast", text);
-        if (minimum.compareTo(Duration.ofMillis(1)) < 0 || minimum.compareTo(Lease.MAX_FIXED) > 0) {
-            throw new DistributedLockDefinitionException(
-                    method,
-                    "holdAtLeast \"" + text + "\" is " + minimum + ", but must be from 1 ms to "
-                            + Lease.MAX_FIXED.toHours() + " hours");
-        }
+        Duration minimum = fixedLease(method, "holdAtLeast", text).duration();
         if (!lease.isRenewed() && minimum.compareTo(lease.duration()) > 0) {
             throw new DistributedLockDefinitionException(
                     method,
@@ -98,14 +92,19 @@ final class LockDurations {
 
     private Lease leaseText(Method method, String text, long seconds) {
         notBoth(method, "lease", text, "leaseSeconds", seconds);
-        Duration lease = duration(method, "lease", text);
+        return fixedLease(method, "lease", text);
+    }
+
+    /** A duration attribute read as a fixed lease, whose range a lease and a minimum hold share. */
+    private Lease fixedLease(Method method, String attribute, String text) {
+        Duration duration = duration(method, attribute, text);
         try {
-            return Lease.fixed(lease);
+            return Lease.fixed(duration);
         } catch (IllegalArgumentException outOfRange) {
             throw new DistributedLockDefinitionException(
                     method,
-                    "lease \"" + text + "\" is " + lease + ", but must be from 1 ms to " + Lease.MAX_FIXED.toHours()
-                            + " hours");
+                    attribute + " \"" + text + "\" is " + duration + ", but must be from 1 ms to "
+                            + Lease.MAX_FIXED.toHours() + " hours");
         }
     }
 
