@@ -95,6 +95,11 @@ public final class ResultsChart {
                 panels.add(seedOverDistlock(pathRounds));
             }
         }
+        // A scenario whose contenders all failed to start leaves panels without bars, which XChart cannot draw.
+        panels.removeIf(panel -> panel.getSeriesMap().isEmpty());
+        if (panels.isEmpty()) {
+            return;
+        }
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
             // XChart fills every cell of the grid, so an odd number of panels goes in one column.
@@ -138,7 +143,7 @@ public final class ResultsChart {
             List<Double> micros = rounds.stream()
                     .map(round -> round.of(first.kind())
                             .map(m -> m.acquireMillis(percentile).median() * 1000)
-                            .orElse(0.0))
+                            .orElse(null))
                     .toList();
             addSeries(chart, first.kind().label(), held, micros);
         }
@@ -205,11 +210,20 @@ public final class ResultsChart {
         addSeries(chart, name, labels, values);
     }
 
+    /** Adds a series; a missing value, or one a logarithmic axis cannot show, is left without a bar. */
     private static void addSeries(CategoryChart chart, String name, List<String> labels, List<Double> values) {
-        chart.addSeries(name, labels, values);
-        if (chart.getStyler().isYAxisLogarithmic()) {
+        boolean logarithmic = chart.getStyler().isYAxisLogarithmic();
+        List<Double> shown = values.stream()
+                .map(v -> v == null || (logarithmic && v <= 0) ? null : v)
+                .toList();
+        if (shown.stream().allMatch(v -> v == null)) {
+            return;
+        }
+        chart.addSeries(name, labels, shown);
+        if (logarithmic) {
             // Bars start at zero, which a logarithmic axis cannot show; start it below the smallest bar instead.
-            double smallest = values.stream()
+            double smallest = shown.stream()
+                    .filter(v -> v != null)
                     .mapToDouble(Double::doubleValue)
                     .filter(v -> v > 0)
                     .min()

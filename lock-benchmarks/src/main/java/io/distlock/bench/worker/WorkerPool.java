@@ -10,8 +10,9 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * One {@link WorkerGroup} per contender, all started before any measurement so that their JVMs boot in parallel and no
- * JVM boots while another contender is measured.
+ * One {@link WorkerGroup} per contender, all started before any measurement so that no JVM boots while another
+ * contender is measured. The groups boot one after the other: forty-odd JVMs booting at once on a small machine took
+ * more than two minutes each and left most contenders out of a full run.
  *
  * <p>A contender whose workers cannot start, for example because it cannot lock on the target at all, is left out and
  * remembered with its reason, so that the results report it instead of silently dropping it.
@@ -24,7 +25,8 @@ public final class WorkerPool implements AutoCloseable {
     private WorkerPool() {}
 
     /**
-     * Starts the workers of every contender and waits until all are connected or have failed.
+     * Starts the workers of every contender, one contender after the other, each once the one before is connected or
+     * has failed.
      *
      * @param processes how many worker processes each contender needs
      * @param targets what each contender locks on
@@ -43,17 +45,14 @@ public final class WorkerPool implements AutoCloseable {
         WorkerPool pool = new WorkerPool();
         try {
             for (Map.Entry<ContenderKind, Integer> kind : processes.entrySet()) {
-                pool.groups.put(
-                        kind.getKey(),
-                        WorkerGroup.start(
-                                kind.getKey(), kind.getValue(), targets.apply(kind.getKey()), jvmArgs, logDirectory));
-            }
-            for (WorkerGroup group : List.copyOf(pool.groups.values())) {
+                WorkerGroup group = WorkerGroup.start(
+                        kind.getKey(), kind.getValue(), targets.apply(kind.getKey()), jvmArgs, logDirectory);
+                pool.groups.put(kind.getKey(), group);
                 try {
                     group.awaitReady();
                 } catch (WorkerFailedException e) {
-                    pool.unavailable.put(group.kind(), e);
-                    pool.groups.remove(group.kind());
+                    pool.unavailable.put(kind.getKey(), e);
+                    pool.groups.remove(kind.getKey());
                     group.close();
                 }
             }
