@@ -152,9 +152,32 @@ public final class BenchmarkRun {
                 + scenario.shape(settings) + "; warming up");
         Map<ContenderKind, WorkloadResult> warmups = new LinkedHashMap<>();
         for (ContenderKind kind : kinds(scenario, pool)) {
-            warmups.put(kind, run(pool.group(kind), scenario, held, "warmup", settings.warmup()));
+            WorkerGroup group = pool.group(kind);
+            int[] round = {0};
+            List<WorkloadResult> rounds = WarmUp.run(
+                    () -> run(group, scenario, held, "warmup" + ++round[0], settings.warmup()),
+                    BenchmarkRun::clientCpuMicrosPerAcquisition,
+                    settings.warmup(),
+                    // A path round's warm-up fills its tree once; a second round would take the held locks again.
+                    held > 0 ? settings.warmup() : settings.warmupLimit());
+            progress.accept(String.format(
+                    Locale.ROOT,
+                    "  S%s warm-up %-18s %d round(s) of %d ms, client CPU per acquisition %s us",
+                    ScenarioResults.label(scenario, held),
+                    kind.label(),
+                    rounds.size(),
+                    settings.warmup().toMillis(),
+                    rounds.stream()
+                            .map(r -> String.format(Locale.ROOT, "%.0f", clientCpuMicrosPerAcquisition(r)))
+                            .toList()));
+            warmups.put(kind, WorkloadResult.merge(rounds));
         }
         return warmups;
+    }
+
+    /** The client CPU per acquisition of a warm-up round; NaN if it acquired nothing. */
+    private static double clientCpuMicrosPerAcquisition(WorkloadResult result) {
+        return result.acquisitions() == 0 ? Double.NaN : result.cpuNanos() / 1e3 / result.acquisitions();
     }
 
     private ScenarioResults measure(

@@ -17,7 +17,9 @@ import org.jspecify.annotations.Nullable;
  * lock-benchmarks/README.md lists them.
  *
  * @param trials measured trials per contender and scenario
- * @param warmup the unmeasured run before the trials of each contender and scenario
+ * @param warmup one round of the unmeasured run before the trials of each contender and scenario; rounds follow one
+ *     another until the contender's client CPU per acquisition stops falling ({@link WarmUp})
+ * @param warmupLimit how long the warm-up rounds of one contender and scenario may run together at most
  * @param trial how long each trial starts new acquisitions
  * @param probe how long the command-splitting probe of each contended scenario runs, under MONITOR
  * @param parallelThreads threads of scenario 2
@@ -37,6 +39,7 @@ import org.jspecify.annotations.Nullable;
 public record BenchmarkSettings(
         int trials,
         Duration warmup,
+        Duration warmupLimit,
         Duration trial,
         Duration probe,
         int parallelThreads,
@@ -88,6 +91,7 @@ public record BenchmarkSettings(
         return new BenchmarkSettings(
                 Integer.parseInt(property("bench.trials", "10")),
                 duration(property("bench.warmup", "2s")),
+                duration(property("bench.warmupLimit", "20s")),
                 duration(property("bench.trial", "1s")),
                 duration(property("bench.probe", "1500ms")),
                 Integer.parseInt(property("bench.parallelThreads", "32")),
@@ -191,6 +195,7 @@ public record BenchmarkSettings(
     private static BenchmarkSettings smoke(List<Scenario> scenarios, List<ContenderKind> contenders, Path output) {
         return new BenchmarkSettings(
                 1,
+                Duration.ofMillis(100),
                 Duration.ofMillis(100),
                 Duration.ofMillis(300),
                 Duration.ofMillis(200),

@@ -59,8 +59,9 @@ public final class MarkdownReport {
                 + String.join(" ", s.workerJvmArgs()) + "`)");
         line("- Redis " + env.redisVersion() + ": " + env.redisProvider());
         line("- Settings: " + s.trials() + " trials of " + Numbers.seconds(s.trial())
-                + " per contender and scenario, after a "
-                + Numbers.seconds(s.warmup()) + " warm-up; trials go round the contenders; MONITOR probes of "
+                + " per contender and scenario, after a warm-up in rounds of " + Numbers.seconds(s.warmup())
+                + " until the client CPU per acquisition falls by less than 10 % from one round to the next (at most "
+                + Numbers.seconds(s.warmupLimit()) + "); trials go round the contenders; MONITOR probes of "
                 + Numbers.seconds(s.probe()) + "; every lease fixed at " + Numbers.seconds(s.lease())
                 + "; contended waits up to "
                 + Numbers.seconds(s.maxWait()));
