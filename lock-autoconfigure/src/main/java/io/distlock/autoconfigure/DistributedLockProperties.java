@@ -49,6 +49,8 @@ public class DistributedLockProperties implements InitializingBean {
 
     private final ReplicaAck replicaAck = new ReplicaAck();
 
+    private final Cluster cluster = new Cluster();
+
     private final Metrics metrics = new Metrics();
 
     private final Observations observations = new Observations();
@@ -115,6 +117,10 @@ public class DistributedLockProperties implements InitializingBean {
 
     public ReplicaAck getReplicaAck() {
         return replicaAck;
+    }
+
+    public Cluster getCluster() {
+        return cluster;
     }
 
     public Metrics getMetrics() {
@@ -281,6 +287,24 @@ public class DistributedLockProperties implements InitializingBean {
 
         public void setOrder(int order) {
             this.order = order;
+        }
+    }
+
+    /** Release announcements on a Redis Cluster. */
+    public static class Cluster {
+
+        /**
+         * Whether to announce releases with sharded pub/sub (Redis 7 and later) within the key's shard, not to every
+         * node; the same on every instance.
+         */
+        private boolean shardedPubSub = true;
+
+        public boolean isShardedPubSub() {
+            return shardedPubSub;
+        }
+
+        public void setShardedPubSub(boolean shardedPubSub) {
+            this.shardedPubSub = shardedPubSub;
         }
     }
 

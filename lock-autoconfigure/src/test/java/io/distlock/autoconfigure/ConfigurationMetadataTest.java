@@ -35,6 +35,7 @@ class ConfigurationMetadataTest {
         assertThat(described)
                 .containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
                         Map.entry("distlock.aspect.order", "java.lang.Integer = 2147483646"),
+                        Map.entry("distlock.cluster.sharded-pub-sub", "java.lang.Boolean = true"),
                         Map.entry("distlock.backend", "io.distlock.autoconfigure.LockBackend = unset"),
                         Map.entry("distlock.default-lease", "java.time.Duration = unset"),
                         Map.entry("distlock.default-wait", "java.time.Duration = 5s"),

@@ -68,7 +68,7 @@ final class Acquirer {
             return nested;
         }
         if (commands.isConnected()) {
-            kit.startBackgroundWork();
+            kit.startBackgroundWork(lockKey);
         }
         Waiter waiter =
                 waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease));
@@ -90,7 +90,7 @@ final class Acquirer {
                         waiter.newToken(OwnerTokens.newToken());
                         waiter.lookAgainAfter(answers.pauseNanos(deadline));
                     } else {
-                        kit.startBackgroundWork();
+                        kit.startBackgroundWork(lockKey);
                         if (answer instanceof Granted granted) {
                             return kit.holds()
                                     .held(

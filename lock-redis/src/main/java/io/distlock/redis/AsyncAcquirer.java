@@ -32,13 +32,13 @@ final class AsyncAcquirer {
      */
     CompletableFuture<Optional<LockHandle>> acquire(String key, String lockKey, Lease lease, long waitNanos) {
         if (commands.isConnected()) {
-            startBackgroundWork();
+            startBackgroundWork(lockKey);
         }
         return new AsyncAcquisition(this, key, lockKey, lease, waitNanos).start();
     }
 
-    void startBackgroundWork() {
-        kit.startBackgroundWork();
+    void startBackgroundWork(String lockKey) {
+        kit.startBackgroundWork(lockKey);
     }
 
     Holds holds() {

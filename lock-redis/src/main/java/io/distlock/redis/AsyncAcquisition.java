@@ -133,7 +133,7 @@ final class AsyncAcquisition {
             return;
         }
         answers.answered();
-        acquirer.startBackgroundWork();
+        acquirer.startBackgroundWork(lockKey);
         if (answer instanceof Granted granted) {
             succeed(
                     acquirer.holds()

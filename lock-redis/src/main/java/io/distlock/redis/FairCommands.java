@@ -13,8 +13,7 @@ import java.util.function.Consumer;
 final class FairCommands {
 
     private final ScriptRunner runner;
-    /** The prefix of every instance's handover channel. */
-    private final String handoverChannels;
+    private final ReleaseChannels channels;
 
     private final String instanceId;
     private final Consumer<String> freed;
@@ -24,19 +23,19 @@ final class FairCommands {
      * @param freed told of each lock key a release or leave of this instance freed without handing it to a queued
      *     waiter, so that this instance's waiters that do not queue (plain and read acquisitions) look again
      */
-    FairCommands(ScriptRunner runner, String releaseChannel, String instanceId, Consumer<String> freed) {
+    FairCommands(ScriptRunner runner, ReleaseChannels channels, String instanceId, Consumer<String> freed) {
         this.runner = runner;
-        this.handoverChannels = releaseChannel + ":";
+        this.channels = channels;
         this.instanceId = instanceId;
         this.freed = freed;
     }
 
     /**
-     * The channel on which handovers to this instance's waiters are announced: the release channel, a colon and the
+     * The channel on which handovers to this instance's waiters are announced: a release channel, a colon and the
      * instance id, so that an announcement reaches only the instance it is for.
      */
-    String handoverChannel() {
-        return handoverChannels + instanceId;
+    static String handoverChannel(String releaseChannel, String instanceId) {
+        return releaseChannel + ":" + instanceId;
     }
 
     /** Where this instance's waiters hear of handovers. */
@@ -62,13 +61,14 @@ final class FairCommands {
             long leaseMillis,
             long timeoutMillis,
             boolean queue) {
+        ReleaseChannels.Route route = channels.route(lockKey);
         return runner.run(
                 key,
                 "acquire",
-                FairScripts.ACQUIRE,
+                route.script(FairScripts.ACQUIRE, FairScripts.ACQUIRE_SHARDED),
                 keys(lockKey),
                 List.of(
-                        handoverChannels,
+                        handoverChannels(route),
                         instanceId,
                         ticket,
                         token,
@@ -83,23 +83,25 @@ final class FairCommands {
 
     /** Releases the lock held by {@code token}, handing it to the first waiter in the queue if there is one. */
     ScriptCall<Ownership> release(String key, String lockKey, String token) {
+        ReleaseChannels.Route route = channels.route(lockKey);
         return runner.run(
                 key,
                 "release",
-                FairScripts.RELEASE,
+                route.script(FairScripts.RELEASE, FairScripts.RELEASE_SHARDED),
                 keys(lockKey),
-                List.of(handoverChannels, instanceId, token),
+                List.of(handoverChannels(route), instanceId, token),
                 value -> Ownership.of(number(handedOver(lockKey, value))));
     }
 
     /** Takes a ticket out of the queue, and releases the lock if it was handed to {@code token} meanwhile. */
     ScriptCall<Long> leave(String key, String lockKey, String ticket, String token) {
+        ReleaseChannels.Route route = channels.route(lockKey);
         return runner.run(
                 key,
                 "stop waiting for",
-                FairScripts.LEAVE,
+                route.script(FairScripts.LEAVE, FairScripts.LEAVE_SHARDED),
                 keys(lockKey),
-                List.of(handoverChannels, instanceId, ticket, token),
+                List.of(handoverChannels(route), instanceId, ticket, token),
                 value -> number(handedOver(lockKey, value)));
     }
 
@@ -121,6 +123,11 @@ final class FairCommands {
             freed.accept(lockKey);
         }
         return answer.get(0);
+    }
+
+    /** The prefix of every instance's handover channel on the route, which the scripts take as ARGV[1]. */
+    private static String handoverChannels(ReleaseChannels.Route route) {
+        return handoverChannel(route.channel(), "");
     }
 
     private static String text(Object value) {

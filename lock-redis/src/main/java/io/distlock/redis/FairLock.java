@@ -87,7 +87,7 @@ public final class FairLock implements Lock {
                 key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer = Waits.answerOnce(
                 call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, List.of(call)));
-        kit.startBackgroundWork();
+        kit.startBackgroundWork(lockKey);
         return answer.granted()
                 ? kit.holds()
                         .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis())
@@ -178,7 +178,7 @@ public final class FairLock implements Lock {
                     continue;
                 }
                 if (firstAnswer) {
-                    kit.startBackgroundWork();
+                    kit.startBackgroundWork(lockKey);
                 }
                 if (answer.granted()) {
                     taken = true;

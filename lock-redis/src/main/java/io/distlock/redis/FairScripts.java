@@ -104,7 +104,7 @@ final class FairScripts {
      * is extended to the full lease. A free lock with other waiters ahead is handed to the first of them. Returns
      * {@code {fencing token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
      */
-    static final RedisScript<List<Long>> ACQUIRE = listScript(PRELUDE + """
+    private static final String ACQUIRE_TEXT = PRELUDE + """
             local ticket, token, lease, timeout = ARGV[3], ARGV[4], tonumber(ARGV[5]), tonumber(ARGV[6])
             local holder = holderOf()
             if holder and string.sub(holder, 1, #token) == token then
@@ -139,14 +139,19 @@ final class FairScripts {
               redis.call('pexpire', arrivals, timeout * 4)
             end
             return {0, redis.call('pttl', lock), now}
-            """);
+            """;
+
+    static final RedisScript<List<Long>> ACQUIRE = listScript(ACQUIRE_TEXT);
+
+    /** {@link #ACQUIRE} announcing with {@code SPUBLISH} on sharded channels. */
+    static final RedisScript<List<Long>> ACQUIRE_SHARDED = listScript(ReleaseChannels.shardedText(ACQUIRE_TEXT));
 
     /**
      * ARGV: handover channel prefix, instance id, owner token. Releases the lock if the token owns it, handing it to
      * the first live waiter if there is one, or else announcing it to the waiters that do not queue. Returns 1 if
      * released, 0 if the key was gone, -1 if another owner holds it, followed by what {@code handToHead()} returned.
      */
-    static final RedisScript<List<Object>> RELEASE = mixedListScript(PRELUDE + """
+    private static final String RELEASE_TEXT = PRELUDE + """
             local holder = holderOf()
             if not holder then
               local handover = handToHead(false)
@@ -163,14 +168,19 @@ final class FairScripts {
             end
             table.insert(handover, 1, 1)
             return handover
-            """);
+            """;
+
+    static final RedisScript<List<Object>> RELEASE = mixedListScript(RELEASE_TEXT);
+
+    /** {@link #RELEASE} announcing with {@code SPUBLISH} on sharded channels. */
+    static final RedisScript<List<Object>> RELEASE_SHARDED = mixedListScript(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
      * ARGV: handover channel prefix, instance id, ticket, owner token. Takes the ticket out of the queue; if the lock
      * was handed to the token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and
      * was released, else 0, followed by what {@code handToHead()} returned.
      */
-    static final RedisScript<List<Object>> LEAVE = mixedListScript(PRELUDE + """
+    private static final String LEAVE_TEXT = PRELUDE + """
             drop(ARGV[3])
             local holder = holderOf()
             local released = 0
@@ -187,7 +197,12 @@ final class FairScripts {
             end
             table.insert(handover, 1, released)
             return handover
-            """);
+            """;
+
+    static final RedisScript<List<Object>> LEAVE = mixedListScript(LEAVE_TEXT);
+
+    /** {@link #LEAVE} announcing with {@code SPUBLISH} on sharded channels. */
+    static final RedisScript<List<Object>> LEAVE_SHARDED = mixedListScript(ReleaseChannels.shardedText(LEAVE_TEXT));
 
     private FairScripts() {}
 

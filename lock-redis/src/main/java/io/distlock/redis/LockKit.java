@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.spi.ThreadOwnedHandles;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +19,7 @@ final class LockKit {
     private final RedisKeys keys;
     private final Holds holds;
     private final ObserverCalls observer;
-    private final Runnable subscribe;
+    private final Consumer<String> subscribe;
     private final Runnable checkEviction;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private volatile boolean closed;
@@ -26,7 +27,8 @@ final class LockKit {
     /**
      * @param name how the lock names itself in messages
      * @param holds the holds of the lock's exclusive, fair and read acquisitions
-     * @param subscribe makes sure, in the background, that releases of other instances reach the waiting room
+     * @param subscribe makes sure, in the background, that releases of other instances of the given key reach the
+     *     waiting room
      * @param checkEviction starts the eviction policy check in the background, once
      */
     LockKit(
@@ -34,7 +36,7 @@ final class LockKit {
             RedisKeys keys,
             Holds holds,
             ObserverCalls observer,
-            Runnable subscribe,
+            Consumer<String> subscribe,
             Runnable checkEviction) {
         this.name = name;
         this.keys = keys;
@@ -92,11 +94,12 @@ final class LockKit {
     }
 
     /**
-     * Subscribes to release announcements and checks the eviction policy. Only once Redis has answered this lock, so
-     * that their connections are never made while the first one is still being made.
+     * Subscribes to the announcements of releases of {@code lockKey} (or a path tree's release key) and checks the
+     * eviction policy. Only once Redis has answered this lock, so that their connections are never made while the
+     * first one is still being made.
      */
-    void startBackgroundWork() {
-        subscribe.run();
+    void startBackgroundWork(String lockKey) {
+        subscribe.accept(lockKey);
         checkEviction.run();
     }
 

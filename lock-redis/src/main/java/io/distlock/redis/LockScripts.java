@@ -109,7 +109,7 @@ final class LockScripts {
      * releasing one may not. Returns 1 if deleted, 2 if reserved, 3 if a reader left and other readers still hold the
      * key, 0 if the key was gone, -1 if another owner holds it.
      */
-    static final RedisScript<Long> RELEASE = script("""
+    private static final String RELEASE_TEXT = """
             if redis.call('type', KEYS[1]).ok == 'hash' then
               local clock = redis.call('time')
               local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -161,7 +161,12 @@ final class LockScripts {
             end
             redis.call('publish', ARGV[2], ARGV[3] .. release .. KEYS[1])
             return result
-            """);
+            """;
+
+    static final RedisScript<Long> RELEASE = script(RELEASE_TEXT);
+
+    /** {@link #RELEASE} announcing with {@code SPUBLISH} on a sharded release channel. */
+    static final RedisScript<Long> RELEASE_SHARDED = script(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
      * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
  * @param commands the lock operations on these servers
  * @param waitingRoom where this lock's threads wait; its commands may tell it of releases they made on their own
  * @param clustered whether keys are spread over cluster slots, so that renewals are batched per slot
+ * @param channels where releases are announced
  * @param subscriptions where releases of other instances are announced, one per server
  * @param ownsSubscriptions whether the lock closes the subscriptions when it closes
  * @param checkEviction starts the eviction policy check of every server in the background, once
@@ -22,6 +23,7 @@ record LockServers(
         LockCommands commands,
         WaitingRoom waitingRoom,
         boolean clustered,
+        ReleaseChannels channels,
         List<ReleaseSubscription> subscriptions,
         boolean ownsSubscriptions,
         Runnable checkEviction,

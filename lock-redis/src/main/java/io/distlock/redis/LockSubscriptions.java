@@ -1,44 +1,73 @@
 package io.distlock.redis;
 
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where one lock hears other instances: releases on its release channel and, with a fair lock, handovers to its
- * waiters on its own handover channel, through one {@link ReleaseSubscription} per server.
+ * waiters on its own handover channel, through one {@link ReleaseSubscription} per server. Where a subscription shards,
+ * also on the sharded channels of the slot of each key the lock uses.
  */
 final class LockSubscriptions {
 
     private final List<ReleaseSubscription> subscriptions;
     private final boolean owned;
-    private final List<String> channels;
+    private final ReleaseChannels channels;
+    /** The classic release channel, then the fair lock's classic handover channel if there is one. */
+    private final List<String> classicChannels;
+
+    private final @Nullable String fairInstanceId;
     private final ReleaseSubscription.Listener listener;
 
     /**
      * @param owned whether the lock closes the subscriptions when it closes (false when the builder was given a shared
      *     one)
-     * @param channels the release channel, then the fair lock's handover channel if there is one
+     * @param channels the lock's release channels
+     * @param fairInstanceId the lock instance's id if it has a fair lock, whose handovers it hears on its own channel
      * @param listener where the announcements go
      */
     LockSubscriptions(
             List<ReleaseSubscription> subscriptions,
             boolean owned,
-            List<String> channels,
+            ReleaseChannels channels,
+            @Nullable String fairInstanceId,
             ReleaseSubscription.Listener listener) {
         this.subscriptions = subscriptions;
         this.owned = owned;
         this.channels = channels;
+        this.classicChannels = fairInstanceId == null
+                ? List.of(channels.classic())
+                : List.of(channels.classic(), FairCommands.handoverChannel(channels.classic(), fairInstanceId));
+        this.fairInstanceId = fairInstanceId;
         this.listener = listener;
     }
 
-    /** Makes sure, in the background, that every channel is heard. Never blocks. */
-    void ensureSubscribed() {
-        subscriptions.forEach(
-                subscription -> channels.forEach(channel -> subscription.ensureSubscribed(channel, listener)));
+    /**
+     * Makes sure, in the background, that every channel on which releases of {@code lockKey} (or a path tree's release
+     * key) may be announced is heard. Never blocks.
+     */
+    void ensureSubscribed(String lockKey) {
+        for (ReleaseSubscription subscription : subscriptions) {
+            for (String channel : classicChannels) {
+                subscription.ensureSubscribed(channel, listener);
+            }
+            if (subscription.shards()) {
+                String sharded = channels.shardedChannel(lockKey);
+                subscription.ensureShardSubscribed(sharded, listener);
+                if (fairInstanceId != null) {
+                    subscription.ensureShardSubscribed(FairCommands.handoverChannel(sharded, fairInstanceId), listener);
+                }
+            }
+        }
     }
 
     /** Stops hearing every channel: the lock is closing. */
     void unsubscribe() {
-        subscriptions.forEach(subscription -> channels.forEach(channel -> subscription.unsubscribe(channel, listener)));
+        for (ReleaseSubscription subscription : subscriptions) {
+            for (String channel : classicChannels) {
+                subscription.unsubscribe(channel, listener);
+            }
+        }
     }
 
     /** Closes the subscriptions unless they were shared through the builder. */

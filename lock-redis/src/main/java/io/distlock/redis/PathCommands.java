@@ -24,13 +24,13 @@ final class PathCommands implements LockCommands {
     private static final String NOT_WAITING = "";
 
     private final ScriptRunner runner;
-    private final String releaseChannel;
+    private final ReleaseChannels channels;
     private final String instanceId;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
     private final Consumer<String> released;
 
     /**
-     * @param releaseChannel where a release announces itself when another instance waits in its tree
+     * @param channels where a release announces itself when another instance waits in its tree
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      * @param released told of the {@linkplain TreePath#releaseKey() release key} of each tree in which this instance
@@ -38,12 +38,12 @@ final class PathCommands implements LockCommands {
      */
     PathCommands(
             ScriptRunner runner,
-            String releaseChannel,
+            ReleaseChannels channels,
             String instanceId,
             @Nullable ReplicaAcknowledgement acknowledgement,
             Consumer<String> released) {
         this.runner = runner;
-        this.releaseChannel = releaseChannel;
+        this.channels = channels;
         this.instanceId = instanceId;
         this.acknowledgement = acknowledgement;
         this.released = released;
@@ -127,12 +127,13 @@ final class PathCommands implements LockCommands {
         keys.add(path.waitersKey());
         keys.add(lockKey);
         keys.addAll(path.ancestorBelowKeys());
+        ReleaseChannels.Route route = channels.route(tag);
         ScriptCall<Released> call = runner.run(
                 key,
                 "release",
-                PathScripts.RELEASE,
+                route.script(PathScripts.RELEASE, PathScripts.RELEASE_SHARDED),
                 keys,
-                List.of(token, releaseChannel, instanceId, tag),
+                List.of(token, route.channel(), instanceId, tag),
                 value -> new Released(Ownership.of(number(value)), false, false));
         call.answer().whenComplete((answer, error) -> released.accept(tag));
         return call;

@@ -81,7 +81,7 @@ final class PathScripts {
      * alone). If another instance's waiters marked the tree, publishes the instance id and the tag on the channel.
      * Returns 1 if released, 0 if the key was gone, -1 if another owner holds it.
      */
-    static final RedisScript<Long> RELEASE = script("""
+    private static final String RELEASE_TEXT = """
             local holder = redis.call('get', KEYS[2])
             local result = 0
             if holder == ARGV[1] then
@@ -98,7 +98,12 @@ final class PathScripts {
               redis.call('publish', ARGV[2], ARGV[3] .. ARGV[4])
             end
             return result
-            """);
+            """;
+
+    static final RedisScript<Long> RELEASE = script(RELEASE_TEXT);
+
+    /** {@link #RELEASE} announcing with {@code SPUBLISH} on a sharded release channel. */
+    static final RedisScript<Long> RELEASE_SHARDED = script(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
      * KEYS: the path's holder key, then the below key of each strict ancestor. ARGV: token, lease ms. Sets the remaining

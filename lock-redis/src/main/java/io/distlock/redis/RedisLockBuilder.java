@@ -27,6 +27,7 @@ public final class RedisLockBuilder {
     private Duration watchdogLease = Duration.ofSeconds(30);
     private @Nullable Duration renewInterval;
     private @Nullable ReleaseSubscription releaseSubscription;
+    private boolean shardedPubSub = true;
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
     private LockObserver observer = LockObserver.NONE;
 
@@ -80,6 +81,22 @@ public final class RedisLockBuilder {
      */
     public RedisLockBuilder releaseSubscription(ReleaseSubscription releaseSubscription) {
         this.releaseSubscription = releaseSubscription;
+        return this;
+    }
+
+    /**
+     * Sets whether, on a Redis Cluster of Redis 7 or later, releases are announced and heard with sharded pub/sub
+     * ({@code SPUBLISH}, {@code SSUBSCRIBE}), within the shard that serves the lock's key, instead of classic pub/sub,
+     * which the cluster forwards to every node. On Redis 6.2, and off a cluster, releases are announced the classic way
+     * either way. It applies to the lock's own subscription; one shared through {@link #releaseSubscription} keeps its
+     * own setting. Every instance of an application must use the same setting: instances that announce sharded are
+     * not heard by instances that subscribe only the classic way, whose waiters then wait for the holder's lease.
+     *
+     * @param shardedPubSub whether to use sharded pub/sub where the cluster serves it; default true
+     * @return this builder
+     */
+    public RedisLockBuilder shardedPubSub(boolean shardedPubSub) {
+        this.shardedPubSub = shardedPubSub;
         return this;
     }
 
@@ -164,9 +181,8 @@ public final class RedisLockBuilder {
         LockSubscriptions subscriptions = new LockSubscriptions(
                 servers.subscriptions(),
                 servers.ownsSubscriptions(),
-                servers.fair() == null
-                        ? List.of(keys.releaseChannel())
-                        : List.of(keys.releaseChannel(), servers.fair().handoverChannel()),
+                servers.channels(),
+                servers.fair() == null ? null : instanceId,
                 handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
         Releaser releaser = new Releaser(
                 commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observerCalls);
@@ -231,25 +247,27 @@ public final class RedisLockBuilder {
 
     private LockServers singleServer(String instanceId) {
         ScriptRunner runner = new ScriptRunner(connectionFactory);
-        String releaseChannel = new RedisKeys(keyPrefix).releaseChannel();
-        ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
-        SingleNodeCommands commands = new SingleNodeCommands(
-                runner, releaseChannel, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
-        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseSubscription subscription =
-                ownsSubscription ? new ReleaseSubscription(connectionFactory) : releaseSubscription;
+                ownsSubscription ? new ReleaseSubscription(connectionFactory, shardedPubSub) : releaseSubscription;
+        ReleaseChannels channels =
+                new ReleaseChannels(new RedisKeys(keyPrefix).releaseChannel(), subscription::announcesSharded);
+        ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
+        SingleNodeCommands commands =
+                new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
+        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
         WaitingRoom waitingRoom = new WaitingRoom();
         return new LockServers(
                 "RedisLock",
                 commands,
                 waitingRoom,
                 connectionFactory.isClusterAware(),
+                channels,
                 List.of(subscription),
                 ownsSubscription,
                 () -> evictionPolicy.runOnce(runner::inBackground),
-                new FairCommands(runner, releaseChannel, instanceId, waitingRoom::released),
-                new PathCommands(runner, releaseChannel, instanceId, acknowledgement, waitingRoom::released));
+                new FairCommands(runner, channels, instanceId, waitingRoom::released),
+                new PathCommands(runner, channels, instanceId, acknowledgement, waitingRoom::released));
     }
 
     private void validateReplicaAcknowledgements() {

@@ -112,14 +112,14 @@ public final class RedlockBuilder {
         }
         settings.validateLeaseSettings();
         String instanceId = OwnerTokens.newInstanceId();
-        String releaseChannel = new RedisKeys(settings.keyPrefix).releaseChannel();
+        ReleaseChannels channels = ReleaseChannels.classicOnly(new RedisKeys(settings.keyPrefix).releaseChannel());
         List<SingleNodeCommands> commands = new ArrayList<>(nodes.size());
         List<ReleaseSubscription> subscriptions = new ArrayList<>(nodes.size());
         List<Runnable> evictionChecks = new ArrayList<>(nodes.size());
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
-            commands.add(new SingleNodeCommands(runner, releaseChannel, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
-            subscriptions.add(new ReleaseSubscription(node));
+            commands.add(new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
+            subscriptions.add(new ReleaseSubscription(node, false));
             EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(new StringRedisTemplate(node));
             evictionChecks.add(() -> evictionPolicy.runOnce(runner::inBackground));
         }
@@ -130,6 +130,7 @@ public final class RedlockBuilder {
                 quorum,
                 waitingRoom,
                 false,
+                channels,
                 subscriptions,
                 true,
                 () -> evictionChecks.forEach(Runnable::run),

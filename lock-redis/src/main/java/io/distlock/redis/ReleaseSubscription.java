@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.monitor.BackendState;
+import io.lettuce.core.cluster.RedisClusterClient;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
@@ -16,6 +17,7 @@ import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The one pub/sub subscription of an application over which lock releases are announced. Every {@link RedisLock} of
@@ -30,6 +32,11 @@ import org.springframework.data.redis.connection.SubscriptionListener;
  * <p>Subscribing happens on a distlock thread, since it may block on the network; a lock asks for it with {@link
  * #ensureSubscribed} as often as it likes, and never waits. Until the subscription works, waiters rely on the holder's
  * lease; after a failure the next attempt is made no sooner than a second later.
+ *
+ * <p>On a Redis Cluster reached through Lettuce, it also subscribes with sharded pub/sub (Redis 7): one release
+ * channel per cluster slot, on the master that serves the slot, so that a release is announced within its shard
+ * instead of to every node. Locks announce that way once a sharded subscription worked; until then, and on Redis 6.2,
+ * they announce on the classic channel, which it keeps listening on.
  *
  * <p>Messages are handled on the client's I/O thread; handlers only wake waiting threads.
  */
@@ -58,13 +65,37 @@ public final class ReleaseSubscription implements ClosingLifecycle {
 
     private volatile boolean closed;
 
+    /** The factory of a Redis Cluster to subscribe sharded on, or null where releases are announced classic only. */
+    private final @Nullable LettuceConnectionFactory shardedCluster;
+    /** The sharded half, made on first use, once the factory has its client; guarded by {@link #lock}. */
+    private volatile @Nullable ShardedSubscriptions sharded;
+
     /**
-     * Creates the subscription; it connects when a lock first needs it.
+     * Creates the subscription, with sharded pub/sub on a Redis Cluster; it connects when a lock first needs it.
      *
      * @param connectionFactory the application's Redis connection factory
      */
     public ReleaseSubscription(RedisConnectionFactory connectionFactory) {
+        this(connectionFactory, true);
+    }
+
+    /**
+     * Creates the subscription; it connects when a lock first needs it.
+     *
+     * @param connectionFactory the application's Redis connection factory
+     * @param shardedOnCluster whether, on a Redis Cluster of Redis 7 or later reached through a {@link
+     *     LettuceConnectionFactory}, releases are announced and heard with sharded pub/sub, within the shard of the
+     *     lock's key; with false, or elsewhere, with classic pub/sub, which a cluster forwards to every node. Every
+     *     instance of an application must use the same setting: an instance that announces only the classic way is
+     *     heard by both, but one that announces sharded is heard only by instances that subscribe sharded.
+     */
+    public ReleaseSubscription(RedisConnectionFactory connectionFactory, boolean shardedOnCluster) {
         this.connectionFactory = connectionFactory;
+        this.shardedCluster = shardedOnCluster
+                        && connectionFactory instanceof LettuceConnectionFactory lettuce
+                        && lettuce.isClusterAware()
+                ? lettuce
+                : null;
     }
 
     /** Receives the releases announced on one channel. */
@@ -106,6 +137,46 @@ public final class ReleaseSubscription implements ClosingLifecycle {
         started.start();
     }
 
+    /** Whether this subscription listens on sharded release channels as well as on the classic ones. */
+    boolean shards() {
+        return shardedCluster != null;
+    }
+
+    /** Whether locks announce releases with sharded pub/sub now: a sharded subscription worked. */
+    boolean announcesSharded() {
+        ShardedSubscriptions current = shardedSubscriptions();
+        return current != null && current.works();
+    }
+
+    /**
+     * Like {@link #ensureSubscribed}, for a sharded release channel; does nothing where this subscription does not
+     * {@linkplain #shards() shard}.
+     */
+    void ensureShardSubscribed(String channel, Listener listener) {
+        ShardedSubscriptions current = shardedSubscriptions();
+        if (current != null) {
+            current.ensureSubscribed(channel, listener);
+        }
+    }
+
+    /** The sharded half, made on first use; null where this subscription does not shard, or once it closed. */
+    private @Nullable ShardedSubscriptions shardedSubscriptions() {
+        ShardedSubscriptions current = sharded;
+        if (current != null || shardedCluster == null || closed) {
+            return current;
+        }
+        synchronized (lock) {
+            if (closed) {
+                return null;
+            }
+            if (sharded == null) {
+                sharded = new ShardedSubscriptions(
+                        (RedisClusterClient) shardedCluster.getRequiredNativeClient(), shardedCluster.getTimeout());
+            }
+            return sharded;
+        }
+    }
+
     /**
      * Stops the listener hearing the channel. It lets a subscription in progress finish first, briefly, so that it
      * does not connect while the client shuts down.
@@ -125,6 +196,10 @@ public final class ReleaseSubscription implements ClosingLifecycle {
         Set<Listener> registered = listeners.get(channel);
         if (registered != null) {
             registered.remove(listener);
+        }
+        ShardedSubscriptions current = sharded;
+        if (current != null) {
+            current.unsubscribe(listener);
         }
     }
 
@@ -197,6 +272,13 @@ public final class ReleaseSubscription implements ClosingLifecycle {
     public void close() {
         closed = true;
         listeners.clear();
+        ShardedSubscriptions shardedNow;
+        synchronized (lock) {
+            shardedNow = sharded;
+        }
+        if (shardedNow != null) {
+            shardedNow.close();
+        }
         RedisConnection current = connection;
         if (current != null) {
             closeQuietly(current);

@@ -83,7 +83,7 @@ final class SignalledWait {
                     awaitRelease(released, TimeUnit.NANOSECONDS.toMillis(answers.pauseNanos(deadline)), deadline);
                 } else {
                     if (firstAnswer) {
-                        kit.startBackgroundWork();
+                        kit.startBackgroundWork(releaseKey);
                     }
                     if (answer instanceof Granted granted) {
                         return grants.held(granted, attempt);

@@ -25,25 +25,25 @@ final class SingleNodeCommands implements LockCommands {
     private static final String NO_RELEASE_ID = "";
 
     private final ScriptRunner runner;
-    private final String releaseChannel;
+    private final ReleaseChannels channels;
     private final String instanceId;
     private final String othersTurnMillis;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
 
     /**
-     * @param releaseChannel where a release announces itself when another instance waits
+     * @param channels where a release announces itself when another instance waits
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
      * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      */
     SingleNodeCommands(
             ScriptRunner runner,
-            String releaseChannel,
+            ReleaseChannels channels,
             String instanceId,
             long othersTurnMillis,
             @Nullable ReplicaAcknowledgement acknowledgement) {
         this.runner = runner;
-        this.releaseChannel = releaseChannel;
+        this.channels = channels;
         this.instanceId = instanceId;
         this.othersTurnMillis = Long.toString(othersTurnMillis);
         this.acknowledgement = acknowledgement;
@@ -207,12 +207,13 @@ final class SingleNodeCommands implements LockCommands {
      * {@link LockScripts#RELEASE}), so that the same release made on several nodes wakes waiters once.
      */
     ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst, String releaseId) {
+        ReleaseChannels.Route route = channels.route(lockKey);
         return runner.run(
                 key,
                 "release",
-                LockScripts.RELEASE,
+                route.script(LockScripts.RELEASE, LockScripts.RELEASE_SHARDED),
                 List.of(lockKey),
-                List.of(token, releaseChannel, instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION, releaseId),
+                List.of(token, route.channel(), instanceId, othersFirst ? othersTurnMillis : NO_RESERVATION, releaseId),
                 value -> {
                     long answer = number(value);
                     if (answer == 2 || answer == 3) {

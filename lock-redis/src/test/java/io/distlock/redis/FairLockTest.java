@@ -208,8 +208,11 @@ class FairLockTest {
     private void queueADeadWaiter() throws Exception {
         try (RedisClients dying = new RedisClients(TestRedis.shared())) {
             ScriptRunner runner = new ScriptRunner(dying.connectionFactory());
-            FairCommands commands =
-                    new FairCommands(runner, "distlock:released", OwnerTokens.newInstanceId(), lockKey -> {});
+            FairCommands commands = new FairCommands(
+                    runner,
+                    ReleaseChannels.classicOnly("distlock:released"),
+                    OwnerTokens.newInstanceId(),
+                    lockKey -> {});
             commands.acquire(
                             key,
                             "{distlock:" + key + "}",

@@ -60,7 +60,7 @@ class LateGrantsTest {
     private ScriptCall<Attempted> unansweredAttemptOnTheNode(boolean release) {
         SingleNodeCommands node = new SingleNodeCommands(
                 new ScriptRunner(clients.connectionFactory()),
-                "distlock:released",
+                ReleaseChannels.classicOnly("distlock:released"),
                 OwnerTokens.newInstanceId(),
                 Releaser.OTHERS_TURN_MILLIS,
                 null);

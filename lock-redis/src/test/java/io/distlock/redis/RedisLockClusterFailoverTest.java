@@ -24,6 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A Redis Cluster master SIGKILLed while locks on its slots are held and waited for, and promoted over by its replica.
@@ -44,6 +46,15 @@ class RedisLockClusterFailoverTest {
     private static final Duration WATCHDOG_LEASE = Duration.ofSeconds(15);
 
     private static final Duration RENEW_INTERVAL = Duration.ofSeconds(1);
+
+    /** A fixed lease far longer than a waiter woken by a release waits. */
+    private static final Duration HELD_LEASE = Duration.ofSeconds(60);
+
+    /**
+     * Far below {@link #HELD_LEASE}, and above a topology refresh period of the test clients: a waiter this fast was
+     * woken by the release.
+     */
+    private static final Duration WOKEN_WITHIN = RedisClients.CLUSTER_REFRESH_PERIOD.plusSeconds(5);
 
     private static TestRedisCluster cluster;
 
@@ -82,9 +93,7 @@ class RedisLockClusterFailoverTest {
             hold.onLost(lost -> lostCallbacks.incrementAndGet());
             holds.add(hold);
         }
-        assertThat(doomed.command("WAIT", "1", "2000"))
-                .as("replicated before the kill")
-                .isEqualTo("1");
+        awaitReplicated(doomed);
         List<CompletableFuture<Long>> waiting = new ArrayList<>();
         for (String key : keys.subList(0, 3)) {
             waiting.add(waitedMillis(waiters, key));
@@ -129,7 +138,7 @@ class RedisLockClusterFailoverTest {
         LockHandle replicated = holder.acquire(key, Lease.fixed(Duration.ofSeconds(30)));
         replicated.release();
         long replicatedToken = replicated.fencingToken();
-        assertThat(doomed.command("WAIT", "1", "2000")).isEqualTo("1");
+        awaitReplicated(doomed);
 
         cluster.cutReplication(replica);
         LockHandle unreplicated = holder.acquire(key, Lease.renewed());
@@ -179,6 +188,74 @@ class RedisLockClusterFailoverTest {
         LockHandle next = acknowledged.tryAcquire(key).orElseThrow();
         assertThat(next.fencingToken()).isGreaterThan(replicated.fencingToken());
         next.release();
+    }
+
+    /**
+     * After a failover, each instance's subscription to the lost master's slots moves to the promoted replica (sharded
+     * pub/sub) or stays on a live node (classic), so a release there still wakes a waiter of another instance when it
+     * happens, not when the holder's lease would have ended.
+     */
+    @ParameterizedTest(name = "sharded pub/sub: {0}")
+    @ValueSource(booleans = {true, false})
+    void releasesOnThePromotedMasterWakeWaitersOfAnotherInstance(boolean sharded) throws Exception {
+        RedisLock holder = clients.lock(builder -> builder.shardedPubSub(sharded));
+        RedisLock waiter = clients.lock(builder -> builder.shardedPubSub(sharded));
+        TestRedis doomed = cluster.masterOfSlot(0);
+        String key = keysOn(doomed, "woken:" + sharded, 1).get(0);
+        // Both instances subscribe to the channels of the key's slot when they first use the key.
+        holder.acquire(key, Lease.fixed(HELD_LEASE)).release();
+        waiter.acquire(key, Lease.fixed(HELD_LEASE)).release();
+        doomed.kill();
+        cluster.awaitHealthy(PROMOTION_TIMEOUT);
+
+        LockHandle held = await().atMost(PROMOTION_TIMEOUT)
+                .ignoreException(LockBackendException.class)
+                .until(() -> holder.tryAcquire(key, Lease.fixed(HELD_LEASE)), Optional::isPresent)
+                .orElseThrow();
+        CompletableFuture<Optional<LockHandle>> waiting = CompletableFuture.supplyAsync(() -> {
+            try {
+                return waiter.tryAcquire(key, Lease.fixed(HELD_LEASE), HELD_LEASE);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Optional.empty();
+            }
+        });
+        TestRedis promoted = cluster.masterOfSlot(cluster.slotOf("{distlock:" + key + "}"));
+        await().atMost(WAIT)
+                .until(() -> promoted.command("GET", "{distlock:" + key + "}").contains("+"));
+        long released = System.nanoTime();
+        held.release();
+
+        LockHandle next =
+                waiting.get(HELD_LEASE.toMillis(), TimeUnit.MILLISECONDS).orElseThrow();
+        long wokenAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - released);
+        System.out.printf(
+                "cluster failover, sharded pub/sub %s: a waiter of another instance woken %d ms after the release%n",
+                sharded, wokenAfter);
+        assertThat(wokenAfter).isLessThan(WOKEN_WITHIN.toMillis());
+        next.release();
+    }
+
+    /**
+     * Waits until every replica of the master has applied all the master has written so far. Not {@code WAIT}, which
+     * counts only the writes of its own connection, and the test's connection wrote nothing: a replica still catching
+     * up after the previous test's healing would pass it.
+     */
+    private static void awaitReplicated(TestRedis master) {
+        long written = replicationOffset(master, "master_repl_offset");
+        for (TestRedis replica : cluster.replicasOf(master)) {
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> replicationOffset(replica, "slave_repl_offset") >= written);
+        }
+    }
+
+    private static long replicationOffset(TestRedis node, String field) {
+        for (String line : node.command("INFO", "replication").split("\\r?\\n")) {
+            if (line.startsWith(field + ":")) {
+                return Long.parseLong(line.substring(field.length() + 1).trim());
+            }
+        }
+        return -1;
     }
 
     /** Keys of this test whose lock keys the given master serves. */

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -84,10 +86,11 @@ class RedisLockClusterTest {
         }
     }
 
-    @Test
-    void releasesHandOverWithinAnInstanceAndWakeWaitersOfAnotherOnEveryMaster() throws Exception {
-        RedisLock lock = clients.lock();
-        RedisLock other = clients.lock();
+    @ParameterizedTest(name = "sharded pub/sub: {0}")
+    @ValueSource(booleans = {true, false})
+    void releasesHandOverWithinAnInstanceAndWakeWaitersOfAnotherOnEveryMaster(boolean sharded) throws Exception {
+        RedisLock lock = clients.lock(builder -> builder.shardedPubSub(sharded));
+        RedisLock other = clients.lock(builder -> builder.shardedPubSub(sharded));
 
         for (String key : keysOnEveryMaster(2)) {
             LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
@@ -171,12 +174,15 @@ class RedisLockClusterTest {
         }
     }
 
-    @Test
-    void heldLockStaysValidWhileItsSlotMovesToAnotherMaster() throws Exception {
-        RedisLock lock = clients.lock(
-                builder -> builder.watchdogLease(Duration.ofSeconds(2)).renewInterval(Duration.ofMillis(300)));
-        RedisLock other = clients.lock();
-        String key = base + "resharded";
+    /** With sharded pub/sub, the waiter hears the release on the slot's new master, whose channel it moved to. */
+    @ParameterizedTest(name = "sharded pub/sub: {0}")
+    @ValueSource(booleans = {true, false})
+    void heldLockStaysValidWhileItsSlotMovesToAnotherMaster(boolean sharded) throws Exception {
+        RedisLock lock = clients.lock(builder -> builder.watchdogLease(Duration.ofSeconds(2))
+                .renewInterval(Duration.ofMillis(300))
+                .shardedPubSub(sharded));
+        RedisLock other = clients.lock(builder -> builder.shardedPubSub(sharded));
+        String key = base + "resharded:" + sharded;
         LockHandle held = lock.acquire(key, Lease.renewed());
         CompletableFuture<Optional<LockHandle>> waiter = waitFor(other, key, Duration.ofSeconds(30));
         int slot = cluster.slotOf(redisKey(key));
@@ -210,22 +216,57 @@ class RedisLockClusterTest {
     }
 
     /**
-     * A release is announced with classic PUBLISH, which the cluster bus forwards to every other node; distlock
-     * announces only releases that a waiter of another instance asked for, so an uncontended release costs nothing.
+     * With classic pub/sub, a release is announced with PUBLISH, which the cluster bus forwards to every other node;
+     * distlock announces only releases that a waiter of another instance asked for, so an uncontended release costs
+     * nothing.
      */
     @Test
-    void onlyReleasesAnotherInstanceWaitsForCostClusterBusMessagesOnePerOtherNode() throws Exception {
+    void classicAnnouncementsCostClusterBusMessagesOnePerOtherNodeAndOnlyWhenAnotherInstanceWaits() throws Exception {
+        RedisLock lock = clients.lock(builder -> builder.shardedPubSub(false));
+        RedisLock other = clients.lock(builder -> builder.shardedPubSub(false));
+
+        BusMessages perRelease = busMessagesPerAnnouncedRelease(lock, other, keysOnEveryMaster(4));
+
+        System.out.printf(
+                "cluster bus, classic pub/sub: %d PUBLISH and %d SPUBLISH messages per release announced to another "
+                        + "instance, %d nodes%n",
+                perRelease.classic(), perRelease.sharded(), cluster.nodes().size());
+        assertThat(perRelease).isEqualTo(new BusMessages(cluster.nodes().size() - 1, 0));
+    }
+
+    /**
+     * With sharded pub/sub, a release is announced with SPUBLISH on its slot's channel, which the cluster bus forwards
+     * only to the other nodes of the key's shard: here its one replica.
+     */
+    @Test
+    void shardedAnnouncementsCostClusterBusMessagesOnlyWithinTheKeysShard() throws Exception {
         RedisLock lock = clients.lock();
         RedisLock other = clients.lock();
-        List<String> keys = keysOnEveryMaster(4);
 
-        long before = publishMessagesSent();
+        BusMessages perRelease = busMessagesPerAnnouncedRelease(lock, other, keysOnEveryMaster(4));
+
+        System.out.printf(
+                "cluster bus, sharded pub/sub: %d PUBLISH and %d SPUBLISH messages per release announced to another "
+                        + "instance, %d nodes%n",
+                perRelease.classic(), perRelease.sharded(), cluster.nodes().size());
+        assertThat(perRelease).isEqualTo(new BusMessages(0, 1));
+    }
+
+    /** Cluster bus messages per release that a waiter of {@code other} hears of; none for uncontended releases. */
+    private BusMessages busMessagesPerAnnouncedRelease(RedisLock lock, RedisLock other, List<String> keys)
+            throws Exception {
+        // Each instance subscribes to the channels of a key's slot when it first uses the key.
+        for (String key : keys) {
+            lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
+            other.acquire(key, Lease.fixed(LONG_LEASE)).release();
+        }
+        BusMessages before = busMessagesSent();
         for (String key : keys) {
             lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
         }
-        assertThat(publishMessagesSent() - before)
+        assertThat(busMessagesSent())
                 .as("bus messages for uncontended releases")
-                .isZero();
+                .isEqualTo(before);
 
         for (String key : keys) {
             LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
@@ -238,11 +279,9 @@ class RedisLockClusterTest {
                     .orElseThrow()
                     .release();
         }
-        long perRelease = (publishMessagesSent() - before) / keys.size();
-        System.out.printf(
-                "cluster bus: %d PUBLISH messages per release announced to another instance, %d nodes%n",
-                perRelease, cluster.nodes().size());
-        assertThat(perRelease).isEqualTo(cluster.nodes().size() - 1);
+        BusMessages after = busMessagesSent();
+        return new BusMessages(
+                (after.classic() - before.classic()) / keys.size(), (after.sharded() - before.sharded()) / keys.size());
     }
 
     @Test
@@ -305,18 +344,28 @@ class RedisLockClusterTest {
         }
     }
 
-    /** PUBLISH messages that all nodes together have sent over the cluster bus. */
-    private static long publishMessagesSent() {
-        long sent = 0;
+    /**
+     * Pub/sub messages that all nodes together have sent over the cluster bus, of classic PUBLISH and of sharded
+     * SPUBLISH.
+     */
+    private static BusMessages busMessagesSent() {
+        long classic = 0;
+        long sharded = 0;
         for (TestRedis node : cluster.nodes()) {
             for (String line : node.command("CLUSTER", "INFO").split("\r?\n")) {
                 if (line.startsWith("cluster_stats_messages_publish_sent:")) {
-                    sent += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                    classic +=
+                            Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                } else if (line.startsWith("cluster_stats_messages_publishshard_sent:")) {
+                    sharded +=
+                            Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
         }
-        return sent;
+        return new BusMessages(classic, sharded);
     }
+
+    private record BusMessages(long classic, long sharded) {}
 
     /** Keys of this test whose lock keys fall on each master, {@code perMaster} of each. */
     private List<String> keysOnEveryMaster(int perMaster) {

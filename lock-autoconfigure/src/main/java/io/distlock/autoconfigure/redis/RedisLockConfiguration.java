@@ -42,8 +42,10 @@ class RedisLockConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ReleaseSubscription distlockReleaseSubscription(RedisConnectionFactory connectionFactory) {
-            return new ReleaseSubscription(connectionFactory);
+        ReleaseSubscription distlockReleaseSubscription(
+                RedisConnectionFactory connectionFactory, DistributedLockProperties properties) {
+            return new ReleaseSubscription(
+                    connectionFactory, properties.getCluster().isShardedPubSub());
         }
 
         @Bean

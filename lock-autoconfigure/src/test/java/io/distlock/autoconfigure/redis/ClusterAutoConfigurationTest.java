@@ -13,6 +13,7 @@ import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedisCluster;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -25,6 +26,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -39,6 +42,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class ClusterAutoConfigurationTest {
 
     private static TestRedisCluster cluster;
+
+    /** The channel on which each instance finds out whether the cluster serves sharded pub/sub. */
+    private static final String PROBE_CHANNEL = "distlock:sharded-pub-sub-probe";
 
     private final String base = "boot-cluster:" + UUID.randomUUID() + ":";
 
@@ -81,10 +87,17 @@ class ClusterAutoConfigurationTest {
         });
     }
 
-    @Test
-    void waiterOfAnotherApplicationInstanceIsWokenByTheRelease() {
-        runner().run(first -> runner().run(second -> {
-            String key = base + "handover";
+    /** The release goes out as SPUBLISH by default, and as classic PUBLISH with sharded pub/sub turned off. */
+    @ParameterizedTest(name = "distlock.cluster.sharded-pub-sub={0}")
+    @ValueSource(booleans = {true, false})
+    void waiterOfAnotherApplicationInstanceIsWokenByTheRelease(boolean sharded) {
+        ApplicationContextRunner instance = runner().withPropertyValues("distlock.cluster.sharded-pub-sub=" + sharded);
+        instance.run(first -> instance.run(second -> {
+            String key = base + "handover:" + sharded;
+            // Each instance subscribes to the channels of the key's slot when it first uses the key.
+            for (Lock lock : List.of(first.getBean(Lock.class), second.getBean(Lock.class))) {
+                lock.tryAcquire(key).orElseThrow().release();
+            }
             LockHandle held = first.getBean(Lock.class)
                     .tryAcquire(key, Lease.fixed(Duration.ofSeconds(60)))
                     .orElseThrow();
@@ -100,12 +113,41 @@ class ClusterAutoConfigurationTest {
             TestRedis master = cluster.masterOf("{distlock:" + key + "}");
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> master.command("GET", "{distlock:" + key + "}").contains("+"));
+            if (sharded) {
+                // Each instance learns in the background, at its first release, that the cluster serves sharded
+                // pub/sub (it subscribes to a probe channel); until then it announces releases the classic way.
+                TestRedis probed = cluster.masterOf(PROBE_CHANNEL);
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> probed.command("PUBSUB", "SHARDNUMSUB", PROBE_CHANNEL)
+                                .endsWith("\n2"));
+            }
 
+            long publishedBefore = busMessagesSent("publish");
+            long shardPublishedBefore = busMessagesSent("publishshard");
             held.release();
 
             // Far sooner than the holder's 60 s lease: only the announced release can have woken it.
             waiter.get(5, TimeUnit.SECONDS).orElseThrow().release();
+            assertThat(busMessagesSent(sharded ? "publishshard" : "publish"))
+                    .as("cluster bus messages of the announcement")
+                    .isGreaterThan(sharded ? shardPublishedBefore : publishedBefore);
+            assertThat(busMessagesSent(sharded ? "publish" : "publishshard"))
+                    .isEqualTo(sharded ? publishedBefore : shardPublishedBefore);
         }));
+    }
+
+    /** The {@code cluster_stats_messages_<type>_sent} of every node, summed. */
+    private static long busMessagesSent(String type) {
+        String stat = "cluster_stats_messages_" + type + "_sent:";
+        long sent = 0;
+        for (TestRedis node : cluster.nodes()) {
+            for (String line : node.command("CLUSTER", "INFO").split("\\r?\\n")) {
+                if (line.startsWith(stat)) {
+                    sent += Long.parseLong(line.substring(stat.length()).trim());
+                }
+            }
+        }
+        return sent;
     }
 
     @Test
