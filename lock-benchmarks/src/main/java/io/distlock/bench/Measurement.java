@@ -150,6 +150,15 @@ public record Measurement(
     }
 
     /**
+     * Pub/sub messages sent over a cluster's bus per successful acquisition.
+     *
+     * @return over the trials; all 0 off a cluster
+     */
+    public Spread busMessagesPerAcquisition() {
+        return Spread.of(trials, Trial::busMessagesPerAcquisition);
+    }
+
+    /**
      * Subscribe commands per trial.
      *
      * @return over the trials

@@ -76,6 +76,7 @@ public record ScenarioResults(Scenario scenario, int held, List<Measurement> mea
                         && m.kind() != ContenderKind.DISTLOCK_JDK
                         && m.kind() != ContenderKind.DISTLOCK_OBSERVED
                         && m.kind() != ContenderKind.DISTLOCK_FAIR
+                        && !m.kind().isClassicPubSubVariant()
                         && !m.kind().isRedlock()
                         && !m.kind().isAsync()
                         && !m.kind().isOtherBackend())

@@ -22,6 +22,15 @@ public record Trial(WorkloadResult result, CommandCounts commands, double redisC
     }
 
     /**
+     * Pub/sub messages that cluster nodes sent each other over the bus per successful acquisition.
+     *
+     * @return messages per acquisition, or 0 if nothing was acquired or off a cluster
+     */
+    public double busMessagesPerAcquisition() {
+        return result.acquisitions() == 0 ? 0 : commands.busMessages() / (double) result.acquisitions();
+    }
+
+    /**
      * The contender's own CPU time per successful acquisition, in microseconds, its client library included.
      *
      * @return CPU microseconds per acquisition, or 0 if nothing was acquired

@@ -10,6 +10,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 /** Every contender the benchmarks know, by the id used on the command line and the label used in the results. */
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
+    DISTLOCK_CLASSIC("distlock-classic", "distlock classic pub/sub", true, 0),
     DISTLOCK_JDK("distlock-jdk", "distlock asJavaLock", true, 0),
     DISTLOCK_ASYNC("distlock-async", "distlock async", true, 0),
     DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
@@ -112,6 +113,17 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender is distlock with sharded pub/sub turned off, which differs from plain distlock only on a
+     * Redis Cluster: it runs only where {@code bench.contenders} names it, and is compared with plain distlock, not
+     * counted as a peer.
+     *
+     * @return true for distlock with classic pub/sub
+     */
+    public boolean isClassicPubSubVariant() {
+        return this == DISTLOCK_CLASSIC;
+    }
+
+    /**
      * Whether this contender shares the lock between readers; such contenders run only in the read-heavy scenario.
      *
      * @return true for a read-write lock
@@ -192,6 +204,7 @@ public enum ContenderKind {
         RedisNodes redis = target.redis();
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
+            case DISTLOCK_CLASSIC -> DistlockContender.classicPubSub(redis);
             case DISTLOCK_JDK -> new DistlockJavaLockContender(redis);
             case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
             case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());

@@ -23,17 +23,26 @@ final class DistlockContender implements Contender {
     private final Lock readLock;
 
     DistlockContender(RedisNodes redis, boolean fair, boolean readWrite) {
-        this(redis, fair, readWrite, LockObserver.NONE);
+        this(redis, fair, readWrite, LockObserver.NONE, true);
     }
 
     /** The plain lock, telling an observer what it does, to measure what observing costs. */
     DistlockContender(RedisNodes redis, LockObserver observer) {
-        this(redis, false, false, observer);
+        this(redis, false, false, observer, true);
     }
 
-    private DistlockContender(RedisNodes redis, boolean fair, boolean readWrite, LockObserver observer) {
+    /** The plain lock announcing releases with classic pub/sub on a Redis Cluster too. */
+    static DistlockContender classicPubSub(RedisNodes redis) {
+        return new DistlockContender(redis, false, false, LockObserver.NONE, false);
+    }
+
+    private DistlockContender(
+            RedisNodes redis, boolean fair, boolean readWrite, LockObserver observer, boolean shardedPubSub) {
         this.connectionFactory = LettuceFactories.start(redis);
-        this.redisLock = RedisLock.builder(connectionFactory).observer(observer).build();
+        this.redisLock = RedisLock.builder(connectionFactory)
+                .observer(observer)
+                .shardedPubSub(shardedPubSub)
+                .build();
         this.lock = fair ? redisLock.fair() : redisLock;
         this.readLock = readWrite ? redisLock.reading() : lock;
     }

@@ -13,12 +13,21 @@ import java.util.TreeMap;
  * client|...}, {@code command...}, {@code ping}: Redisson pings each pooled connection every 30 s), and on a cluster
  * their topology refreshes ({@code cluster|nodes}, {@code cluster|slots}, ...: every client re-reads the topology
  * every few seconds, the harness's own check connection too, however many locks it takes).
+ *
+ * <p>On a cluster they also hold the pub/sub messages the nodes sent each other over the cluster bus, under {@link
+ * #BUS_PUBLISH} and {@link #BUS_SHARDED_PUBLISH}; those are not commands, and not in {@link #lockWork()} either.
  */
 public final class CommandCounts {
 
+    /** Messages of classic {@code PUBLISH} that cluster nodes sent each other over the bus. */
+    public static final String BUS_PUBLISH = "bus|publish";
+
+    /** Messages of sharded {@code SPUBLISH} that cluster nodes sent each other over the bus. */
+    public static final String BUS_SHARDED_PUBLISH = "bus|publishshard";
+
     private static final Set<String> NOT_LOCK_WORK = Set.of(
             "info", "echo", "monitor", "incrby", "decrby", "hello", "auth", "select", "ping", "client", "command",
-            "config", "quit", "reset", "cluster");
+            "config", "quit", "reset", "cluster", "bus");
 
     private static final Set<String> SUBSCRIBES = Set.of("subscribe", "psubscribe", "ssubscribe");
     private static final Set<String> UNSUBSCRIBES = Set.of("unsubscribe", "punsubscribe", "sunsubscribe");
@@ -95,6 +104,15 @@ public final class CommandCounts {
      */
     public long unsubscribes() {
         return sum(UNSUBSCRIBES);
+    }
+
+    /**
+     * Pub/sub messages that cluster nodes sent each other over the bus, classic and sharded together.
+     *
+     * @return how many; 0 off a cluster
+     */
+    public long busMessages() {
+        return sum(Set.of(BUS_PUBLISH, BUS_SHARDED_PUBLISH));
     }
 
     static boolean isLockWork(String name) {

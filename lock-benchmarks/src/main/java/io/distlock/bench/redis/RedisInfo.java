@@ -20,7 +20,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class RedisInfo implements AutoCloseable {
 
+    /** The {@code CLUSTER INFO} fields of pub/sub messages sent over the cluster bus, by the name they count under. */
+    private static final Map<String, String> BUS_MESSAGES = Map.of(
+            "cluster_stats_messages_publish_sent", CommandCounts.BUS_PUBLISH,
+            "cluster_stats_messages_publishshard_sent", CommandCounts.BUS_SHARDED_PUBLISH);
+
     private final List<Node> nodes = new ArrayList<>();
+    private final boolean cluster;
 
     /**
      * Connects to every node.
@@ -28,6 +34,7 @@ public final class RedisInfo implements AutoCloseable {
      * @param redis the Redis under test
      */
     public RedisInfo(RedisNodes redis) {
+        this.cluster = redis.isCluster();
         try {
             for (RedisEndpoint endpoint : redis.nodes()) {
                 LettuceConnectionFactory factory = LettuceFactories.start(RedisNodes.standalone(endpoint));
@@ -40,7 +47,8 @@ public final class RedisInfo implements AutoCloseable {
     }
 
     /**
-     * Reads {@code INFO commandstats} of every node and adds them up.
+     * Reads {@code INFO commandstats} of every node and adds them up; on a cluster, also the pub/sub messages the
+     * nodes sent each other over the cluster bus ({@code CLUSTER INFO}).
      *
      * @return the calls of every command since the servers started
      */
@@ -53,8 +61,28 @@ public final class RedisInfo implements AutoCloseable {
                     calls.merge(stat.substring("cmdstat_".length()), callsOf(value.toString()), Long::sum);
                 }
             });
+            if (cluster) {
+                busMessages(node).forEach((name, sent) -> calls.merge(name, sent, Long::sum));
+            }
         }
         return new CommandCounts(calls);
+    }
+
+    private static Map<String, Long> busMessages(Node node) {
+        Object answer = node.redis().execute((RedisCallback<Object>)
+                connection -> connection.execute("CLUSTER", "INFO".getBytes(StandardCharsets.UTF_8)));
+        String text =
+                answer instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(answer);
+        Map<String, Long> sent = new HashMap<>();
+        for (String line : text.split("\\r?\\n")) {
+            int colon = line.indexOf(':');
+            if (colon > 0 && BUS_MESSAGES.containsKey(line.substring(0, colon))) {
+                sent.put(
+                        BUS_MESSAGES.get(line.substring(0, colon)),
+                        Long.parseLong(line.substring(colon + 1).trim()));
+            }
+        }
+        return sent;
     }
 
     /**

@@ -5,6 +5,8 @@ import io.distlock.bench.Measurement;
 import io.distlock.bench.Probe;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
+import io.distlock.bench.contender.Topology;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -58,29 +60,42 @@ final class EfficiencySection {
                 + " (`HELLO`, `AUTH`, `SELECT`, `CLIENT ...`, `COMMAND ...`, `PING`, and on a cluster the"
                 + " clients' topology refreshes, `CLUSTER ...`). *(Un)subscribes* counts `SUBSCRIBE`,"
                 + " `PSUBSCRIBE` and `SSUBSCRIBE` (and their `UNSUBSCRIBE` counterparts) per trial; subscriptions"
-                + " opened during warm-up and kept are not in it.");
+                + " opened during warm-up and kept are not in it."
+                + (onCluster()
+                        ? " *Bus messages* are the pub/sub messages the cluster's nodes sent each other (`CLUSTER"
+                                + " INFO`: `PUBLISH` is forwarded to every other node, sharded `SPUBLISH` only to the"
+                                + " other nodes of its shard), per acquisition."
+                        : ""));
         line("");
-        table(List.of(
+        List<String> headers = new ArrayList<>(List.of(
                 "Scenario",
                 "Contender",
                 "All calls / acq",
                 "Top-level / acq",
                 "In scripts / acq",
-                "(Un)subscribes / trial",
-                "Commands per acquisition (all calls)"));
+                "(Un)subscribes / trial"));
+        if (onCluster()) {
+            headers.add("Bus messages / acq");
+        }
+        headers.add("Commands per acquisition (all calls)");
+        table(headers);
         for (Scenario scenario : CONTENDED_SCENARIOS) {
             results.of(scenario).ifPresent(s -> {
                 for (Measurement m : onRedis(s)) {
                     Probe probe = m.probe();
-                    row(
+                    List<String> cells = new ArrayList<>(List.of(
                             Integer.toString(scenario.number()),
                             m.kind().label(),
                             Numbers.spread(m.commandsPerAcquisition(), Numbers::perAcquisition),
                             probe == null ? "-" : Numbers.perAcquisition(probe.topLevelPerAcquisition()),
                             probe == null ? "-" : Numbers.perAcquisition(probe.inScriptsPerAcquisition()),
                             Numbers.spread(m.subscribesPerTrial(), Numbers::count) + " / "
-                                    + Numbers.spread(m.unsubscribesPerTrial(), Numbers::count),
-                            mix(m.commandMix()));
+                                    + Numbers.spread(m.unsubscribesPerTrial(), Numbers::count)));
+                    if (onCluster()) {
+                        cells.add(Numbers.spread(m.busMessagesPerAcquisition(), Numbers::perAcquisition));
+                    }
+                    cells.add(mix(m.commandMix()));
+                    row(cells.toArray(String[]::new));
                 }
             });
         }
@@ -118,6 +133,10 @@ final class EfficiencySection {
             }
         }
         line("");
+    }
+
+    private boolean onCluster() {
+        return results.settings().target() == Topology.CLUSTER;
     }
 
     private static List<Measurement> onRedis(ScenarioResults s) {
