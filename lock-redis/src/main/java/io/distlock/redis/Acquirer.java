@@ -68,7 +68,7 @@ final class Acquirer {
             return nested;
         }
         if (commands.isConnected()) {
-            kit.startBackgroundWork(lockKey);
+            kit.startBackgroundWork();
         }
         Waiter waiter =
                 waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease));
@@ -90,7 +90,7 @@ final class Acquirer {
                         waiter.newToken(OwnerTokens.newToken());
                         waiter.lookAgainAfter(answers.pauseNanos(deadline));
                     } else {
-                        kit.startBackgroundWork(lockKey);
+                        kit.startBackgroundWork();
                         if (answer instanceof Granted granted) {
                             return kit.holds()
                                     .held(
@@ -102,6 +102,7 @@ final class Acquirer {
                                             sent.call().sentNanos());
                         }
                         waiter.holderBusy(((Busy) answer).holderTtlMillis());
+                        kit.waitsFor(lockKey, false);
                     }
                 }
                 if (Waits.isOver(deadline)) {

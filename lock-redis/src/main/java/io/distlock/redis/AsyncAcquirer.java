@@ -32,13 +32,18 @@ final class AsyncAcquirer {
      */
     CompletableFuture<Optional<LockHandle>> acquire(String key, String lockKey, Lease lease, long waitNanos) {
         if (commands.isConnected()) {
-            startBackgroundWork(lockKey);
+            startBackgroundWork();
         }
         return new AsyncAcquisition(this, key, lockKey, lease, waitNanos).start();
     }
 
-    void startBackgroundWork(String lockKey) {
-        kit.startBackgroundWork(lockKey);
+    void startBackgroundWork() {
+        kit.startBackgroundWork();
+    }
+
+    /** See {@link LockKit#waitsFor}. */
+    void waitsFor(String lockKey) {
+        kit.waitsFor(lockKey, false);
     }
 
     Holds holds() {

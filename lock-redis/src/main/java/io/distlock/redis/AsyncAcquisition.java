@@ -133,7 +133,7 @@ final class AsyncAcquisition {
             return;
         }
         answers.answered();
-        acquirer.startBackgroundWork(lockKey);
+        acquirer.startBackgroundWork();
         if (answer instanceof Granted granted) {
             succeed(
                     acquirer.holds()
@@ -148,6 +148,7 @@ final class AsyncAcquisition {
             return;
         }
         queued().holderBusy(((Busy) answer).holderTtlMillis());
+        acquirer.waitsFor(lockKey);
         if (Waits.isOver(deadline)) {
             succeed(null, false);
         } else {

@@ -87,7 +87,7 @@ public final class FairLock implements Lock {
                 key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer = Waits.answerOnce(
                 call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, List.of(call)));
-        kit.startBackgroundWork(lockKey);
+        kit.startBackgroundWork();
         return answer.granted()
                 ? kit.holds()
                         .heldFair(key, lockKey, token, answer.fencingToken(), lease, call.sentNanos(), answer.millis())
@@ -178,7 +178,7 @@ public final class FairLock implements Lock {
                     continue;
                 }
                 if (firstAnswer) {
-                    kit.startBackgroundWork(lockKey);
+                    kit.startBackgroundWork();
                 }
                 if (answer.granted()) {
                     taken = true;
@@ -192,6 +192,7 @@ public final class FairLock implements Lock {
                                     call.sentNanos(),
                                     answer.millis());
                 }
+                kit.waitsFor(lockKey, true);
                 FairHandovers.Notice heard = awaitNotice(notice, released, deadline, answer.millis());
                 releases.forget(lockKey, released);
                 if (heard == FairHandovers.LOOK_AGAIN || heard != null && isStale(heard, answer)) {

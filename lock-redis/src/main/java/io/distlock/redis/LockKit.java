@@ -3,7 +3,6 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.spi.ThreadOwnedHandles;
-import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
@@ -19,7 +18,7 @@ final class LockKit {
     private final RedisKeys keys;
     private final Holds holds;
     private final ObserverCalls observer;
-    private final Consumer<String> subscribe;
+    private final LockSubscriptions subscriptions;
     private final Runnable checkEviction;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private volatile boolean closed;
@@ -27,8 +26,7 @@ final class LockKit {
     /**
      * @param name how the lock names itself in messages
      * @param holds the holds of the lock's exclusive, fair and read acquisitions
-     * @param subscribe makes sure, in the background, that releases of other instances of the given key reach the
-     *     waiting room
+     * @param subscriptions where releases of other instances are heard, for the waiting room
      * @param checkEviction starts the eviction policy check in the background, once
      */
     LockKit(
@@ -36,13 +34,13 @@ final class LockKit {
             RedisKeys keys,
             Holds holds,
             ObserverCalls observer,
-            Consumer<String> subscribe,
+            LockSubscriptions subscriptions,
             Runnable checkEviction) {
         this.name = name;
         this.keys = keys;
         this.holds = holds;
         this.observer = observer;
-        this.subscribe = subscribe;
+        this.subscriptions = subscriptions;
         this.checkEviction = checkEviction;
     }
 
@@ -94,13 +92,23 @@ final class LockKit {
     }
 
     /**
-     * Subscribes to the announcements of releases of {@code lockKey} (or a path tree's release key) and checks the
-     * eviction policy. Only once Redis has answered this lock, so that their connections are never made while the
-     * first one is still being made.
+     * Subscribes to release announcements and checks the eviction policy. Only once Redis has answered this lock, so
+     * that their connections are never made while the first one is still being made.
      */
-    void startBackgroundWork(String lockKey) {
-        subscribe.accept(lockKey);
+    void startBackgroundWork() {
+        subscriptions.ensureSubscribed();
         checkEviction.run();
+    }
+
+    /**
+     * Makes sure, in the background, that a waiter about to wait for {@code lockKey} (or a path tree's release key)
+     * hears releases announced on the sharded channels of its slot, where the subscription shards. Subscribing only
+     * where a waiter waits keeps an instance that takes many keys uncontended from subscribing to every slot.
+     *
+     * @param fair whether the waiter queues in the fair lock, which hands over on the instance's own channel
+     */
+    void waitsFor(String lockKey, boolean fair) {
+        subscriptions.ensureShardSubscribed(lockKey, fair);
     }
 
     /** Starts the eviction policy check in the background, once. */

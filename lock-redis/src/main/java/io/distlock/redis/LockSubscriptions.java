@@ -42,19 +42,26 @@ final class LockSubscriptions {
         this.listener = listener;
     }
 
-    /**
-     * Makes sure, in the background, that every channel on which releases of {@code lockKey} (or a path tree's release
-     * key) may be announced is heard. Never blocks.
-     */
-    void ensureSubscribed(String lockKey) {
+    /** Makes sure, in the background, that every classic channel is heard. Never blocks. */
+    void ensureSubscribed() {
         for (ReleaseSubscription subscription : subscriptions) {
             for (String channel : classicChannels) {
                 subscription.ensureSubscribed(channel, listener);
             }
+        }
+    }
+
+    /**
+     * Makes sure, in the background, that the sharded release channel of the slot of {@code lockKey} (or a path tree's
+     * release key) is heard, and with {@code fair} the instance's sharded handover channel of the slot, where a
+     * subscription shards. Never blocks.
+     */
+    void ensureShardSubscribed(String lockKey, boolean fair) {
+        for (ReleaseSubscription subscription : subscriptions) {
             if (subscription.shards()) {
                 String sharded = channels.shardedChannel(lockKey);
                 subscription.ensureShardSubscribed(sharded, listener);
-                if (fairInstanceId != null) {
+                if (fair && fairInstanceId != null) {
                     subscription.ensureShardSubscribed(FairCommands.handoverChannel(sharded, fairInstanceId), listener);
                 }
             }

@@ -187,8 +187,7 @@ public final class RedisLockBuilder {
         Releaser releaser = new Releaser(
                 commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observerCalls);
         Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        LockKit kit = new LockKit(
-                servers.name(), keys, holds, observerCalls, subscriptions::ensureSubscribed, servers.checkEviction());
+        LockKit kit = new LockKit(servers.name(), keys, holds, observerCalls, subscriptions, servers.checkEviction());
         PathLocks paths = servers.paths() == null
                 ? null
                 : new PathLocks(

@@ -9,7 +9,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
 import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
 import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.event.connection.ConnectionActivatedEvent;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -32,12 +31,13 @@ import reactor.core.Disposable;
  * The sharded pub/sub half of a {@link ReleaseSubscription} on a Redis Cluster: each sharded release channel
  * subscribed with {@code SSUBSCRIBE} on the master that serves its slot, and moved when the slot's master changes.
  *
- * <p>All work runs on one distlock thread, in passes that compare the channels wanted with where they are subscribed.
- * A pass runs when a channel is first wanted, when the server unsubscribes a channel (its slot moved away), when the
- * client sees the cluster's topology change, and when any connection of the client (re)connects, since the
- * subscriptions of a reconnected connection may be gone. A channel (re)subscribed tells its listeners, whose waiters
- * then check Redis again, as releases announced meanwhile were missed. A pass that fails is tried again a second
- * later, after the client re-reads the topology.
+ * <p>All work runs on one distlock thread, in passes that compare the channels wanted with where they are subscribed,
+ * and subscribe only the channels whose slot's master is not the one they are subscribed on. A pass runs when a channel
+ * is first wanted, when the server unsubscribes a channel (its slot moved away), and when the client sees the
+ * cluster's topology change (a failover, say). A connection to a node that reconnects subscribes again by itself
+ * (Lettuce). Each channel (re)subscribed tells its listeners, whose waiters then check Redis again, as releases
+ * announced meanwhile were missed. A pass that fails is tried again a second later, after the client re-reads the
+ * topology.
  *
  * <p>Redis before 7.0 answers {@code SSUBSCRIBE} as an unknown command; from then on nothing more is tried, and {@link
  * #works()} stays false, so that releases keep being announced the classic way.
@@ -241,8 +241,7 @@ final class ShardedSubscriptions implements AutoCloseable {
         connection = opened;
         if (clientEvents == null) {
             clientEvents = client.getResources().eventBus().get().subscribe(event -> {
-                if (event instanceof ClusterTopologyChangedEvent || event instanceof ConnectionActivatedEvent) {
-                    nodeOfChannel.clear();
+                if (event instanceof ClusterTopologyChangedEvent) {
                     requestPass(0);
                 }
             });

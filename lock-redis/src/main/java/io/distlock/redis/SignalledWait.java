@@ -83,7 +83,7 @@ final class SignalledWait {
                     awaitRelease(released, TimeUnit.NANOSECONDS.toMillis(answers.pauseNanos(deadline)), deadline);
                 } else {
                     if (firstAnswer) {
-                        kit.startBackgroundWork(releaseKey);
+                        kit.startBackgroundWork();
                     }
                     if (answer instanceof Granted granted) {
                         return grants.held(granted, attempt);
@@ -91,6 +91,7 @@ final class SignalledWait {
                     if (waitNanos == 0) {
                         return null;
                     }
+                    kit.waitsFor(releaseKey, false);
                     awaitRelease(released, ((Busy) answer).holderTtlMillis(), deadline);
                 }
                 if (Waits.isOver(deadline)) {

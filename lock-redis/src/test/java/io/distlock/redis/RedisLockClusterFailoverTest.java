@@ -202,9 +202,12 @@ class RedisLockClusterFailoverTest {
         RedisLock waiter = clients.lock(builder -> builder.shardedPubSub(sharded));
         TestRedis doomed = cluster.masterOfSlot(0);
         String key = keysOn(doomed, "woken:" + sharded, 1).get(0);
-        // Both instances subscribe to the channels of the key's slot when they first use the key.
-        holder.acquire(key, Lease.fixed(HELD_LEASE)).release();
-        waiter.acquire(key, Lease.fixed(HELD_LEASE)).release();
+        // The waiter's instance subscribes to the channels of the key's slot when it first waits for the key, here
+        // on the master about to die; the holder's finds out at its first release whether the cluster shards.
+        LockHandle before = holder.acquire(key, Lease.fixed(HELD_LEASE));
+        assertThat(waiter.tryAcquire(key, Lease.fixed(HELD_LEASE), Duration.ofMillis(200)))
+                .isEmpty();
+        before.release();
         doomed.kill();
         cluster.awaitHealthy(PROMOTION_TIMEOUT);
 

@@ -255,7 +255,8 @@ class RedisLockClusterTest {
     /** Cluster bus messages per release that a waiter of {@code other} hears of; none for uncontended releases. */
     private BusMessages busMessagesPerAnnouncedRelease(RedisLock lock, RedisLock other, List<String> keys)
             throws Exception {
-        // Each instance subscribes to the channels of a key's slot when it first uses the key.
+        // An instance finds out at its first release whether the cluster shards, and subscribes to the channels of a
+        // key's slot when it first waits for the key, on the first announced release below.
         for (String key : keys) {
             lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
             other.acquire(key, Lease.fixed(LONG_LEASE)).release();
@@ -342,6 +343,40 @@ class RedisLockClusterTest {
             assertThat(a.fencingToken()).isGreaterThan(held.fencingToken());
             a.release();
         }
+    }
+
+    /** Subscribing is done once per channel: an instance that stays idle sends Redis no further SSUBSCRIBE. */
+    @Test
+    void idleInstancesDoNotSubscribeAgain() throws Exception {
+        RedisLock lock = clients.lock();
+        RedisLock other = clients.lock();
+        List<String> keys = keysOnEveryMaster(2);
+        for (String key : keys) {
+            lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
+            other.acquire(key, Lease.fixed(LONG_LEASE)).release();
+        }
+        await().atMost(WAIT).until(() -> shardSubscriptionsSent() >= keys.size());
+        long settled = shardSubscriptionsSent();
+
+        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
+
+        assertThat(shardSubscriptionsSent() - settled)
+                .as("SSUBSCRIBE calls while idle")
+                .isZero();
+    }
+
+    /** SSUBSCRIBE calls that all nodes together have served. */
+    private static long shardSubscriptionsSent() {
+        long calls = 0;
+        for (TestRedis node : cluster.nodes()) {
+            for (String line : node.command("INFO", "commandstats").split("\\r?\\n")) {
+                if (line.startsWith("cmdstat_ssubscribe:")) {
+                    int start = line.indexOf("calls=") + "calls=".length();
+                    calls += Long.parseLong(line.substring(start, line.indexOf(',', start)));
+                }
+            }
+        }
+        return calls;
     }
 
     /**

@@ -94,7 +94,7 @@ class ClusterAutoConfigurationTest {
         ApplicationContextRunner instance = runner().withPropertyValues("distlock.cluster.sharded-pub-sub=" + sharded);
         instance.run(first -> instance.run(second -> {
             String key = base + "handover:" + sharded;
-            // Each instance subscribes to the channels of the key's slot when it first uses the key.
+            // Each instance finds out at its first release whether the cluster shards.
             for (Lock lock : List.of(first.getBean(Lock.class), second.getBean(Lock.class))) {
                 lock.tryAcquire(key).orElseThrow().release();
             }
