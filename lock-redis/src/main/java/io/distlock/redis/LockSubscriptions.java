@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where one lock hears other instances: releases on its release channel and, with a fair lock, handovers to its
  * waiters on its own handover channel, through one {@link ReleaseSubscription} per server. Where a subscription shards,
- * also on the sharded channels of the slot of each key the lock uses.
+ * also on the sharded channels of the slot of each key its threads wait for.
  */
 final class LockSubscriptions {
 

@@ -69,6 +69,9 @@ final class ShardedSubscriptions implements AutoCloseable {
     private final Map<String, String> nodeOfChannel = new ConcurrentHashMap<>();
 
     private final AtomicBoolean passPending = new AtomicBoolean();
+    /** Before this, set by a failed pass, no pass runs, however often a channel is asked for. */
+    private volatile long retryAtNanos = System.nanoTime();
+
     private final ScheduledExecutorService worker = Executors.newSingleThreadScheduledExecutor(task -> {
         Thread thread = new Thread(task, "distlock-sharded-subscriber");
         thread.setDaemon(true);
@@ -120,12 +123,14 @@ final class ShardedSubscriptions implements AutoCloseable {
         listeners.values().forEach(registered -> registered.remove(listener));
     }
 
+    /** Asks for a pass in {@code delayMillis}, or once the back-off after a failed pass is over, if that is later. */
     private void requestPass(long delayMillis) {
         if (closed || unsupported || !passPending.compareAndSet(false, true)) {
             return;
         }
+        long backOffMillis = TimeUnit.NANOSECONDS.toMillis(retryAtNanos - System.nanoTime());
         try {
-            worker.schedule(this::pass, delayMillis, TimeUnit.MILLISECONDS);
+            worker.schedule(this::pass, Math.max(delayMillis, backOffMillis), TimeUnit.MILLISECONDS);
         } catch (RuntimeException rejectedAtClose) {
             passPending.set(false);
         }
@@ -173,6 +178,8 @@ final class ShardedSubscriptions implements AutoCloseable {
             }
             if (incomplete) {
                 retry();
+            } else {
+                retryAtNanos = System.nanoTime();
             }
         } catch (RuntimeException e) {
             if (failing) {
@@ -225,6 +232,7 @@ final class ShardedSubscriptions implements AutoCloseable {
     }
 
     private void retry() {
+        retryAtNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(RETRY_MILLIS);
         client.refreshPartitionsAsync();
         requestPass(RETRY_MILLIS);
     }

@@ -345,20 +345,34 @@ class RedisLockClusterTest {
         }
     }
 
-    /** Subscribing is done once per channel: an instance that stays idle sends Redis no further SSUBSCRIBE. */
+    /**
+     * Subscribing is done once per channel: an instance that stays idle sends Redis no further SSUBSCRIBE, not even
+     * when its client re-reads the topology (every {@link RedisClients#CLUSTER_REFRESH_PERIOD}, over connections of
+     * its own) and finds it unchanged.
+     */
     @Test
     void idleInstancesDoNotSubscribeAgain() throws Exception {
         RedisLock lock = clients.lock();
         RedisLock other = clients.lock();
         List<String> keys = keysOnEveryMaster(2);
+        // A wait for each key subscribes the waiting instance to the channel of its slot.
         for (String key : keys) {
-            lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
-            other.acquire(key, Lease.fixed(LONG_LEASE)).release();
+            LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
+            assertThat(other.tryAcquire(key, Lease.fixed(LONG_LEASE), Duration.ofMillis(100)))
+                    .isEmpty();
+            held.release();
         }
-        await().atMost(WAIT).until(() -> shardSubscriptionsSent() >= keys.size());
-        long settled = shardSubscriptionsSent();
+        long[] seen = {-1};
+        await().pollInterval(Duration.ofMillis(500)).atMost(WAIT).until(() -> {
+            long now = shardSubscriptionsSent();
+            boolean unchanged = now == seen[0];
+            seen[0] = now;
+            return unchanged && now >= keys.size();
+        });
+        long settled = seen[0];
 
-        await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(4)).until(() -> true);
+        Duration idle = RedisClients.CLUSTER_REFRESH_PERIOD.plusSeconds(1);
+        await().pollDelay(idle).atMost(idle.plusSeconds(1)).until(() -> true);
 
         assertThat(shardSubscriptionsSent() - settled)
                 .as("SSUBSCRIBE calls while idle")
