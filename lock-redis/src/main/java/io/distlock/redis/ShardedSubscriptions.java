@@ -33,11 +33,11 @@ import reactor.core.Disposable;
  *
  * <p>All work runs on one distlock thread, in passes that compare the channels wanted with where they are subscribed,
  * and subscribe only the channels whose slot's master is not the one they are subscribed on. A pass runs when a channel
- * is first wanted, when the server unsubscribes a channel (its slot moved away), and when the client sees the
- * cluster's topology change (a failover, say). A connection to a node that reconnects subscribes again by itself
- * (Lettuce). Each channel (re)subscribed tells its listeners, whose waiters then check Redis again, as releases
- * announced meanwhile were missed. A pass that fails is tried again a second later, after the client re-reads the
- * topology.
+ * is first wanted, when the server unsubscribes a channel (its slot moved away), when the client sees the cluster's
+ * topology change (a failover, say), and every second, which sends Redis nothing unless a slot's master changed. A
+ * connection to a node that reconnects subscribes again by itself (Lettuce). Each channel (re)subscribed tells its
+ * listeners, whose waiters then check Redis again, as releases announced meanwhile were missed. A pass that fails is
+ * tried again a second later, after the client re-reads the topology.
  *
  * <p>Redis before 7.0 answers {@code SSUBSCRIBE} as an unknown command; from then on nothing more is tried, and {@link
  * #works()} stays false, so that releases keep being announced the classic way.
@@ -47,6 +47,9 @@ final class ShardedSubscriptions implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ShardedSubscriptions.class);
 
     private static final long RETRY_MILLIS = 1000;
+
+    /** How often a pass compares the client's view of the slots with the subscriptions. */
+    private static final long CHECK_MILLIS = 1000;
 
     /**
      * A channel nobody publishes on, subscribed when a lock first asks whether to announce sharded: an instance that
@@ -143,7 +146,7 @@ final class ShardedSubscriptions implements AutoCloseable {
         }
         try {
             StatefulRedisClusterPubSubConnection<String, String> pubsub = connected();
-            Partitions partitions = pubsub.getPartitions();
+            Partitions partitions = client.getPartitions();
             Map<String, String> subscribing = new HashMap<>();
             Map<String, RedisFuture<Void>> sent = new HashMap<>();
             boolean incomplete = false;
@@ -253,6 +256,9 @@ final class ShardedSubscriptions implements AutoCloseable {
                     requestPass(0);
                 }
             });
+            // The client may announce a topology change before its own view of the slots has it; a pass that read the
+            // old view must not leave a channel on a master that no longer serves its slot.
+            worker.scheduleWithFixedDelay(() -> requestPass(0), CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
         }
         if (closed) {
             opened.closeAsync();

@@ -355,10 +355,15 @@ class RedisLockClusterTest {
         RedisLock lock = clients.lock();
         RedisLock other = clients.lock();
         List<String> keys = keysOnEveryMaster(2);
+        // Connected first, so that no short wait below runs into a first connection on a loaded machine.
+        for (String key : keys) {
+            lock.acquire(key, Lease.fixed(LONG_LEASE)).release();
+            other.acquire(key, Lease.fixed(LONG_LEASE)).release();
+        }
         // A wait for each key subscribes the waiting instance to the channel of its slot.
         for (String key : keys) {
             LockHandle held = lock.acquire(key, Lease.fixed(LONG_LEASE));
-            assertThat(other.tryAcquire(key, Lease.fixed(LONG_LEASE), Duration.ofMillis(100)))
+            assertThat(other.tryAcquire(key, Lease.fixed(LONG_LEASE), Duration.ofMillis(500)))
                     .isEmpty();
             held.release();
         }
