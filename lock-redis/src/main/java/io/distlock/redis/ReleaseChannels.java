@@ -21,6 +21,9 @@ final class ReleaseChannels {
     private static final String SHARDED_PUBLISH = "redis.call('spublish', ";
 
     private final String classic;
+    /** The route of every classic announcement, made once: {@link #route} runs at every release. */
+    private final Route classicRoute;
+
     private final BooleanSupplier sharded;
 
     /**
@@ -29,6 +32,7 @@ final class ReleaseChannels {
      */
     ReleaseChannels(String classic, BooleanSupplier sharded) {
         this.classic = classic;
+        this.classicRoute = new Route(classic, false);
         this.sharded = sharded;
     }
 
@@ -39,7 +43,7 @@ final class ReleaseChannels {
 
     /** Where and how a release of {@code lockKey} (or a path tree's release key) is announced now. */
     Route route(String lockKey) {
-        return sharded.getAsBoolean() ? new Route(shardedChannel(lockKey), true) : new Route(classic, false);
+        return sharded.getAsBoolean() ? new Route(shardedChannel(lockKey), true) : classicRoute;
     }
 
     /** The key prefix's one classic release channel. */
