@@ -26,6 +26,15 @@ final class KeyQueue {
 
     private boolean holderExpiryKnown;
     private long holderExpiresByNanos;
+
+    /**
+     * Whether a waiter tries once the reservation for other processes ends, whatever holder's lease an answer that
+     * arrives meanwhile reports: an attempt sent before the reservation, answered after it, reports the lease of a
+     * hold that the reserving release ended.
+     */
+    private boolean lookAfterReservation;
+
+    private long reservationEndsNanos;
     private int handoversWhileOthersWait;
     private boolean othersFirst;
     private boolean closing;
@@ -103,13 +112,11 @@ final class KeyQueue {
         try {
             holderExpiryKnown = true;
             holderExpiresByNanos = System.nanoTime() + nanos;
-            unclaimedTurn = false;
-            for (Waiter waiter : waiters) {
-                if (waiter.is(State.GRANTED)) {
-                    waiter.moveTo(State.WAITING);
-                }
-                waiter.signal();
-            }
+            reservationEndsNanos = holderExpiresByNanos;
+            lookAfterReservation = true;
+            // Turns already granted stand: the release that granted one may have come after the reservation, and
+            // this answer came late; taking the turn back would leave the waiters asleep on a free key.
+            waiters.forEach(Waiter::signal);
         } finally {
             lock.unlock();
         }
@@ -209,6 +216,15 @@ final class KeyQueue {
             return WaitingRoom.Turn.TIMED_OUT;
         }
         long sleep = Long.MAX_VALUE;
+        if (lookAfterReservation && !waiter.is(State.RESERVED)) {
+            long untilReservationEnds = reservationEndsNanos - now;
+            if (untilReservationEnds <= 0) {
+                lookAfterReservation = false;
+                holderExpiresByNanos = now;
+            } else {
+                sleep = untilReservationEnds;
+            }
+        }
         if (holderExpiryKnown && !waiter.is(State.RESERVED)) {
             long untilExpiry = holderExpiresByNanos - now;
             if (untilExpiry <= 0) {
@@ -217,7 +233,7 @@ final class KeyQueue {
                 waiter.moveTo(State.BUSY);
                 return WaitingRoom.Turn.TRY;
             }
-            sleep = untilExpiry;
+            sleep = Math.min(sleep, untilExpiry);
         }
         if (!forever) {
             sleep = Math.min(sleep, deadlineNanos - now);

@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>While other processes wait for a key, it is handed over inside this process at most {@link
  * #MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
- * moment ({@link #othersTurn}), and this process's waiters do not try before that reservation ends, so that the other
- * processes, whose waiters learn of the release one pub/sub hop later, really get their turn.
+ * moment ({@link #othersTurn}), which Redis refuses to this process, so that the other processes, whose waiters learn
+ * of the release one pub/sub hop later, really get their turn; this process's waiters without a turn wait for the
+ * reservation to end, and then one of them tries, whatever the answers that arrived meanwhile said of the holder.
  *
  * <p>A {@link Waiter} moves through these states; every transition happens under its queue's lock.
  *
@@ -35,7 +36,6 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>WAITING</td><td>a turn nobody claimed, or the holder's lease ran out: {@code await} returns {@link
  *       Turn#TRY}</td><td>BUSY</td></tr>
  *   <tr><td>GRANTED</td><td>{@code await} returns {@link Turn#TRY}</td><td>BUSY</td></tr>
- *   <tr><td>GRANTED</td><td>{@link #othersTurn}: the key is reserved for other processes</td><td>WAITING</td></tr>
  *   <tr><td>WAITING</td><td>{@link #reserveNext} by a releasing holder of this process</td><td>RESERVED</td></tr>
  *   <tr><td>RESERVED</td><td>{@link Waiter#deliver}: Redis gave the key to the waiter's token</td>
  *       <td>DELIVERED</td></tr>
@@ -93,7 +93,8 @@ final class WaitingRoom {
 
     /**
      * A release reserved the key for other processes for {@code nanos}: this process's waiters try again only once
-     * that reservation ended, unless a release wakes them first.
+     * that reservation ended, unless a release wakes them first. A turn granted before this call stands, since the
+     * answer that brings it may arrive after another process's release that granted the turn.
      */
     void othersTurn(String lockKey, long nanos) {
         KeyQueue queue = queues.get(lockKey);
