@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,9 +23,9 @@ class WaitingRoomTest {
 
     @Test
     void turnGrantedBeforeALateReservationAnswerStands() {
-        Waiter trying = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        Waiter waiting = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        assertThat(waiting.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isNull();
+        Waiter trying = enter();
+        Waiter waiting = enter();
+        assertThat(turnNow(waiting)).isNull();
 
         // Redis: this process released with a reservation, the other process took the key, this process's attempt
         // marked it, the other process released and announced. Heard here: the announcement first, then the answers.
@@ -32,7 +33,7 @@ class WaitingRoomTest {
         room.othersTurn(lockKey, RESERVATION_NANOS);
         trying.holderBusy(LEASE_MILLIS);
 
-        assertThat(waiting.turnOrWakeUp(WaitingRoom.FOREVER, () -> {}))
+        assertThat(turnNow(waiting))
                 .as("the key is free and nothing will announce it again")
                 .isEqualTo(WaitingRoom.Turn.TRY);
         trying.leave();
@@ -41,21 +42,21 @@ class WaitingRoomTest {
 
     @Test
     void turnUnclaimedBeforeALateReservationAnswerStands() {
-        Waiter trying = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
+        Waiter trying = enter();
 
         room.released(lockKey);
         room.othersTurn(lockKey, RESERVATION_NANOS);
         trying.holderBusy(LEASE_MILLIS);
 
-        assertThat(trying.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isEqualTo(WaitingRoom.Turn.TRY);
+        assertThat(turnNow(trying)).isEqualTo(WaitingRoom.Turn.TRY);
         trying.leave();
     }
 
     @Test
     void waitersLookOnceTheReservationEndsWhateverALateAnswerSaysOfTheHolder() {
-        Waiter trying = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        Waiter waiting = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        assertThat(waiting.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isNull();
+        Waiter trying = enter();
+        Waiter waiting = enter();
+        assertThat(turnNow(waiting)).isNull();
 
         // Redis: this process's attempt found its own holder, that holder released with a reservation, the other
         // process took the key and released it without announcing (nobody here had marked it). Heard here: the
@@ -64,7 +65,7 @@ class WaitingRoomTest {
         room.othersTurn(lockKey, reservation);
         trying.holderBusy(LEASE_MILLIS);
 
-        assertThat(waiting.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isNull();
+        assertThat(turnNow(waiting)).isNull();
         assertThat(waiting.sleepNanos()).as("woken when the reservation ends").isBetween(1L, reservation);
         trying.leave();
         waiting.leave();
@@ -72,15 +73,15 @@ class WaitingRoomTest {
 
     @Test
     void oneWaiterLooksWhenTheReservationHasEnded() {
-        Waiter first = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        Waiter second = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
+        Waiter first = enter();
+        Waiter second = enter();
         first.holderBusy(LEASE_MILLIS);
 
         room.othersTurn(lockKey, 0);
         second.holderBusy(LEASE_MILLIS);
 
-        assertThat(first.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isEqualTo(WaitingRoom.Turn.TRY);
-        assertThat(second.turnOrWakeUp(WaitingRoom.FOREVER, () -> {}))
+        assertThat(turnNow(first)).isEqualTo(WaitingRoom.Turn.TRY);
+        assertThat(turnNow(second))
                 .as("the other waiter waits for the first one's answer")
                 .isNull();
         first.leave();
@@ -89,16 +90,25 @@ class WaitingRoomTest {
 
     @Test
     void waiterWithoutATurnWaitsOutTheReservationOnly() {
-        Waiter trying = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
-        Waiter waiting = room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
+        Waiter trying = enter();
+        Waiter waiting = enter();
         trying.holderBusy(LEASE_MILLIS);
 
         long reservation = Duration.ofSeconds(5).toNanos();
         room.othersTurn(lockKey, reservation);
 
-        assertThat(waiting.turnOrWakeUp(WaitingRoom.FOREVER, () -> {})).isNull();
+        assertThat(turnNow(waiting)).isNull();
         assertThat(waiting.sleepNanos()).isBetween(1L, reservation);
         trying.leave();
         waiting.leave();
+    }
+
+    private Waiter enter() {
+        return room.enter(lockKey, OwnerTokens.newToken(), LEASE_MILLIS);
+    }
+
+    /** The turn due to the waiter now, or null if it would sleep; without parking a thread. */
+    private static WaitingRoom.@Nullable Turn turnNow(Waiter waiter) {
+        return waiter.turnOrWakeUp(WaitingRoom.FOREVER, () -> {});
     }
 }
