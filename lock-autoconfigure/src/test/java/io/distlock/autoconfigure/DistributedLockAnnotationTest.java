@@ -11,7 +11,6 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -25,18 +24,14 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** A Spring Boot application with annotated services against a real Redis, configured only through properties. */
-@SpringBootTest(properties = "distlock.default-wait=2s")
+/**
+ * A Spring Boot application with annotated services, configured only through properties: what the annotation does on
+ * any backend, shown on the in-memory one.
+ */
+@SpringBootTest(properties = {"distlock.backend=in-memory", "distlock.default-wait=2s"})
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DistributedLockAnnotationTest {
-
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> TestRedis.shared().port());
-    }
 
     @Autowired
     private KeyForms keyForms;

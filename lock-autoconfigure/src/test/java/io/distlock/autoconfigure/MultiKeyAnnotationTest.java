@@ -9,7 +9,6 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockNotAcquiredException;
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -26,20 +25,13 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
-/** {@code @DistributedLock(keys = ...)}: several keys, taken all or none, against a real Redis. */
-@SpringBootTest
+/** {@code @DistributedLock(keys = ...)}: several keys, taken all or none, on the in-memory backend. */
+@SpringBootTest(properties = "distlock.backend=in-memory")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class MultiKeyAnnotationTest {
 
     private static final Lease LONG = Lease.fixed(Duration.ofSeconds(30));
-
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> TestRedis.shared().port());
-    }
 
     @Autowired
     private Transfers transfers;

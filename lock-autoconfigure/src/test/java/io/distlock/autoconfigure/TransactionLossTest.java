@@ -10,7 +10,6 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostAfterCommitException;
 import io.distlock.LockLostException;
 import io.distlock.OnLockLost;
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -40,8 +39,7 @@ class TransactionLossTest {
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withUserConfiguration(Application.class)
             .withPropertyValues(
-                    "spring.data.redis.port=" + TestRedis.shared().port(),
-                    "distlock.backend=redis",
+                    "distlock.backend=in-memory",
                     "spring.datasource.url=jdbc:h2:mem:tx-loss-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
     @Test

@@ -3,7 +3,6 @@ package io.distlock.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.DistributedLock;
-import io.distlock.test.TestRedis;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -40,8 +39,7 @@ class TransactionOrderingTest {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withPropertyValues(
-                    "spring.data.redis.port=" + TestRedis.shared().port(),
-                    "distlock.backend=redis",
+                    "distlock.backend=in-memory",
                     "spring.datasource.url=jdbc:h2:mem:tx-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1",
                     "distlock.default-wait=30s");
 
