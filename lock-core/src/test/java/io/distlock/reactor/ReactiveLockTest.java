@@ -1,20 +1,17 @@
-package io.distlock.redis;
+package io.distlock.reactor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
-import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
-import io.distlock.reactor.ReactiveLock;
-import io.distlock.reactor.ReactiveLockContext;
-import io.distlock.test.TestRedis;
+import io.distlock.memory.InMemoryLeaseStore;
+import io.distlock.store.StoreLock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -24,51 +21,36 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
-/** {@link ReactiveLock} on a real Redis: waits without a thread, holds for the life of the work's publisher. */
+/**
+ * {@link ReactiveLock}: waits without a thread, holds for the life of the work's publisher. The adapter is the same on
+ * every backend; two locks over one in-memory store stand for two clients of one server.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ReactiveLockTest {
 
     private static final Lease LONG = Lease.fixed(Duration.ofSeconds(30));
-    /**
-     * For a held key: the call's answer is "not acquired" only if Redis answered an attempt within the wait (plus
-     * {@code Lock}'s 200 ms for an attempt on its way); long enough for that on a busy machine, once the connection is
-     * up (see {@link #connectBoth()}).
-     */
+    /** For a held key: long enough for the store to be asked at least once on a busy machine. */
     private static final Duration SHORT_WAIT = Duration.ofSeconds(1);
-    /** For a free key: generous, since the first command of a new connection can be slow on a busy machine. */
+
     private static final Duration WAIT = Duration.ofSeconds(5);
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private final Lock lock = newLock();
-    private final Lock other = newLock();
+    private final InMemoryLeaseStore store = new InMemoryLeaseStore();
+    private final StoreLock lock = newLock();
+    private final StoreLock other = newLock();
     private final ReactiveLock reactive = new ReactiveLock(lock);
     private final String key = "reactive:" + UUID.randomUUID();
 
-    /** Opens both clients' connections first, so that no wait in a test includes connecting. */
-    @BeforeEach
-    void connectBoth() throws InterruptedException {
-        for (Lock client : List.of(lock, other)) {
-            client.tryAcquire("reactive:warm-up:" + UUID.randomUUID(), LONG, WAIT)
-                    .orElseThrow()
-                    .release();
-        }
-    }
-
     @AfterEach
-    void close() throws Exception {
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
+    void close() {
+        lock.close();
+        other.close();
     }
 
     @Test
@@ -162,8 +144,8 @@ class ReactiveLockTest {
                 return Mono.just("ran");
             });
 
-            // What is promised is that the work never runs: "not acquired" once Redis answered that the key is held,
-            // or LockBackendException if a starved machine kept the answer past the wait and its 200 ms grace.
+            // What is promised is that the work never runs: "not acquired" once the store answered that the key is
+            // held, or LockBackendException if a starved machine kept the answer past the wait and its grace.
             assertThatThrownBy(() -> call.block(Duration.ofSeconds(5)))
                     .isInstanceOfAny(LockNotAcquiredException.class, LockBackendException.class);
         }
@@ -211,19 +193,7 @@ class ReactiveLockTest {
         return probe.isPresent();
     }
 
-    private Lock newLock() {
-        TestRedis redis = TestRedis.shared();
-        RedisStandaloneConfiguration server = new RedisStandaloneConfiguration(redis.host(), redis.port());
-        if (redis.password() != null) {
-            server.setPassword(redis.password());
-        }
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(server);
-        factory.afterPropertiesSet();
-        factory.start();
-        opened.add(factory::destroy);
-        RedisLock built =
-                RedisLock.builder(factory).shutdownGracePeriod(Duration.ZERO).build();
-        opened.add(built);
-        return built;
+    private StoreLock newLock() {
+        return StoreLock.builder(store).shutdownGracePeriod(Duration.ZERO).build();
     }
 }
