@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.DistributedLock;
-import io.distlock.test.TestRedis;
+import io.distlock.memory.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,15 +19,15 @@ import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.autoconfigure.context.PropertyPlaceholderAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.Scheduled;
 
 /**
- * A {@code @Scheduled} job in three application instances at once, each its own context with its own Redis
- * connection, whose schedules are out of step as those of separately started instances are. The job ends at once.
+ * A {@code @Scheduled} job in three application instances at once, each its own context with its own lock over one
+ * in-memory store that they share as instances share a server, whose schedules are out of step as those of separately
+ * started instances are. The job ends at once.
  *
  * <p>With {@code holdAtLeast}, the store keeps each run's key for the minimum after its grant, so between the first
  * and the last grant of a window of {@code T} fit at most {@code T / minimum + 1} runs, whatever the machine's load; the
@@ -71,12 +71,14 @@ class ScheduledJobAcrossInstancesTest {
         String key = "scheduled:" + UUID.randomUUID();
         List<ConfigurableApplicationContext> instances = new ArrayList<>();
         try {
+            InMemoryLeaseStore store = new InMemoryLeaseStore();
             for (int i = 0; i < 3; i++) {
                 instances.add(new SpringApplicationBuilder(Instance.class, job)
                         .web(WebApplicationType.NONE)
                         .properties("spring.main.banner-mode=off")
+                        .initializers(context -> context.getBeanFactory().registerSingleton("sharedStore", store))
                         .run(
-                                "--spring.data.redis.port=" + TestRedis.shared().port(),
+                                "--distlock.backend=in-memory",
                                 "--jobs.key=" + key,
                                 "--jobs.hold=" + MINIMUM.toMillis() + "ms"));
             }
@@ -96,7 +98,6 @@ class ScheduledJobAcrossInstancesTest {
     @EnableScheduling
     @ImportAutoConfiguration({
         PropertyPlaceholderAutoConfiguration.class,
-        DataRedisAutoConfiguration.class,
         AopAutoConfiguration.class,
         DistributedLockAutoConfiguration.class,
         DistributedLockAnnotationAutoConfiguration.class
