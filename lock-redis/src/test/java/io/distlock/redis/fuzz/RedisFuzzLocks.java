@@ -107,11 +107,7 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
             }
         }
         Runnable destroy = () -> opened.forEach(LettuceConnectionFactory::destroy);
-        LockUnderTest.Builder lock = locks(kind, lockConnections, target, options, view, destroy);
-        if (topology.kind() == Topology.Kind.STANDALONE) {
-            lock.withoutWarmUp();
-        }
-        return lock.build();
+        return locks(kind, lockConnections, target, options, view, destroy).build();
     }
 
     /**

@@ -74,7 +74,7 @@ public final class FuzzWorker {
             Checker checker = new Checker(witness, lockView);
             Workload workload = Workload.of(config.mix(), config.keyNames());
             if (target.warmsUp()) {
-                connectToEveryServer(target, lockView, config.keyNames());
+                connectToEveryServer(target, lockView, workload, config.keyNames());
             }
             System.out.println(READY + " process " + config.process());
             System.out.flush();
@@ -116,17 +116,19 @@ public final class FuzzWorker {
     }
 
     /**
-     * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
-     * view's clients have found a cluster's topology and connected to every master, Redlock node or store before the
-     * run starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
-     * counters.
+     * Takes and releases each key's lock once, as the sections write it, and reads each key as the checker does, so
+     * that the lock's and the view's clients have found a cluster's topology and connected to every master, Redlock
+     * node, Redis or store before the run starts, not in its first seconds. The checker does not see these
+     * acquisitions; they only advance the fencing counters.
      */
-    private static void connectToEveryServer(LockUnderTest target, LockView lockView, List<String> keyNames)
+    private static void connectToEveryServer(
+            LockUnderTest target, LockView lockView, Workload workload, List<String> keyNames)
             throws InterruptedException {
-        for (String key : keyNames) {
+        for (String name : keyNames) {
+            String key = workload.written(name);
             try {
                 target.lock().tryAcquire(key, WARM_UP_LEASE).ifPresent(LockHandle::release);
-                lockView.read(target.lockKey(key, false), WARM_UP_OWNER);
+                lockView.read(target.lockKey(workload.handleKey(key), false), WARM_UP_OWNER);
             } catch (LockException | LockView.Unreadable e) {
                 // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
                 System.out.println("warming up on " + key + " failed: " + e);
