@@ -1,20 +1,19 @@
 package io.distlock.jdbc.fuzz;
 
-import io.distlock.test.fuzz.LockView;
+import io.distlock.test.fuzz.HolderRead;
 import io.distlock.test.fuzz.ReadBeforeLockView;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.List;
 import javax.sql.DataSource;
 
 /**
  * Reads a key's holder straight from PostgreSQL's lock table {@code distlock_locks}, on connections of the checker's
- * own, just before each judgement ({@link LockView#READ_BEFORE_PRELUDE}): the owner token and when its lease ends.
- * The lease is compared with the database's clock, as the store's takeover compares it, so a row whose lease ran out
- * has no holder; its end is sent on that clock, which is the host's, as the checker's Redis's is.
+ * own, just before each judgement: the owner token and when its lease ends. The lease is compared with the database's
+ * clock, as the store's takeover compares it, so a row whose lease ran out has no holder; its end is given on that
+ * clock, which is the host's, as the checker's witness's is.
  */
 final class JdbcLockView extends ReadBeforeLockView {
 
@@ -34,12 +33,12 @@ final class JdbcLockView extends ReadBeforeLockView {
     }
 
     @Override
-    protected List<String> readHolder(String lockKey) throws SQLException {
+    protected HolderRead readHolder(String lockKey, String ownerToken) throws SQLException {
         try (Connection connection = reads.getConnection();
                 PreparedStatement statement = connection.prepareStatement(READ)) {
             statement.setString(1, lockKey);
             try (ResultSet row = statement.executeQuery()) {
-                return row.next() ? holder(row.getString(1), row.getLong(2)) : NO_HOLDER;
+                return row.next() ? HolderRead.until(row.getString(1), row.getLong(2)) : HolderRead.none();
             }
         }
     }

@@ -2,7 +2,6 @@ package io.distlock.jdbc.fuzz;
 
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.jdbc.TestPostgres;
-import io.distlock.test.TestRedis;
 import io.distlock.test.fuzz.FuzzLock;
 import io.distlock.test.fuzz.FuzzServers;
 import io.distlock.test.fuzz.FuzzSettings;
@@ -13,8 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
- * over PostgreSQL ({@link JdbcLeaseStore}), with the checker's records on a Redis of their own. The checker reads each
- * key's owner and lease from the lock table just before it judges (see {@link JdbcLockView}). A control run drives a
+ * over PostgreSQL ({@link JdbcLeaseStore}). The checker reads each key's owner and lease from the lock table just before
+ * it judges (see {@link JdbcLockView}); its records need no server. A control run drives a
  * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
@@ -28,7 +27,6 @@ import org.junit.jupiter.api.Test;
 class JdbcMutualExclusionFuzzTest {
 
     private static TestPostgres postgres;
-    private static TestRedis checker;
     private static FuzzServers servers;
 
     @BeforeAll
@@ -36,18 +34,12 @@ class JdbcMutualExclusionFuzzTest {
         postgres = TestPostgres.start();
         // Created once here: workers that all create a missing table at once may collide in PostgreSQL's catalog.
         JdbcLeaseStore.builder(postgres.dataSource()).createTableIfMissing(true).build();
-        checker = TestRedis.start();
         servers = FuzzServers.store(
-                checker,
-                JdbcFuzzLocks.url(postgres.port()),
-                "PostgreSQL :" + postgres.port() + " (table distlock_locks)");
+                JdbcFuzzLocks.url(postgres.port()), "PostgreSQL :" + postgres.port() + " (table distlock_locks)");
     }
 
     @AfterAll
     static void stopServers() {
-        if (checker != null) {
-            checker.close();
-        }
         if (postgres != null) {
             postgres.close();
         }

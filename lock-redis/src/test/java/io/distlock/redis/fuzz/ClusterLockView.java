@@ -2,6 +2,7 @@ package io.distlock.redis.fuzz;
 
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.test.fuzz.HolderRead;
 import io.distlock.test.fuzz.LockView;
 import java.time.Duration;
 import java.util.List;
@@ -13,19 +14,19 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The locks live on a Redis Cluster, the checker's records on a Redis of their own that no fault touches. Before each
+ * The locks live on a Redis Cluster, the checker's records with its witness, which no fault touches. Before each
  * judgement the lock key is read from the master that serves its slot, through a cluster-aware client of the checker's
  * own: its value, and when its lease ends as that master's clock tells it ({@code TIME} plus {@code PTTL}, in one
- * script). The checker's script then sees the key as a {@code GET} and {@code PTTL} would see it at that moment, by its
- * own clock: the same one, since the test starts every server on one host.
+ * script). The witness then sees the key as a {@code GET} and {@code PTTL} would see it at that moment, by its own
+ * clock: the same one, since the test starts every server on one host.
  *
- * <p>The read comes at least a round trip before the judgement, not in the same atomic step as on one Redis. So the
- * judgement takes the holder as read, and the lease as what is left of it by now, by the shared clock. A claim then
- * never outlives the lease it was read from (leases only grow), so a claim alive at the judgement was alive at the
- * read, and an overlap or early takeover the checker reports did happen. If the section's own lease as read has run
- * out, or nearly, by the time of the judgement, the key may have been renewed or taken since and the read tells
- * nothing: the script answers that it is stale ({@link LockView#READ_BEFORE_PRELUDE}) and the checker reads again. What this costs is sight of a
- * violation that begins and ends within the round trip between a read and its judgement.
+ * <p>The read comes at least a round trip before the judgement, not in the same atomic step. So the judgement takes
+ * the holder as read, and the lease as what is left of it by now, by the shared clock. A claim then never outlives the
+ * lease it was read from (leases only grow), so a claim alive at the judgement was alive at the read, and an overlap or
+ * early takeover the checker reports did happen. If the section's own lease as read has run out, or nearly, by the
+ * time of the judgement, the key may have been renewed or taken since and the read tells nothing: the witness answers
+ * that it is stale and the checker reads again. What this costs is sight of a violation that begins and ends within
+ * the round trip between a read and its judgement.
  */
 final class ClusterLockView implements LockView {
 
@@ -63,22 +64,12 @@ final class ClusterLockView implements LockView {
         this.counts = counts;
     }
 
-    @Override
-    public String prelude() {
-        return LockView.READ_BEFORE_PRELUDE;
-    }
-
-    @Override
-    public List<String> keys(String lockKey) {
-        return List.of();
-    }
-
     /**
      * Reads the lock key, and while its master does not answer, reads again until it does: the section waits inside,
      * its claim alive for as long as its lease, so that whoever takes the lock meanwhile is caught overlapping it.
      */
     @Override
-    public List<String> args(String lockKey) {
+    public HolderRead read(String lockKey, String ownerToken) {
         try {
             return read(lockKey);
         } catch (DataAccessException first) {
@@ -96,11 +87,12 @@ final class ClusterLockView implements LockView {
         }
     }
 
-    private List<String> read(String lockKey) {
+    private HolderRead read(String lockKey) {
         List<String> read = cluster.execute(READ, List.of(lockKey));
         if (read == null || read.isEmpty()) {
-            return List.of("", "-1");
+            return HolderRead.none();
         }
-        return List.of(read.get(0), read.get(1));
+        long leaseEnd = Long.parseLong(read.get(1));
+        return leaseEnd < 0 ? HolderRead.forGood(read.get(0)) : HolderRead.until(read.get(0), leaseEnd);
     }
 }

@@ -2,7 +2,6 @@ package io.distlock.redis.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedisCluster;
 import io.distlock.test.fuzz.Count;
 import io.distlock.test.fuzz.FuzzReport;
@@ -18,9 +17,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cross-process mutual-exclusion fuzz of {@link MutualExclusionFuzzTest} with its locks on a Redis Cluster of three
- * masters with one replica each, and its checker's records on a Redis of their own that no fault touches. The checker
- * reads each lock key from the master that serves its slot (see {@link ClusterLockView}); the run's keys are spread
- * over all three masters.
+ * masters with one replica each; the checker's records are kept by its witness in the test's JVM, which no fault
+ * touches. The checker reads each lock key from the master that serves its slot (see {@link ClusterLockView}); the
+ * run's keys are spread over all three masters.
  *
  * <p>On a healthy cluster the fuzz must find no violation at all. With a master SIGKILLed part-way and its replica
  * promoted, Redis's asynchronous replication may lose a lock, or a fencing counter's latest increments, that the
@@ -61,19 +60,14 @@ class ClusterMutualExclusionFuzzTest {
     private static final Set<String> FAILOVER_VIOLATIONS = Set.of("overlap", "taken-early", "fencing");
 
     private static TestRedisCluster cluster;
-    private static TestRedis checker;
 
     @BeforeAll
     static void startServers() {
         cluster = TestRedisCluster.start();
-        checker = TestRedis.start();
     }
 
     @AfterAll
     static void stopServers() {
-        if (checker != null) {
-            checker.close();
-        }
         if (cluster != null) {
             cluster.close();
         }
@@ -89,7 +83,7 @@ class ClusterMutualExclusionFuzzTest {
         FuzzSettings settings = FuzzSettings.fromEnvironment(5, 2, 5, 6);
 
         FuzzReport report = MutualExclusionFuzz.runWithoutViolations(
-                RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(), settings);
+                RedisFuzzServers.cluster(cluster), LockKind.DISTLOCK.lock(), settings);
 
         assertThat(Set.copyOf(report.placement().servedBy().values()))
                 .as("masters serving the run's keys")
@@ -97,7 +91,7 @@ class ClusterMutualExclusionFuzzTest {
     }
 
     /**
-     * Reading lock keys from the cluster, apart from its records, the checker still catches a broken lock; a short run
+     * Reading lock keys from the cluster, the checker still catches a broken lock; a short run
      * does, since this lock is caught hundreds of times a second.
      */
     @Test
@@ -105,7 +99,7 @@ class ClusterMutualExclusionFuzzTest {
         FuzzSettings settings = FuzzSettings.control();
 
         MutualExclusionFuzz.runCaught(
-                RedisFuzzServers.cluster(cluster, checker), LockKind.RELEASE_WITHOUT_COMPARE.lock(), settings);
+                RedisFuzzServers.cluster(cluster), LockKind.RELEASE_WITHOUT_COMPARE.lock(), settings);
     }
 
     @Test
@@ -148,7 +142,7 @@ class ClusterMutualExclusionFuzzTest {
         FuzzSettings settings = FuzzSettings.fromEnvironment(18, 2, 5, 6);
 
         FuzzReport report = MutualExclusionFuzz.run(
-                RedisFuzzServers.cluster(cluster, checker), LockKind.DISTLOCK.lock(lockOptions), settings, failover);
+                RedisFuzzServers.cluster(cluster), LockKind.DISTLOCK.lock(lockOptions), settings, failover);
 
         MasterFailover.Timeline timeline = failover.timeline();
         System.out.println(FailoverSummary.table(timeline, report));

@@ -22,9 +22,10 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@code runWithLock}, nested re-entry released in either order, release from another thread), under long fixed
  * leases, short fixed leases that sections often outlive, and auto-renewed leases, some held across several renewals.
  *
- * <p>An independent checker records every critical section in Redis with Lua scripts on a
- * connection of its own. Entering, a section claims its key with a checker key that expires with the holder's lease
- * (read from the lock's key), and appends its fencing token to the key's list; exiting, it removes its claim. A section
+ * <p>An independent checker records every critical section with a witness in the test's JVM, which the workers reach
+ * over a loopback socket, each judgement with the lock key read just before on a connection of the checker's own.
+ * Entering, a section claims its key until just before the holder's lease ends (read from the lock's key), and appends
+ * its fencing token to the key's list; exiting, it removes its claim. A section
  * that finds another's claim alive overlapped it; a section whose lock key is gone while its claim is alive, or before
  * its lease can have run out by its own clock, had its lock taken early; a fencing token that does not rise is out of
  * order (checked as sections enter, and again from the lists afterwards). A section whose lease ran out is
@@ -40,9 +41,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * readers inside together, or it would pass with readers taking turns.
  *
  * <p>In the path mode the keys are the paths of one random tree, locked through
- * {@code RedisLock.tree(...)}: a path conflicts with itself, its ancestors and its descendants. Its own checker
- * claims each section's path in one hash of the tree's live claims and compares paths segment by
- * segment; fencing tokens, one counter for the tree, must rise across conflicting paths. The run must show sections
+ * {@code RedisLock.tree(...)}: a path conflicts with itself, its ancestors and its descendants. The witness claims
+ * each section's path among the tree's live claims and compares paths segment by segment; fencing tokens, one counter for the tree, must rise across conflicting paths. The run must show sections
  * inside paths apart from each other at once, and refusals while only an ancestor or descendant was inside.
  *
  * <p>With asynchronous holders, each worker JVM keeps as many acquisitions in flight as it would have threads, through

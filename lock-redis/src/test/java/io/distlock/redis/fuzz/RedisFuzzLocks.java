@@ -23,9 +23,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * Builds, in a fuzz worker, the Redis lock of a {@link LockKind} ({@link FuzzTarget#variant()}) on the servers of a
  * {@link Topology} ({@link FuzzTarget#address()}), configured by {@link LockOptions} ({@link FuzzTarget#options()}),
- * and the view the checker reads its keys through: on one Redis, the checker's own, whose scripts read the lock key
- * themselves ({@link SameRedisLockView}); on a cluster or a Redlock group, clients of the view's own
- * ({@link ClusterLockView}, {@link RedlockLockView}).
+ * and the view the checker reads its keys through, on clients of the view's own: on one Redis ({@link
+ * SameRedisLockView}), a cluster ({@link ClusterLockView}) or a Redlock group ({@link RedlockLockView}).
  */
 public final class RedisFuzzLocks implements FuzzLockFactory {
 
@@ -80,9 +79,10 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
             List<LettuceConnectionFactory> opened) {
         Duration lockTimeout = options.commandTimeout();
         List<LettuceConnectionFactory> lockConnections = new ArrayList<>();
-        // On a cluster the checker reads lock keys through a cluster-aware client of its own, not the lock's; each read
-        // with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands do. On
-        // a Redlock group it reads every node through a client of its own, which fails at once on a node that is down.
+        // The checker reads lock keys through a client of its own, not the lock's: on a cluster a cluster-aware one,
+        // each
+        // read with the lock's timeout, so that a read sent to a dead master fails no later than the lock's commands
+        // do; on a Redlock group one for every node, which fails at once on a node that is down.
         List<LettuceConnectionFactory> lockReads = new ArrayList<>();
         LockView view;
         switch (topology.kind()) {
@@ -102,15 +102,12 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
             }
             default -> {
                 lockConnections.add(started(connect(topology.nodes().get(0), lockTimeout, false), opened));
-                view = new SameRedisLockView();
+                lockReads.add(started(connect(topology.nodes().get(0), lockTimeout, false), opened));
+                view = new SameRedisLockView(template(lockReads.get(0)));
             }
         }
         Runnable destroy = () -> opened.forEach(LettuceConnectionFactory::destroy);
-        LockUnderTest.Builder lock = locks(kind, lockConnections, target, options, view, destroy);
-        if (topology.kind() == Topology.Kind.STANDALONE) {
-            lock.withoutWarmUp();
-        }
-        return lock.build();
+        return locks(kind, lockConnections, target, options, view, destroy).build();
     }
 
     /**
@@ -245,7 +242,7 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
 
     /**
      * The Redis servers that hold a run's locks, as a worker's {@link FuzzTarget#address()} spells them: {@code
-     * standalone:host:port} (the checker's own Redis), {@code cluster:host:port,...} (some nodes of a cluster, from
+     * standalone:host:port} (one Redis), {@code cluster:host:port,...} (some nodes of a cluster, from
      * which the client finds the rest) or {@code redlock:host:port,...} (every independent master of a Redlock).
      *
      * @param kind how the servers hold the locks

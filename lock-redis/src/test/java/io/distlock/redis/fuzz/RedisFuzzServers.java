@@ -10,45 +10,38 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Where a Redis fuzz run keeps its locks and its checker's records: both on one Redis, or the locks on a Redis
- * Cluster or on the independent masters of a Redlock, and the records on a Redis of their own, which no fault done to
- * the lock's servers touches. The workers' {@link RedisFuzzLocks} connect to the locks' servers through the {@link
- * #lockAddress()}.
+ * Where a Redis fuzz run keeps its locks: on one Redis, on a Redis Cluster or on the independent masters of a Redlock.
+ * The workers' {@link RedisFuzzLocks} connect to them through the {@link #lockAddress()}; the checker's records need
+ * no server.
  */
 final class RedisFuzzServers implements FuzzServers {
 
     /** Far more names than it takes to find a few in each master's slots, which are a third of all. */
     private static final int MAX_CANDIDATE_NAMES = 100_000;
 
-    private final TestRedis checker;
+    private final TestRedis standalone;
     private final TestRedisCluster cluster;
     private final List<TestRedis> redlockNodes;
 
-    private RedisFuzzServers(TestRedis checker, TestRedisCluster cluster, List<TestRedis> redlockNodes) {
-        this.checker = checker;
+    private RedisFuzzServers(TestRedis standalone, TestRedisCluster cluster, List<TestRedis> redlockNodes) {
+        this.standalone = standalone;
         this.cluster = cluster;
         this.redlockNodes = List.copyOf(redlockNodes);
     }
 
-    /** Locks and records on one Redis. */
+    /** Locks on one Redis. */
     static RedisFuzzServers oneRedis(TestRedis redis) {
         return new RedisFuzzServers(redis, null, List.of());
     }
 
-    /** Locks on {@code cluster}, records on {@code checker}. */
-    static RedisFuzzServers cluster(TestRedisCluster cluster, TestRedis checker) {
-        return new RedisFuzzServers(checker, cluster, List.of());
+    /** Locks on {@code cluster}. */
+    static RedisFuzzServers cluster(TestRedisCluster cluster) {
+        return new RedisFuzzServers(null, cluster, List.of());
     }
 
-    /** Locks on the independent masters {@code nodes} of a Redlock, records on {@code checker}. */
-    static RedisFuzzServers redlock(List<TestRedis> nodes, TestRedis checker) {
-        return new RedisFuzzServers(checker, null, nodes);
-    }
-
-    /** The Redis of the checker's records, the start signal, and the locks unless they are on a cluster or Redlock. */
-    @Override
-    public TestRedis checker() {
-        return checker;
+    /** Locks on the independent masters {@code nodes} of a Redlock. */
+    static RedisFuzzServers redlock(List<TestRedis> nodes) {
+        return new RedisFuzzServers(null, null, nodes);
     }
 
     /** The locks' servers as {@link RedisFuzzLocks.Topology} spells them. */
@@ -62,18 +55,18 @@ final class RedisFuzzServers implements FuzzServers {
                     .map(node -> node.host() + ":" + node.port())
                     .toList());
         }
-        return RedisFuzzLocks.Topology.standalone(checker.host() + ":" + checker.port());
+        return RedisFuzzLocks.Topology.standalone(standalone.host() + ":" + standalone.port());
     }
 
     @Override
     public String description() {
         if (cluster != null) {
-            return "Redis Cluster of " + cluster.nodes().size() + " nodes; checker on a Redis of its own";
+            return "Redis Cluster of " + cluster.nodes().size() + " nodes";
         }
         if (!redlockNodes.isEmpty()) {
-            return "Redlock over " + redlockNodes.size() + " independent Redis masters; checker on a Redis of its own";
+            return "Redlock over " + redlockNodes.size() + " independent Redis masters";
         }
-        return "one Redis, with the checker's records";
+        return "one Redis";
     }
 
     /**
@@ -128,6 +121,6 @@ final class RedisFuzzServers implements FuzzServers {
                             .map(node -> Integer.toString(node.port()))
                             .collect(Collectors.joining(", :"));
         }
-        return "Redis :" + checker.port();
+        return "Redis :" + standalone.port();
     }
 }

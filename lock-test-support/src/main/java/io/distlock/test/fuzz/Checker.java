@@ -1,11 +1,21 @@
 package io.distlock.test.fuzz;
 
 /**
- * The fuzz's independent witness of critical sections: it records in Redis, on a connection of its own, every section
- * a worker enters under a lock, and judges whether another section was inside in a way the lock forbids. Keys are
- * judged by {@link SectionChecker}, paths of a tree by {@link PathChecker}.
+ * The fuzz's independent witness of critical sections, as a worker calls it: every section a worker enters under a
+ * lock is judged and recorded by the parent's {@link Witness}, on a connection apart from the lock's, from the state of
+ * its lock key read just before ({@link Judgements}). The judgements are the parent's ledger's: {@link KeyLedger} for
+ * keys, {@link PathLedger} for the paths of a tree.
  */
-interface Checker {
+final class Checker {
+
+    private final Ledger witness;
+    private final Judgements judgements;
+
+    /** A checker that reports to {@code witness} what it reads through {@code lockView}. */
+    Checker(Ledger witness, LockView lockView) {
+        this.witness = witness;
+        this.judgements = new Judgements(witness, lockView);
+    }
 
     /** What the checker saw when a section entered. */
     enum Entry {
@@ -16,10 +26,10 @@ interface Checker {
         /** Another section was inside, the fencing token went backwards, or the lock was taken early. */
         VIOLATION;
 
-        static Entry of(int code) {
-            return switch (code) {
-                case 1 -> CLAIMED;
-                case 0 -> NOT_OWNED;
+        static Entry of(int verdict) {
+            return switch (verdict) {
+                case Ledger.OWN -> CLAIMED;
+                case Ledger.NOT_OWN -> NOT_OWNED;
                 default -> VIOLATION;
             };
         }
@@ -34,67 +44,59 @@ interface Checker {
         /** The lock key is not the holder's although its lease is certainly still alive. */
         VIOLATION;
 
-        static State of(int code) {
-            return switch (code) {
-                case 1 -> HELD;
-                case 0 -> LOST;
+        static State of(int verdict) {
+            return switch (verdict) {
+                case Ledger.OWN -> HELD;
+                case Ledger.NOT_OWN -> LOST;
                 default -> VIOLATION;
             };
         }
     }
 
     /** Records that the section entered, right after its lock was acquired. */
-    void enter(Section section);
+    void enter(Section section) {
+        section.entered(Entry.of(judgements.enter(section)));
+    }
 
     /** Checks, in the middle of a section, that its lock is still its own. */
-    default void check(Section section) {
-        section.checked(checkpoint(section, "check"));
+    void check(Section section) {
+        section.checked(State.of(judgements.checkpoint(section, Ledger.Checkpoint.CHECK)));
     }
 
     /** Checks like {@link #check} and extends the claim to the lock's current lease, for auto-renewed sections. */
-    default void refresh(Section section) {
-        section.checked(checkpoint(section, "refresh"));
+    void refresh(Section section) {
+        section.checked(State.of(judgements.checkpoint(section, Ledger.Checkpoint.REFRESH)));
     }
 
     /**
      * Records that the section exited, before its lock is released. A section whose lock key could not be read only
      * removes its claim: left behind, the claim would outlive the release and count the next holder as an overlap.
      */
-    default void exit(Section section) {
+    void exit(Section section) {
         if (!section.unreadable()) {
             try {
-                section.checked(checkpoint(section, "exit"));
+                section.checked(State.of(judgements.checkpoint(section, Ledger.Checkpoint.EXIT)));
                 return;
             } catch (LockView.Unreadable e) {
-                leave(section);
+                witness.leave(Claimant.of(section));
                 throw e;
             }
         }
-        leave(section);
+        witness.leave(Claimant.of(section));
     }
 
-    /**
-     * Judges the section at a checkpoint of one {@code mode}, {@code check}, {@code refresh} or {@code exit}, with the
-     * checker's own script.
-     */
-    State checkpoint(Section section, String mode);
+    /** Notes that an acquisition of {@code key} was refused, which tells the witness of paths who was inside. */
+    void refused(String key) {
+        witness.refused(key);
+    }
 
-    /** Removes the section's claim without judging it. */
-    void leave(Section section);
-
-    /**
-     * Notes that an acquisition of {@code key} was refused. Only a checker that learns something from a refusal, such
-     * as which other claim was alive then, records it.
-     */
-    default void refused(String key) {}
-
-    /** The checker could not reach its Redis; its records may miss a section, so the run cannot be trusted. */
-    final class CheckerFailure extends RuntimeException {
+    /** The checker could not reach its witness; its records may miss a section, so the run cannot be trusted. */
+    static final class CheckerFailure extends RuntimeException {
 
         private static final long serialVersionUID = 1L;
 
         CheckerFailure(Throwable cause) {
-            super("the checker's Redis call failed: " + cause.getMessage(), cause);
+            super("a call to the checker's witness failed: " + cause.getMessage(), cause);
         }
     }
 }

@@ -1,15 +1,13 @@
 package io.distlock.test.fuzz;
 
-import io.distlock.test.TestRedis;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the checker left in Redis after a run, read back by the parent: the violation counts and descriptions written
- * by its scripts, and an offline check that each key's fencing tokens rose strictly in the order sections entered:
- * a writer's (or exclusive holder's) above every token before it, a reader's above the last writer's before it.
+ * What the checker's witness recorded in a run, read back by the parent from its own ledger: the violation counts and
+ * descriptions of its judgements, and an offline check that each key's fencing tokens rose strictly in the order
+ * sections entered: a writer's (or exclusive holder's) above every token before it, a reader's above the last
+ * writer's before it; for the paths of a tree, above every token that entered a conflicting path before it.
  *
  * @param violations counts by kind: overlap, taken-early, fencing
  * @param details the first violations, described
@@ -48,7 +46,7 @@ public record CheckerRecords(
             Map<String, Long> violations, long sectionsChecked, long readerSections, long fenceInversions) {
 
         /**
-         * Every violation on the key, the checker's and the offline fencing check's.
+         * Every violation on the key, the witness's judgements' and the offline fencing check's.
          *
          * @return how many
          */
@@ -57,45 +55,8 @@ public record CheckerRecords(
         }
     }
 
-    static CheckerRecords read(TestRedis redis, CheckerKeys keys, List<String> keyNames) {
-        Map<String, KeyRecords> byKey = new LinkedHashMap<>();
-        for (String key : keyNames) {
-            List<String> fences = lines(redis.command("LRANGE", keys.fences(key), "0", "-1"));
-            long highest = 0;
-            long lastWriter = 0;
-            long readers = 0;
-            long inversions = 0;
-            for (String fence : fences) {
-                boolean reader = fence.startsWith("r");
-                long token = Long.parseLong(reader ? fence.substring(1) : fence);
-                if (token <= (reader ? lastWriter : highest)) {
-                    inversions++;
-                }
-                if (reader) {
-                    readers++;
-                } else {
-                    lastWriter = Math.max(lastWriter, token);
-                }
-                highest = Math.max(highest, token);
-            }
-            byKey.put(key, new KeyRecords(counts(redis, keys.violationsOf(key)), fences.size(), readers, inversions));
-        }
-        return new CheckerRecords(
-                counts(redis, keys.violations()),
-                lines(redis.command("LRANGE", keys.details(), "0", "-1")),
-                byKey.values().stream().mapToLong(KeyRecords::sectionsChecked).sum(),
-                byKey.values().stream().mapToLong(KeyRecords::readerSections).sum(),
-                counter(redis, keys.readersBesideReaders()),
-                0,
-                0,
-                0,
-                byKey.values().stream().mapToLong(KeyRecords::fenceInversions).sum(),
-                counter(redis, keys.lapses()),
-                byKey);
-    }
-
     /**
-     * The violations of one kind the checker's scripts counted.
+     * The violations of one kind the witness counted as it judged.
      *
      * @param kind {@code overlap}, {@code taken-early} or {@code fencing}
      * @return how many, over all keys
@@ -105,7 +66,7 @@ public record CheckerRecords(
     }
 
     /**
-     * Every violation the checker recorded, its scripts' and the offline fencing check's.
+     * Every violation the checker recorded, the witness's judgements' and the offline fencing check's.
      *
      * @return how many, over all keys
      */
@@ -113,26 +74,7 @@ public record CheckerRecords(
         return sum(violations) + fenceInversions;
     }
 
-    static long counter(TestRedis redis, String key) {
-        String count = redis.command("GET", key);
-        return count == null ? 0 : Long.parseLong(count);
-    }
-
-    /** A hash of counts, as the checker's scripts keep them. */
-    static Map<String, Long> counts(TestRedis redis, String hash) {
-        Map<String, Long> counts = new LinkedHashMap<>();
-        List<String> fields = lines(redis.command("HGETALL", hash));
-        for (int i = 0; i + 1 < fields.size(); i += 2) {
-            counts.put(fields.get(i), Long.parseLong(fields.get(i + 1)));
-        }
-        return counts;
-    }
-
     private static long sum(Map<String, Long> counts) {
         return counts.values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    static List<String> lines(String reply) {
-        return reply == null || reply.isEmpty() ? List.of() : Arrays.asList(reply.split("\n"));
     }
 }

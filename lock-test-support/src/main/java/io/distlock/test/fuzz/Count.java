@@ -38,7 +38,7 @@ public enum Count {
     NODE_READ_FAILED,
     /** The checker could not read a lock key even after waiting; the section went unchecked from there on. */
     LOCK_UNREADABLE,
-    /** The checker's own Redis calls failed; its records may then be incomplete. */
+    /** The checker's calls to its witness failed; its records may then be incomplete. */
     CHECKER_ERRORS,
     /** Any other exception from the lock; each is printed. */
     UNEXPECTED_ERRORS,

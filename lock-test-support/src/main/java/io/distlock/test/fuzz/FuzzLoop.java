@@ -104,8 +104,8 @@ final class FuzzLoop implements Runnable {
      * tryAcquireAsync} or {@code acquireAsync} with no thread waiting for it, and the next one starts when the section
      * of the last one ended. The section and its release run when the acquisition completes, on one of {@code holders}'
      * threads, a third of the releases on yet another thread and a third through {@code releaseAsync}: the checker's
-     * section blocks (it calls Redis and sleeps to
-     * outlive short leases), which must not hold up the thread the lock completes its stages on.
+     * section blocks (it reads the lock's store, calls the witness and sleeps to outlive short leases), which must not
+     * hold up the thread the lock completes its stages on.
      *
      * <p>The steps of a chain run one after another, each started by the completion of the one before, so the loop's
      * state and random draws stay confined to one step at a time, as in a thread.

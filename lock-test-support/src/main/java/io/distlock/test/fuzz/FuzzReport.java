@@ -15,7 +15,7 @@ import java.util.Map;
  * @param startUp from starting the worker JVMs until all were ready to go
  * @param windDown from the end of the hammering time until the last worker exited
  * @param totals the workers' counts
- * @param records what the checker recorded in Redis
+ * @param records what the checker's witness recorded
  * @param notable violation, error and hang lines the workers printed, and the last output of workers that failed
  * @param exitStatuses the workers' exit statuses
  */

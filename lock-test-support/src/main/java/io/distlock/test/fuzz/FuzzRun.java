@@ -10,9 +10,9 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one fuzz run from the parent: starts the worker JVMs, starts them hammering together once all are ready, lets
- * a {@link Disruption} act on the servers meanwhile, waits for the workers' summaries and reads back the checker's
- * records. Workers are killed in every case.
+ * Runs one fuzz run from the parent: opens the run's {@link Witness} on a ledger of its own, starts the worker JVMs,
+ * starts them hammering together once all are ready, lets a {@link Disruption} act on the servers meanwhile, waits for
+ * the workers' summaries and reads back the ledger's records. Workers are killed and the witness closed in every case.
  */
 final class FuzzRun {
 
@@ -34,9 +34,8 @@ final class FuzzRun {
 
     static FuzzReport run(FuzzServers servers, FuzzLock lock, FuzzSettings settings, Disruption disruption)
             throws InterruptedException {
-        CheckerKeys keys =
-                new CheckerKeys("fuzz:" + lock.variant().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":");
-        String lockPrefix = WorkerConfig.lockPrefix(keys.namespace());
+        String namespace = "fuzz:" + lock.variant().toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID() + ":";
+        String lockPrefix = WorkerConfig.lockPrefix(namespace);
         SectionMix mix = lock.mix();
         // A path run's lock keys are the paths of its tree, as many as the tree drew; all its processes share them.
         List<String> keyNames =
@@ -44,18 +43,18 @@ final class FuzzRun {
         FuzzSettings ran = mix.paths() ? settings.withKeys(keyNames.size()) : settings;
         LockPlacement placement = placement(servers, lockPrefix, keyNames);
         List<WorkerProcess> workers = new ArrayList<>();
+        RunLedger ledger = RunLedger.of(mix);
         long started = System.nanoTime();
-        try {
+        try (Witness witness = Witness.start(ledger)) {
             for (int process = 0; process < settings.processes(); process++) {
                 workers.add(WorkerProcess.start(new WorkerConfig(
-                        servers.checker().host(),
-                        servers.checker().port(),
+                        witness.port(),
                         lock.factory().getName(),
                         servers.lockAddress(),
                         lock.variant(),
                         lock.options(),
                         mix,
-                        keys.namespace(),
+                        namespace,
                         process,
                         settings.threads(),
                         settings.asyncHolders(),
@@ -70,14 +69,14 @@ final class FuzzRun {
                             + "; last output: " + worker.tail());
                 }
             }
-            servers.checker().command("SET", keys.go(), "1");
+            witness.go();
             long goNanos = System.nanoTime();
             long exitBy = goNanos
                     + TimeUnit.SECONDS.toNanos(settings.seconds())
                     + FuzzWorker.GRACE.toNanos()
                     + EXIT_SLACK.toNanos();
-            disruption.during(new RunInProgress(
-                    servers.checker(), keys, lockPrefix, keyNames, Duration.ofSeconds(settings.seconds()), goNanos));
+            disruption.during(
+                    new RunInProgress(ledger, lockPrefix, keyNames, Duration.ofSeconds(settings.seconds()), goNanos));
             List<Integer> statuses = new ArrayList<>();
             List<Totals> totals = new ArrayList<>();
             List<String> notable = new ArrayList<>();
@@ -98,9 +97,7 @@ final class FuzzRun {
                     Duration.ofNanos(goNanos - started),
                     Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
                     Totals.sum(totals),
-                    mix.paths()
-                            ? PathRecords.read(servers.checker(), keys)
-                            : CheckerRecords.read(servers.checker(), keys, keyNames),
+                    ledger.records(keyNames),
                     notable,
                     statuses);
         } finally {

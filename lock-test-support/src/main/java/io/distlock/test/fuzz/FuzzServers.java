@@ -1,22 +1,14 @@
 package io.distlock.test.fuzz;
 
-import io.distlock.test.TestRedis;
 import java.util.List;
 import java.util.stream.IntStream;
 
 /**
- * Where a fuzz run keeps its checker's records and its locks, as the parent JVM sees them: the records on a Redis
- * (the locks' own servers, or one of their own, which no fault done to the lock's servers touches), and the locks
- * wherever the run's {@link FuzzLockFactory} connects to.
+ * Where a fuzz run keeps its locks, as the parent JVM sees them: wherever the run's {@link FuzzLockFactory} connects
+ * to. The checker's records need no server: they are kept by the run's witness, in the parent JVM, which no fault done
+ * to the lock's servers touches.
  */
 public interface FuzzServers {
-
-    /**
-     * The Redis of the checker's records and of the start signal.
-     *
-     * @return the checker's Redis
-     */
-    TestRedis checker();
 
     /**
      * Where the locks are, passed to every worker's factory ({@link FuzzTarget#address()}).
@@ -56,20 +48,14 @@ public interface FuzzServers {
     }
 
     /**
-     * Locks in a store other than Redis, records on {@code checker}.
+     * Locks in a store of the factory's, at one address.
      *
-     * @param checker the Redis of the checker's records
      * @param address where the store is, in the form the run's factory takes
      * @param store what the store is, for the report, such as {@code PostgreSQL :5432}
      * @return the servers
      */
-    static FuzzServers store(TestRedis checker, String address, String store) {
+    static FuzzServers store(String address, String store) {
         return new FuzzServers() {
-            @Override
-            public TestRedis checker() {
-                return checker;
-            }
-
             @Override
             public String lockAddress() {
                 return address;
@@ -77,7 +63,7 @@ public interface FuzzServers {
 
             @Override
             public String description() {
-                return store + "; checker on a Redis of its own";
+                return store;
             }
 
             @Override

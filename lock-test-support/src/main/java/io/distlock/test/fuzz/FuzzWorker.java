@@ -14,14 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A worker process of a fuzz run: {@link WorkerConfig} as arguments; builds the lock through the run's {@link
- * FuzzLockFactory}, prints {@value #READY} once connected, waits for the run's start signal in the checker's Redis,
+ * FuzzLockFactory}, prints {@value #READY} once connected, waits for the run's start signal from the parent's witness,
  * runs its threads (or with asynchronous holders, as many chains of acquisitions in flight) for the run's duration and
  * prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are
  * printed), 3 if the start signal never came. Started by the run on the class path of the JVM that starts it, never by
@@ -39,8 +35,8 @@ public final class FuzzWorker {
     /** Short, so that a warm-up lock whose release failed holds up the run's first sections only briefly. */
     private static final Lease WARM_UP_LEASE = Lease.fixed(Duration.ofSeconds(1));
 
-    /** The checker's own commands: generous, so that a busy machine does not make the run inconclusive. */
-    private static final Duration CHECKER_COMMAND_TIMEOUT = Duration.ofSeconds(10);
+    /** Reads the lock keys as no section's, to warm up the view's connections. */
+    private static final String WARM_UP_OWNER = "fuzz-warm-up";
 
     private FuzzWorker() {}
 
@@ -58,14 +54,12 @@ public final class FuzzWorker {
             status = 1;
         }
         System.out.flush();
-        // Lettuce and executor threads must not keep the process alive after its summary.
+        // The lock's client threads and the executors must not keep the process alive after its summary.
         System.exit(status);
     }
 
     private static int run(WorkerConfig config) throws InterruptedException {
         FuzzLockFactory factory = factory(config.factory());
-        LettuceConnectionFactory checkerConnections =
-                connect(config.checkerHost(), config.checkerPort(), CHECKER_COMMAND_TIMEOUT);
         ExecutorService releaser = Executors.newFixedThreadPool(2, task -> {
             Thread thread = new Thread(task, "fuzz-releaser");
             thread.setDaemon(true);
@@ -74,21 +68,17 @@ public final class FuzzWorker {
         Tally tally = new Tally();
         FuzzTarget request = new FuzzTarget(
                 config.address(), config.variant(), config.options(), config.lockPrefix(), tally.viewCounts());
-        try (LockUnderTest target = factory.open(request)) {
-            StringRedisTemplate checkerRedis = new StringRedisTemplate(checkerConnections);
-            checkerRedis.afterPropertiesSet();
-            CheckerKeys keys = new CheckerKeys(config.namespace());
+        try (WitnessClient witness = new WitnessClient(config.witnessPort());
+                LockUnderTest target = factory.open(request)) {
             LockView lockView = target.view();
-            Checker checker = config.mix().paths()
-                    ? new PathChecker(checkerRedis, keys, lockView)
-                    : new SectionChecker(checkerRedis, keys, lockView);
+            Checker checker = new Checker(witness, lockView);
             Workload workload = Workload.of(config.mix(), config.keyNames());
             if (target.warmsUp()) {
-                connectToEveryServer(target, lockView, config.keyNames());
+                connectToEveryServer(target, lockView, workload, config.keyNames());
             }
             System.out.println(READY + " process " + config.process());
             System.out.flush();
-            if (!awaitStart(checkerRedis, keys)) {
+            if (!witness.awaitStart(START_SIGNAL_WAIT)) {
                 System.out.println(Tally.ERROR + " no start signal within " + START_SIGNAL_WAIT);
                 return 3;
             }
@@ -110,7 +100,6 @@ public final class FuzzWorker {
             return hung > 0 ? 2 : 0;
         } finally {
             releaser.shutdownNow();
-            checkerConnections.destroy();
         }
     }
 
@@ -127,33 +116,24 @@ public final class FuzzWorker {
     }
 
     /**
-     * Takes and releases each key's lock once, and reads each key as the checker does, so that the lock's and the
-     * view's clients have found a cluster's topology and connected to every master, Redlock node or store before the
-     * run starts, not in its first seconds. The checker does not see these acquisitions; they only advance the fencing
-     * counters.
+     * Takes and releases each key's lock once, as the sections write it, and reads each key as the checker does, so
+     * that the lock's and the view's clients have found a cluster's topology and connected to every master, Redlock
+     * node, Redis or store before the run starts, not in its first seconds. The checker does not see these
+     * acquisitions; they only advance the fencing counters.
      */
-    private static void connectToEveryServer(LockUnderTest target, LockView lockView, List<String> keyNames)
+    private static void connectToEveryServer(
+            LockUnderTest target, LockView lockView, Workload workload, List<String> keyNames)
             throws InterruptedException {
-        for (String key : keyNames) {
+        for (String name : keyNames) {
+            String key = workload.written(name);
             try {
                 target.lock().tryAcquire(key, WARM_UP_LEASE).ifPresent(LockHandle::release);
-                lockView.args(target.lockKey(key, false));
+                lockView.read(target.lockKey(workload.handleKey(key), false), WARM_UP_OWNER);
             } catch (LockException | LockView.Unreadable e) {
                 // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
                 System.out.println("warming up on " + key + " failed: " + e);
             }
         }
-    }
-
-    private static boolean awaitStart(StringRedisTemplate redis, CheckerKeys keys) throws InterruptedException {
-        long deadline = System.nanoTime() + START_SIGNAL_WAIT.toNanos();
-        while (System.nanoTime() - deadline < 0) {
-            if (Boolean.TRUE.equals(redis.hasKey(keys.go()))) {
-                return true;
-            }
-            Thread.sleep(5);
-        }
-        return false;
     }
 
     private static int runThreads(List<FuzzLoop> loops, int process, long deadlineNanos) throws InterruptedException {
@@ -220,17 +200,5 @@ public final class FuzzWorker {
             thread.join(TimeUnit.SECONDS.toMillis(5));
         }
         return hung;
-    }
-
-    /** Connections to the checker's Redis. */
-    private static LettuceConnectionFactory connect(String host, int port, Duration commandTimeout) {
-        LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                new RedisStandaloneConfiguration(host, port),
-                LettuceClientConfiguration.builder()
-                        .commandTimeout(commandTimeout)
-                        .build());
-        factory.afterPropertiesSet();
-        factory.start();
-        return factory;
     }
 }

@@ -18,6 +18,9 @@ interface KeySpace {
     /** The key that a handle acquired with {@code key} reports, and {@link io.distlock.LockContext} knows it by. */
     String handleKey(String key);
 
+    /** One of the run's key names as the sections write it to the lock. */
+    String written(String name);
+
     /** Key names that lock only themselves. */
     static KeySpace flat(List<String> names) {
         List<String> keys = List.copyOf(names);
@@ -39,6 +42,11 @@ interface KeySpace {
             @Override
             public String handleKey(String key) {
                 return key;
+            }
+
+            @Override
+            public String written(String name) {
+                return name;
             }
         };
     }

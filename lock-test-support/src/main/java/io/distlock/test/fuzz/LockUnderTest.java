@@ -37,7 +37,7 @@ public final class LockUnderTest implements AutoCloseable {
         return new Builder(lock, view);
     }
 
-    /** Where the view finds the lock of a key: the name passed to {@link LockView#keys} and {@link LockView#args}. */
+    /** Where the view finds the lock of a key: the name passed to {@link LockView#read}. */
     @FunctionalInterface
     public interface LockKeys {
 

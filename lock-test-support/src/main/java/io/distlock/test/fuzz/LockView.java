@@ -1,67 +1,23 @@
 package io.distlock.test.fuzz;
 
-import java.util.List;
-
 /**
- * Where the checker's scripts learn the state of a lock key: its holder and remaining lease, {@code holder} and {@code
- * ttl} as {@code GET} and {@code PTTL} would give them, which every judgement of the checker starts from. A lock kept
- * on the checker's own Redis lets the scripts read the key themselves, atomically with their judgement; a lock kept
- * anywhere else is read just before, through the view's own connection, and its holder and lease end passed to the
- * scripts as arguments ({@link #READ_BEFORE_PRELUDE}).
+ * How the checker reads the state of a lock key, just before each judgement: its holder and when the holder's lease
+ * ends. The worker reads through the view, on connections of the view's own, and passes what it read to the witness,
+ * which judges it by its own clock: a read whose lease, as read, has 2 ms or less left for the section's own holder is
+ * stale, and the checker reads again once that lease has ended.
  */
 public interface LockView {
 
     /**
-     * The prelude of every view that reads the lock's state just before the judgement: the script's last two arguments
-     * are the holder as read ({@code ''} if none) and when its lease ends, in ms since the epoch by a clock of the same
-     * host as the checker's Redis ({@code -1}: never). Such a view's {@link #keys} are none and its {@link #args} those
-     * two. A read whose lease, as read, has 2 ms or less left for the section's own holder is stale: the script then
-     * answers {@code -2} and the checker reads again.
-     */
-    String READ_BEFORE_PRELUDE = """
-            -- The last two arguments: the lock key's value ('' if gone) and its lease's end, read just before.
-            local clock = redis.call('time')
-            local ttl_at = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
-            local holder, ttl = false, -2
-            local read_holder, lease_end = ARGV[#ARGV - 1], tonumber(ARGV[#ARGV])
-            if read_holder ~= '' then
-              holder, ttl = read_holder, -1
-              if lease_end >= 0 then
-                ttl = lease_end - ttl_at
-                -- Only the section's own lease matters; another holder's is never judged by its length.
-                if ttl <= 2 and string.sub(holder, 1, #ARGV[1]) == ARGV[1] then
-                  return -2
-                end
-              end
-            end
-            """;
-
-    /**
-     * Lua that defines the locals {@code holder} (false if the key is gone), {@code ttl}, and {@code ttl_at}, the
-     * checker's Redis time (ms) from which the ttl counts, for the script after, whose first argument is the section's
-     * owner token. Claims end at the absolute time {@code ttl_at + ttl - 2}, so a script that Redis runs slowly does
-     * not stretch them past the lease. A holder matches a section if it begins with the section's owner token.
-     *
-     * @return the prelude
-     */
-    String prelude();
-
-    /**
-     * Keys the prelude reads, passed after the checker's own.
+     * Reads the lock key's holder and lease end.
      *
      * @param lockKey the lock key, as the lock under test names it ({@link LockUnderTest.LockKeys})
-     * @return the keys, none for a view that reads before
-     */
-    List<String> keys(String lockKey);
-
-    /**
-     * Arguments the prelude reads, passed after the checker's own.
-     *
-     * @param lockKey the lock key, as the lock under test names it ({@link LockUnderTest.LockKeys})
-     * @return the arguments
+     * @param ownerToken the owner token of the section the read is for: a view whose key may hold several owners at
+     *     once, such as readers, tells this owner's hold apart from the others'
+     * @return the holder, or none, and its lease end
      * @throws Unreadable if the lock key could not be read
      */
-    List<String> args(String lockKey);
+    HolderRead read(String lockKey, String ownerToken);
 
     /** What a view's reads met, counted for the run's report. */
     interface Counts {

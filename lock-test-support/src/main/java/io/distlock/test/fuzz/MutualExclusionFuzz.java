@@ -9,13 +9,13 @@ import java.util.function.Consumer;
 /**
  * The cross-process mutual-exclusion fuzz, for a backend's tests or a user's own {@link io.distlock.Lock}: several
  * worker JVMs with several threads each hammer a few shared keys with every way of taking a lock, under long, short
- * and auto-renewed leases, while an independent checker records every critical section in a Redis of its own with Lua
- * scripts and catches two holders inside at once, a lock taken before its lease ended, and fencing tokens out of
- * order. Each worker builds the lock through the run's {@link FuzzLockFactory}, found on the class path of the JVM
+ * and auto-renewed leases, while an independent checker records every critical section and catches two holders inside
+ * at once, a lock taken before its lease ended, and fencing tokens out of order. The checker needs no server: its
+ * records and judgements are kept in this JVM, which the workers reach over a loopback socket. Each worker builds the lock through the run's {@link FuzzLockFactory}, found on the class path of the JVM
  * that starts the run.
  *
  * <pre>{@code
- * FuzzServers servers = FuzzServers.store(checker, jdbcUrl, "PostgreSQL");
+ * FuzzServers servers = FuzzServers.store(jdbcUrl, "PostgreSQL");
  * MutualExclusionFuzz.runWithoutViolations(
  *         servers, FuzzLock.storeLock(MyFuzzLocks.class), FuzzSettings.fromEnvironment(10, 2, 5, 4));
  * MutualExclusionFuzz.runCaught(servers, FuzzLock.shortLeaseStoreLock(MyFuzzLocks.class), FuzzSettings.control());
@@ -49,7 +49,7 @@ public final class MutualExclusionFuzz {
     /**
      * Runs the fuzz on {@code lock} and prints its report; judges nothing.
      *
-     * @param servers where the checker's records and the locks are
+     * @param servers where the locks are
      * @param lock the lock the workers drive
      * @param settings the run's size
      * @return the report
@@ -62,7 +62,7 @@ public final class MutualExclusionFuzz {
      * Runs the fuzz on {@code lock}, with {@code disruption} done to the servers while the workers hammer, and prints
      * its report; judges nothing.
      *
-     * @param servers where the checker's records and the locks are
+     * @param servers where the locks are
      * @param lock the lock the workers drive
      * @param settings the run's size
      * @param disruption what the parent does to the servers during the run
@@ -81,7 +81,7 @@ public final class MutualExclusionFuzz {
      * saw every acquisition, read every lock key and found no violation, and the run exercised every operation, lost
      * leases (each noticed by its handle) and long renewed holds.
      *
-     * @param servers where the checker's records and the locks are
+     * @param servers where the locks are
      * @param lock the lock the workers drive
      * @param settings the run's size
      * @return the report of the run that showed it all
@@ -94,7 +94,7 @@ public final class MutualExclusionFuzz {
      * As {@link #runWithoutViolations(FuzzServers, FuzzLock, FuzzSettings)}, where a run must also show what {@code
      * alsoShown} asserts (readers beside readers, say): a run that shows too little of it is followed by a longer one.
      *
-     * @param servers where the checker's records and the locks are
+     * @param servers where the locks are
      * @param lock the lock the workers drive
      * @param settings the first run's size
      * @param alsoShown assertions on a run's report that its length decides, never on what it must not show
@@ -112,7 +112,7 @@ public final class MutualExclusionFuzz {
      * Runs the fuzz on a deliberately broken lock, and asserts that the run had no errors and that the checker caught
      * overlaps or early takeovers.
      *
-     * @param servers where the checker's records and the locks are
+     * @param servers where the locks are
      * @param lock the broken lock the workers drive
      * @param settings the first run's size, such as {@link FuzzSettings#control()}
      * @return the report of the run that caught it

@@ -51,6 +51,12 @@ final class PathKeys implements KeySpace {
         return asPlainKeys ? key : pathOf(key);
     }
 
+    /** A path of the tree in its canonical spelling, or as the control's plain key. */
+    @Override
+    public String written(String path) {
+        return asPlainKeys ? plainKeyOf(path) : path;
+    }
+
     private String written(String path, SplittableRandom random) {
         return asPlainKeys ? plainKeyOf(path) : PathTree.spelled(path, random);
     }

@@ -1,32 +1,23 @@
 package io.distlock.test.fuzz;
 
-import io.distlock.test.TestRedis;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 
 /**
  * A fuzz run while its workers hammer, as the parent sees it, for a {@link Disruption} to time itself by: its keys, its
- * clock, and what the checker recorded.
+ * clock, and what the checker's witness, in this JVM, has recorded so far.
  */
 public final class RunInProgress {
 
-    private final TestRedis checker;
-    private final CheckerKeys keys;
+    private final RunLedger ledger;
     private final String lockPrefix;
     private final List<String> keyNames;
     private final Duration length;
     private final long startedNanos;
 
-    RunInProgress(
-            TestRedis checker,
-            CheckerKeys keys,
-            String lockPrefix,
-            List<String> keyNames,
-            Duration length,
-            long startedNanos) {
-        this.checker = checker;
-        this.keys = keys;
+    RunInProgress(RunLedger ledger, String lockPrefix, List<String> keyNames, Duration length, long startedNanos) {
+        this.ledger = ledger;
         this.lockPrefix = lockPrefix;
         this.keyNames = List.copyOf(keyNames);
         this.length = length;
@@ -76,23 +67,15 @@ public final class RunInProgress {
      * @return the sections on them so far
      */
     public long sectionsOn(Collection<String> names) {
-        long sections = 0;
-        for (String name : names) {
-            sections += Long.parseLong(checker.command("LLEN", keys.fences(name)));
-        }
-        return sections;
+        return ledger.sectionsOn(names);
     }
 
     /**
-     * Violations the checker's scripts have counted so far, of every kind.
+     * Violations the checker's witness has counted so far, of every kind.
      *
      * @return the violations so far
      */
     public long violationsSoFar() {
-        String counts = checker.command("HVALS", keys.violations());
-        if (counts == null || counts.isEmpty()) {
-            return 0;
-        }
-        return List.of(counts.split("\n")).stream().mapToLong(Long::parseLong).sum();
+        return ledger.violationsSoFar();
     }
 }

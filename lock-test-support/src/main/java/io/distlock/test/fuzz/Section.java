@@ -21,7 +21,7 @@ final class Section {
     /**
      * Starts the record of a section.
      *
-     * @param calledNanos when the acquisition was called, by {@link System#nanoTime()}: before Redis set the lease
+     * @param calledNanos when the acquisition was called, by {@link System#nanoTime()}: before the store set the lease
      * @param reader whether the section holds a read lock, which other readers may hold at once
      */
     Section(
@@ -38,9 +38,8 @@ final class Section {
         this.reader = reader;
         this.id = worker + "#" + number + "/fence " + handle.fencingToken() + (reader ? "/reader" : "");
         long leaseNanos = LeaseProfile.initialLease(handle.lease()).toNanos();
-        // Redis's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding, and
-        // the
-        // checker's scripts count a lease with 2 ms or less left as gone (see SectionChecker), so 2 ms more.
+        // The store's clock and this one may drift apart by up to 0.05% (NTP slew); a millisecond more for rounding,
+        // and the witness counts a lease with 2 ms or less left as gone (see LockSight), so 2 ms more.
         this.leaseFloorNanos = calledNanos + leaseNanos - leaseNanos / 1000 - TimeUnit.MILLISECONDS.toNanos(3);
     }
 
@@ -113,7 +112,7 @@ final class Section {
     }
 
     /**
-     * Tells whether the lease certainly has not run out yet: Redis set it after the acquisition was called, and leases
+     * Tells whether the lease certainly has not run out yet: the store set it after the acquisition was called, and leases
      * only ever grow, so until the lease's length has passed since the call, the lock cannot have expired.
      */
     boolean leaseCertainlyAlive() {

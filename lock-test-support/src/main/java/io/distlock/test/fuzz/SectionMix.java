@@ -39,7 +39,7 @@ public enum SectionMix {
         return this == READ_WRITE;
     }
 
-    /** True if the run's sections lock paths of a {@link PathTree}, judged by the {@link PathChecker}. */
+    /** True if the run's sections lock paths of a {@link PathTree}, judged by the {@link PathLedger}. */
     boolean paths() {
         return this == PATHS || this == PATHS_AS_PLAIN_KEYS;
     }

@@ -16,14 +16,13 @@ import java.util.stream.IntStream;
  * variant, the options, the key names) are URL-encoded, so that they arrive whatever the platform's encoding of
  * arguments.
  *
- * @param checkerHost the host of the checker's Redis
- * @param checkerPort the port of the checker's Redis
+ * @param witnessPort the port of the parent's witness on the loopback interface
  * @param factory the {@link FuzzLockFactory} class that builds the lock, on the worker's class path
  * @param address where the lock's store is, in the form its factory takes
  * @param variant which lock the factory builds
  * @param options the factory's settings
  * @param mix what the sections do
- * @param namespace the run's key namespace, shared by all its processes
+ * @param namespace the run's namespace, shared by all its processes, under which the locks keep their keys
  * @param process this process's number, naming its sections
  * @param threads worker threads, or with {@code asyncHolders} the acquisitions in flight at once
  * @param asyncHolders whether holders take the lock through the non-blocking API, no thread waiting for it
@@ -32,8 +31,7 @@ import java.util.stream.IntStream;
  * @param seed the seed of this process's random draws
  */
 record WorkerConfig(
-        String checkerHost,
-        int checkerPort,
+        int witnessPort,
         String factory,
         String address,
         String variant,
@@ -48,8 +46,7 @@ record WorkerConfig(
         long seed) {
 
     private static final List<String> NAMES = List.of(
-            "checkerHost",
-            "checkerPort",
+            "witnessPort",
             "factory",
             "address",
             "variant",
@@ -89,8 +86,7 @@ record WorkerConfig(
             options.put(decode(option.substring(0, equals)), decode(option.substring(equals + 1)));
         }
         return new WorkerConfig(
-                values.get("checkerHost"),
-                Integer.parseInt(values.get("checkerPort")),
+                Integer.parseInt(values.get("witnessPort")),
                 values.get("factory"),
                 decode(values.get("address")),
                 decode(values.get("variant")),
@@ -107,8 +103,7 @@ record WorkerConfig(
 
     List<String> toArgs() {
         List<String> values = List.of(
-                checkerHost,
-                Integer.toString(checkerPort),
+                Integer.toString(witnessPort),
                 factory,
                 encode(address),
                 encode(variant),
@@ -128,7 +123,7 @@ record WorkerConfig(
                 .toList();
     }
 
-    /** The prefix of the locks' own keys, apart from the checker's. */
+    /** The prefix of the locks' own keys, apart from other runs' on the same servers. */
     String lockPrefix() {
         return lockPrefix(namespace);
     }

@@ -41,7 +41,8 @@ final class WorkerProcess {
     static WorkerProcess start(WorkerConfig config) {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                // Two cores are shared by all workers and Redis: a small heap and one GC thread keep pauses short.
+                // Two cores are shared by all workers and the servers: a small heap and one GC thread keep pauses
+                // short.
                 "-Xmx256m",
                 "-XX:+UseSerialGC",
                 "-cp",

@@ -103,6 +103,11 @@ final class Workload {
         return keys.handleKey(key);
     }
 
+    /** One of the run's key names as the sections write it to the lock. */
+    String written(String name) {
+        return keys.written(name);
+    }
+
     /** A wait for the waiting forms: sometimes zero (try once), usually a few holders' worth. */
     Duration wait(SplittableRandom random) {
         return random.nextInt(10) == 0 ? Duration.ZERO : Duration.ofMillis(random.nextLong(10, 251));

@@ -2,37 +2,22 @@ package io.distlock.test.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedis;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The path checker's two comparisons of paths, its Lua's and its Java's ({@link PathRecords}' offline check), agree
- * with the path lock's rules on the names a path run uses: a path conflicts with itself, its ancestors and its
- * descendants, whole segments only. A checker that matched by string prefix would pass a broken lock.
+ * The path checker's two comparisons of paths, its ledger's and its offline check's ({@link PathRecords}), agree with
+ * the path lock's rules on the names a path run uses: a path conflicts with itself, its ancestors and its descendants,
+ * whole segments only. A checker that matched by string prefix would pass a broken lock.
  */
 class PathCheckerRelationTest {
 
-    private static TestRedis redis;
-
-    @BeforeAll
-    static void startRedis() {
-        redis = TestRedis.start();
-    }
-
-    @AfterAll
-    static void stopRedis() {
-        if (redis != null) {
-            redis.close();
-        }
-    }
+    private static final long NOW = 1_000_000;
 
     static Stream<Arguments> pairs() {
         return Stream.of(
@@ -64,37 +49,36 @@ class PathCheckerRelationTest {
 
     @ParameterizedTest
     @MethodSource("pairs")
-    void theJavaComparisonFollowsWholeSegments(String path, String other, boolean conflict) {
+    void theOfflineComparisonFollowsWholeSegments(String path, String other, boolean conflict) {
         assertThat(PathTree.conflicts(path, other)).isEqualTo(conflict);
         assertThat(PathTree.conflicts(other, path)).isEqualTo(conflict);
-        assertThat(PathRecords.fenceInversions(List.of("2 " + other, "1 " + path)))
+        assertThat(PathRecords.fenceInversions(
+                        List.of(new PathRecords.Entry(2, other), new PathRecords.Entry(1, path))))
                 .as("a token below an earlier one on %s", other)
                 .isEqualTo(conflict ? 1 : 0);
     }
 
     /**
-     * The refusal script answers 1 only for a claim on a strict ancestor or descendant, and counts a refusal with no
-     * conflicting claim apart: through it the Lua's comparison, shared with the entry and checkpoint judgements, is
-     * tested on its own.
+     * A refusal counts as by a relative only for a claim on a strict ancestor or descendant, and apart with no
+     * conflicting claim: through it the ledger's comparison, shared with its entry and checkpoint judgements, is tested
+     * on its own.
      */
     @ParameterizedTest
     @MethodSource("pairs")
-    void theLuaComparisonFollowsWholeSegments(String path, String other, boolean conflict) {
-        String claims = "path-relation-test:claims";
-        String refusals = "path-relation-test:refusals";
-        String unclaimed = "path-relation-test:unclaimed";
-        redis.command("DEL", claims, refusals, unclaimed);
-        redis.command("HSET", claims, "section", "inf " + other);
+    void theLedgersComparisonFollowsWholeSegments(String path, String other, boolean conflict) {
+        PathLedger ledger = new PathLedger(() -> NOW);
+        Claimant inside = new Claimant(PathKeys.plainKeyOf(other), "inside", "owner-1", 1, false);
+        ledger.enter(inside, HolderRead.until("owner-1", NOW + 10_000));
 
-        String byRelative = redis.command(
-                "EVAL", PathCheckerScripts.REFUSED.getScriptAsString(), "3", claims, refusals, unclaimed, path);
+        ledger.refused(PathKeys.plainKeyOf(path));
 
-        assertThat(byRelative)
+        CheckerRecords records = ledger.records(List.of());
+        assertThat(records.refusedByRelatives())
                 .as("refused %s while %s was inside", path, other)
-                .isEqualTo(conflict && !path.equals(other) ? "1" : "0");
-        assertThat(redis.command("GET", unclaimed))
+                .isEqualTo(conflict && !path.equals(other) ? 1 : 0);
+        assertThat(records.refusedByNoSection())
                 .as("refused %s while only %s was inside, apart from it", path, other)
-                .isEqualTo(conflict ? null : "1");
+                .isEqualTo(conflict ? 0 : 1);
     }
 
     @Test

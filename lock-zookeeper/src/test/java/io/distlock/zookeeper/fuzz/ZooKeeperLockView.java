@@ -1,10 +1,9 @@
 package io.distlock.zookeeper.fuzz;
 
-import io.distlock.test.fuzz.LockView;
+import io.distlock.test.fuzz.HolderRead;
 import io.distlock.test.fuzz.ReadBeforeLockView;
 import io.distlock.zookeeper.StoredQueues;
 import java.time.Duration;
-import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -12,11 +11,11 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement ({@link
- * LockView#READ_BEFORE_PRELUDE}): the first node of the key's queue, if granted, holds the key, its lease running from
- * the node's {@code mtime}. As the store's waiters do, the view compares the lease's end with the server's clock, the
- * {@code mtime} of a write of its own, so that a holder whose lease ran out holds nothing; the end is sent on that
- * clock, which is the host's, as the checker's Redis's is.
+ * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement: the
+ * first node of the key's queue, if granted, holds the key, its lease running from the node's {@code mtime}. As the
+ * store's waiters do, the view compares the lease's end with the server's clock, the {@code mtime} of a write of its
+ * own, so that a holder whose lease ran out holds nothing; the end is given on that clock, which is the host's, as the
+ * checker's witness's is.
  */
 final class ZooKeeperLockView extends ReadBeforeLockView {
 
@@ -36,17 +35,17 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     }
 
     @Override
-    protected List<String> readHolder(String key) throws Exception {
+    protected HolderRead readHolder(String key, String ownerToken) throws Exception {
         String queue = StoredQueues.queuePath(key);
         while (true) {
             String head;
             try {
                 head = StoredQueues.head(client.getChildren().forPath(queue));
             } catch (KeeperException.NoNodeException e) {
-                return NO_HOLDER;
+                return HolderRead.none();
             }
             if (head == null) {
-                return NO_HOLDER;
+                return HolderRead.none();
             }
             Stat stat = new Stat();
             byte[] data;
@@ -58,10 +57,10 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
             }
             StoredQueues.Holder holder = StoredQueues.granted(data);
             if (holder == null) {
-                return NO_HOLDER;
+                return HolderRead.none();
             }
             long leaseEnd = stat.getMtime() + holder.leaseMillis();
-            return serverMillis() >= leaseEnd ? NO_HOLDER : holder(holder.owner(), leaseEnd);
+            return serverMillis() >= leaseEnd ? HolderRead.none() : HolderRead.until(holder.owner(), leaseEnd);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.distlock.zookeeper.fuzz;
 
-import io.distlock.test.TestRedis;
 import io.distlock.test.fuzz.FuzzLock;
 import io.distlock.test.fuzz.FuzzServers;
 import io.distlock.test.fuzz.FuzzSettings;
@@ -13,9 +12,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock} over
- * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}), with the checker's records on a Redis of their own.
- * The checker reads each key's holder and lease from the head of its queue just before it judges (see {@link
- * ZooKeeperLockView}). A control run drives a StoreLock whose store keeps each key for a thousandth of the lease, which
+ * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}). The checker reads each key's holder and lease from the
+ * head of its queue just before it judges (see {@link ZooKeeperLockView}); its records need no server. A control run drives a StoreLock whose store keeps each key for a thousandth of the lease, which
  * the checker must catch.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
@@ -29,21 +27,16 @@ import org.junit.jupiter.api.Test;
 class ZooKeeperMutualExclusionFuzzTest {
 
     private static TestZooKeeper zooKeeper;
-    private static TestRedis checker;
     private static FuzzServers servers;
 
     @BeforeAll
     static void startServers() throws Exception {
         zooKeeper = new TestZooKeeper();
-        checker = TestRedis.start();
-        servers = FuzzServers.store(checker, zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString());
+        servers = FuzzServers.store(zooKeeper.connectString(), "ZooKeeper " + zooKeeper.connectString());
     }
 
     @AfterAll
     static void stopServers() throws IOException {
-        if (checker != null) {
-            checker.close();
-        }
         if (zooKeeper != null) {
             zooKeeper.close();
         }
