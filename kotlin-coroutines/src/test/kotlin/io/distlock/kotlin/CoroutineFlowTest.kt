@@ -1,7 +1,7 @@
 package io.distlock.kotlin
 
 import io.distlock.Lock
-import io.distlock.test.TestRedis
+import io.distlock.test.redis.TestRedis
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async

@@ -3,7 +3,7 @@ package io.distlock.kotlin
 import io.distlock.Lock
 import io.distlock.LockLostException
 import io.distlock.LockNotAcquiredException
-import io.distlock.test.TestRedis
+import io.distlock.test.redis.TestRedis
 import kotlinx.coroutines.CancellationException
 import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async

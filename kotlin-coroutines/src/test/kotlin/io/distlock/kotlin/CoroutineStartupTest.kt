@@ -4,7 +4,7 @@ import io.distlock.DistributedLock
 import io.distlock.annotation.DistributedLockDefinitionException
 import io.distlock.autoconfigure.DistributedLockAnnotationAutoConfiguration
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration
-import io.distlock.test.TestRedis
+import io.distlock.test.redis.TestRedis
 import kotlinx.coroutines.flow.Flow
 import kotlinx.coroutines.flow.flowOf
 import org.assertj.core.api.Assertions.assertThat

@@ -12,7 +12,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,7 +9,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

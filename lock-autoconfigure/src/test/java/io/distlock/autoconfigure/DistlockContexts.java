@@ -1,6 +1,6 @@
 package io.distlock.autoconfigure;
 
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;

@@ -7,7 +7,7 @@ import io.distlock.DistributedLock;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.DistributedLock;
 import io.distlock.LockLostException;
-import io.distlock.test.TcpProxy;
-import io.distlock.test.TestRedis;
+import io.distlock.tck.net.TcpProxy;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;

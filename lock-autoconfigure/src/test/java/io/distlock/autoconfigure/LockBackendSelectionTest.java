@@ -8,7 +8,7 @@ import io.distlock.LockHandle;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.redis.RedisLock;
 import io.distlock.store.StoreLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.UUID;

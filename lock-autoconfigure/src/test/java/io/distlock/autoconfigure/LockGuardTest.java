@@ -8,7 +8,7 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.annotation.DistributedLockAdvisor;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;

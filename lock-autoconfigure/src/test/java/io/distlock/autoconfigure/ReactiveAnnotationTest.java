@@ -12,7 +12,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.reactor.ReactiveLockContext;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

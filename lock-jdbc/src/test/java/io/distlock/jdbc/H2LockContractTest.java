@@ -9,7 +9,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /**
- * {@link io.distlock.test.contract.LockContract} on an in-memory H2 database; each client opens its own sessions. For
+ * {@link io.distlock.tck.contract.LockContract} on an in-memory H2 database; each client opens its own sessions. For
  * a store outage, the same database is served over H2's TCP server, with a proxy in front of it.
  */
 class H2LockContractTest extends JdbcLockContracts {

@@ -2,9 +2,9 @@ package io.distlock.jdbc;
 
 import io.distlock.Lock;
 import io.distlock.store.StoreLock;
-import io.distlock.test.TcpProxy;
-import io.distlock.test.contract.LockContract;
-import io.distlock.test.contract.StoreOutage;
+import io.distlock.tck.contract.LockContract;
+import io.distlock.tck.contract.StoreOutage;
+import io.distlock.tck.net.TcpProxy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

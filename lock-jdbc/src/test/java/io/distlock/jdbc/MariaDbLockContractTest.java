@@ -7,7 +7,7 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** {@link io.distlock.test.contract.LockContract} on a real MariaDB, each client with its own connection pool. */
+/** {@link io.distlock.tck.contract.LockContract} on a real MariaDB, each client with its own connection pool. */
 class MariaDbLockContractTest extends JdbcLockContracts {
 
     private static TestMariaDb mariaDb;

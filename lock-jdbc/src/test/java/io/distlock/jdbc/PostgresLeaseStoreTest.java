@@ -3,7 +3,7 @@ package io.distlock.jdbc;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.distlock.LockBackendException;
-import io.distlock.test.TcpProxy;
+import io.distlock.tck.net.TcpProxy;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.postgresql.ds.PGSimpleDataSource;
 
-/** {@link io.distlock.test.contract.LockContract} on a real PostgreSQL, each client with its own connection pool. */
+/** {@link io.distlock.tck.contract.LockContract} on a real PostgreSQL, each client with its own connection pool. */
 class PostgresLockContractTest extends JdbcLockContracts {
 
     private static TestPostgres postgres;

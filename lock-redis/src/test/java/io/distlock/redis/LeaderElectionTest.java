@@ -10,7 +10,7 @@ import io.distlock.leader.LeadershipListener;
 import io.distlock.leader.Revocation;
 import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.store.StoreLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

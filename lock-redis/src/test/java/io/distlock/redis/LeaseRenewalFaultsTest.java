@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockHandle;
 import io.distlock.LockLostException.Reason;
-import io.distlock.test.TcpProxy;
-import io.distlock.test.TestRedis;
+import io.distlock.tck.net.TcpProxy;
+import io.distlock.test.redis.TestRedis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.UUID;

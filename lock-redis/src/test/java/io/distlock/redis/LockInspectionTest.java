@@ -11,7 +11,7 @@ import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;

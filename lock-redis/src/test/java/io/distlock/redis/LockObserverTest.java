@@ -10,7 +10,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

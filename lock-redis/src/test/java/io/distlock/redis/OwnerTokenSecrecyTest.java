@@ -13,7 +13,7 @@ import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

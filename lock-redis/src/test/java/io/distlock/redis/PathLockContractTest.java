@@ -1,9 +1,9 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.test.TestRedis;
-import io.distlock.test.contract.LockContract;
-import io.distlock.test.contract.StoreOutage;
+import io.distlock.tck.contract.LockContract;
+import io.distlock.tck.contract.StoreOutage;
+import io.distlock.test.redis.TestRedis;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 

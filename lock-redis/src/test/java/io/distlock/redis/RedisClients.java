@@ -1,7 +1,7 @@
 package io.distlock.redis;
 
-import io.distlock.test.TestRedis;
-import io.distlock.test.TestRedisCluster;
+import io.distlock.test.redis.TestRedis;
+import io.distlock.test.redis.TestRedisCluster;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.cluster.ClusterClientOptions;

@@ -1,9 +1,9 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
-import io.distlock.test.TestRedisCluster;
-import io.distlock.test.contract.LockContract;
-import io.distlock.test.contract.StoreOutage;
+import io.distlock.tck.contract.LockContract;
+import io.distlock.tck.contract.StoreOutage;
+import io.distlock.test.redis.TestRedisCluster;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;

@@ -2,7 +2,7 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedisSentinel;
+import io.distlock.test.redis.TestRedisSentinel;
 import io.lettuce.core.resource.Delay;
 import java.time.Duration;
 import java.util.UUID;

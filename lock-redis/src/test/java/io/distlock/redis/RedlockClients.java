@@ -1,6 +1,6 @@
 package io.distlock.redis;
 
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

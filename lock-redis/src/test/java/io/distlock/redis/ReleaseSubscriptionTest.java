@@ -3,7 +3,7 @@ package io.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

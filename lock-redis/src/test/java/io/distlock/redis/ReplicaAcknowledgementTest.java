@@ -7,7 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;

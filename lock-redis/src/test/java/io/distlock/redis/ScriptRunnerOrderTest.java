@@ -2,7 +2,7 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;

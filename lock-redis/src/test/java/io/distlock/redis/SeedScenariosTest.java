@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

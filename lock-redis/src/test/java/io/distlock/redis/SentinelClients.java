@@ -1,6 +1,6 @@
 package io.distlock.redis;
 
-import io.distlock.test.TestRedisSentinel;
+import io.distlock.test.redis.TestRedisSentinel;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;

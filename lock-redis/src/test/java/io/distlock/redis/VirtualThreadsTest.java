@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;

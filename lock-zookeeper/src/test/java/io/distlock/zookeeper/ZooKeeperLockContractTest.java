@@ -2,8 +2,8 @@ package io.distlock.zookeeper;
 
 import io.distlock.Lock;
 import io.distlock.store.StoreLock;
-import io.distlock.test.contract.LockContract;
-import io.distlock.test.contract.StoreOutage;
+import io.distlock.tck.contract.LockContract;
+import io.distlock.tck.contract.StoreOutage;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -6,7 +6,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.actuate.DistributedLockEndpoint;
 import io.distlock.autoconfigure.actuate.DistributedLockEndpoint.HeldLockDescriptor;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.assertj.core.groups.Tuple;

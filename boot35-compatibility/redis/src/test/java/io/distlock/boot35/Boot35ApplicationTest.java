@@ -11,7 +11,7 @@ import io.distlock.boot35.support.LostUpdateRace;
 import io.distlock.boot35.support.RacyCounter;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import io.lettuce.core.event.connection.ConnectedEvent;
 import io.lettuce.core.resource.ClientResources;
 import java.net.InetSocketAddress;

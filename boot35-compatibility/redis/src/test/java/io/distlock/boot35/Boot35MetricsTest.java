@@ -8,7 +8,7 @@ import io.distlock.LockHandle;
 import io.distlock.autoconfigure.metrics.LockGaugesBinder;
 import io.distlock.autoconfigure.metrics.MicrometerLockObserver;
 import io.distlock.autoconfigure.metrics.ObservationLockObserver;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.UUID;

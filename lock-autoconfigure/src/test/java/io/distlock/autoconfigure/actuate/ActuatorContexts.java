@@ -1,7 +1,7 @@
 package io.distlock.autoconfigure.actuate;
 
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.convert.ApplicationConversionService;

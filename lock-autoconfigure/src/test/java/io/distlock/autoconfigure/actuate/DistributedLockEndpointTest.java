@@ -13,7 +13,7 @@ import io.distlock.autoconfigure.actuate.DistributedLockEndpoint.LocksDescriptor
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lock;
 import io.distlock.LockHandle;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;

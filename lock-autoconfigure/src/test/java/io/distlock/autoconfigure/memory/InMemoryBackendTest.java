@@ -11,7 +11,7 @@ import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.redis.RedisLock;
 import io.distlock.store.StoreLock;
-import io.distlock.test.LockAssertions;
+import io.distlock.tck.LockAssertions;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.monitor.LockKind;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.UUID;

@@ -10,7 +10,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.tck.TestObservationRegistry;

@@ -3,7 +3,7 @@ package io.distlock.autoconfigure.reactive;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.DistributedLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -6,7 +6,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;

@@ -9,7 +9,7 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;

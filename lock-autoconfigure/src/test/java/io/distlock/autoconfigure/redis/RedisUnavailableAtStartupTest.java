@@ -7,7 +7,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.autoconfigure.DistlockContexts;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

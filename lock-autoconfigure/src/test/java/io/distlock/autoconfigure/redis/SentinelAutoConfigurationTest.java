@@ -9,7 +9,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
-import io.distlock.test.TestRedisSentinel;
+import io.distlock.test.redis.TestRedisSentinel;
 import io.lettuce.core.ReadFrom;
 import java.time.Duration;
 import java.util.Optional;

@@ -3,8 +3,8 @@ package io.distlock.bench.redis;
 import io.distlock.bench.contender.RedisEndpoint;
 import io.distlock.bench.contender.RedisNodes;
 import io.distlock.bench.contender.Topology;
-import io.distlock.test.TestRedis;
-import io.distlock.test.TestRedisCluster;
+import io.distlock.test.redis.TestRedis;
+import io.distlock.test.redis.TestRedisCluster;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -94,7 +94,7 @@ public final class RedisTarget implements AutoCloseable {
         RedisEndpoint endpoint = new RedisEndpoint(server.host(), server.port(), server.password());
         return new RedisTarget(
                 RedisNodes.standalone(endpoint),
-                server.description() + " (throwaway, via lock-test-support, " + server.provider() + ")",
+                server.description() + " (throwaway, via lock-test-redis, " + server.provider() + ")",
                 server::close);
     }
 
@@ -114,7 +114,7 @@ public final class RedisTarget implements AutoCloseable {
         return new RedisTarget(
                 RedisNodes.cluster(endpoints),
                 "Redis Cluster of " + CLUSTER_MASTERS + " masters without replicas, "
-                        + String.join(", ", cluster.nodeAddresses()) + " (throwaway, via lock-test-support, "
+                        + String.join(", ", cluster.nodeAddresses()) + " (throwaway, via lock-test-redis, "
                         + cluster.provider() + ")",
                 cluster::close);
     }

@@ -2,12 +2,12 @@ package io.distlock.bench.redis;
 
 import io.distlock.bench.contender.RedisEndpoint;
 import io.distlock.bench.contender.RedisNodes;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The independent masters that Redlock contenders lock on: throwaway servers started through lock-test-support like
+ * The independent masters that Redlock contenders lock on: throwaway servers started through lock-test-redis like
  * the standalone target, each on a free port of its own.
  *
  * <p>None of them is the target. Every Redlock node is then started, configured and used alike, and idle while other

@@ -5,9 +5,9 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
-import io.distlock.test.fuzz.FuzzLockFactory;
-import io.distlock.test.fuzz.FuzzTarget;
-import io.distlock.test.fuzz.LockUnderTest;
+import io.distlock.tck.fuzz.FuzzLockFactory;
+import io.distlock.tck.fuzz.FuzzTarget;
+import io.distlock.tck.fuzz.LockUnderTest;
 import java.time.Duration;
 
 /**

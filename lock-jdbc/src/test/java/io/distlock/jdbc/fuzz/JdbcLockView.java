@@ -1,7 +1,7 @@
 package io.distlock.jdbc.fuzz;
 
-import io.distlock.test.fuzz.HolderRead;
-import io.distlock.test.fuzz.ReadBeforeLockView;
+import io.distlock.tck.fuzz.HolderRead;
+import io.distlock.tck.fuzz.ReadBeforeLockView;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

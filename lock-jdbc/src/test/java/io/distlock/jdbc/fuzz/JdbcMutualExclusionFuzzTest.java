@@ -2,10 +2,10 @@ package io.distlock.jdbc.fuzz;
 
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.jdbc.TestPostgres;
-import io.distlock.test.fuzz.FuzzLock;
-import io.distlock.test.fuzz.FuzzServers;
-import io.distlock.test.fuzz.FuzzSettings;
-import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.FuzzLock;
+import io.distlock.tck.fuzz.FuzzServers;
+import io.distlock.tck.fuzz.FuzzSettings;
+import io.distlock.tck.fuzz.MutualExclusionFuzz;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

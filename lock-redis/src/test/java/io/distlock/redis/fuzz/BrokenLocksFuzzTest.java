@@ -1,8 +1,8 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.TestRedis;
-import io.distlock.test.fuzz.FuzzSettings;
-import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.FuzzSettings;
+import io.distlock.tck.fuzz.MutualExclusionFuzz;
+import io.distlock.test.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

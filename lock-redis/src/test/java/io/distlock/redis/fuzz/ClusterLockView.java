@@ -2,8 +2,8 @@ package io.distlock.redis.fuzz;
 
 import static org.awaitility.Awaitility.await;
 
-import io.distlock.test.fuzz.HolderRead;
-import io.distlock.test.fuzz.LockView;
+import io.distlock.tck.fuzz.HolderRead;
+import io.distlock.tck.fuzz.LockView;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

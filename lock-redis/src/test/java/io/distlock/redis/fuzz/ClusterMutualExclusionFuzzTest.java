@@ -2,11 +2,11 @@ package io.distlock.redis.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedisCluster;
-import io.distlock.test.fuzz.Count;
-import io.distlock.test.fuzz.FuzzReport;
-import io.distlock.test.fuzz.FuzzSettings;
-import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.Count;
+import io.distlock.tck.fuzz.FuzzReport;
+import io.distlock.tck.fuzz.FuzzSettings;
+import io.distlock.tck.fuzz.MutualExclusionFuzz;
+import io.distlock.test.redis.TestRedisCluster;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;

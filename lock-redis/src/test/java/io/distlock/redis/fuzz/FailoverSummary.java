@@ -1,9 +1,9 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.fuzz.CheckerRecords;
-import io.distlock.test.fuzz.Count;
-import io.distlock.test.fuzz.FuzzReport;
-import io.distlock.test.fuzz.Totals;
+import io.distlock.tck.fuzz.CheckerRecords;
+import io.distlock.tck.fuzz.Count;
+import io.distlock.tck.fuzz.FuzzReport;
+import io.distlock.tck.fuzz.Totals;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.fuzz.FuzzLock;
-import io.distlock.test.fuzz.SectionMix;
+import io.distlock.tck.fuzz.FuzzLock;
+import io.distlock.tck.fuzz.SectionMix;
 
 /**
  * The Redis lock a fuzz run drives, as {@link RedisFuzzLocks} builds it in the workers: distlock itself, or a

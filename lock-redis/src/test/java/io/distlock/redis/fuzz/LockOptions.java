@@ -1,6 +1,6 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.fuzz.FuzzLock;
+import io.distlock.tck.fuzz.FuzzLock;
 import java.time.Duration;
 import java.util.Map;
 

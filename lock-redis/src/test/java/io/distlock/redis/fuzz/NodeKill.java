@@ -2,9 +2,9 @@ package io.distlock.redis.fuzz;
 
 import static org.awaitility.Awaitility.await;
 
-import io.distlock.test.TestRedis;
-import io.distlock.test.fuzz.Disruption;
-import io.distlock.test.fuzz.RunInProgress;
+import io.distlock.tck.fuzz.Disruption;
+import io.distlock.tck.fuzz.RunInProgress;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
 

@@ -1,8 +1,8 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.TestRedis;
-import io.distlock.test.TestRedisCluster;
-import io.distlock.test.fuzz.FuzzServers;
+import io.distlock.tck.fuzz.FuzzServers;
+import io.distlock.test.redis.TestRedis;
+import io.distlock.test.redis.TestRedisCluster;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.fuzz.HolderRead;
-import io.distlock.test.fuzz.LockView;
+import io.distlock.tck.fuzz.HolderRead;
+import io.distlock.tck.fuzz.LockView;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;

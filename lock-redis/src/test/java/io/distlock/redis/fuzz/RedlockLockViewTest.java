@@ -2,7 +2,7 @@ package io.distlock.redis.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.fuzz.HolderRead;
+import io.distlock.tck.fuzz.HolderRead;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,13 +2,13 @@ package io.distlock.redis.fuzz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.distlock.test.TestRedis;
-import io.distlock.test.fuzz.Count;
-import io.distlock.test.fuzz.FuzzReport;
-import io.distlock.test.fuzz.FuzzSettings;
-import io.distlock.test.fuzz.MutualExclusionFuzz;
-import io.distlock.test.fuzz.Operation;
-import io.distlock.test.fuzz.Totals;
+import io.distlock.tck.fuzz.Count;
+import io.distlock.tck.fuzz.FuzzReport;
+import io.distlock.tck.fuzz.FuzzSettings;
+import io.distlock.tck.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.Operation;
+import io.distlock.tck.fuzz.Totals;
+import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.distlock.redis.fuzz;
 
-import io.distlock.test.fuzz.HolderRead;
-import io.distlock.test.fuzz.ReadBeforeLockView;
+import io.distlock.tck.fuzz.HolderRead;
+import io.distlock.tck.fuzz.ReadBeforeLockView;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.data.redis.core.StringRedisTemplate;

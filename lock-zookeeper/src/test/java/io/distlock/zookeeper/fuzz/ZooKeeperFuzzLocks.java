@@ -2,9 +2,9 @@ package io.distlock.zookeeper.fuzz;
 
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
-import io.distlock.test.fuzz.FuzzLockFactory;
-import io.distlock.test.fuzz.FuzzTarget;
-import io.distlock.test.fuzz.LockUnderTest;
+import io.distlock.tck.fuzz.FuzzLockFactory;
+import io.distlock.tck.fuzz.FuzzTarget;
+import io.distlock.tck.fuzz.LockUnderTest;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

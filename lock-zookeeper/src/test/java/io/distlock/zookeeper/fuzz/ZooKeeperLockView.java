@@ -1,7 +1,7 @@
 package io.distlock.zookeeper.fuzz;
 
-import io.distlock.test.fuzz.HolderRead;
-import io.distlock.test.fuzz.ReadBeforeLockView;
+import io.distlock.tck.fuzz.HolderRead;
+import io.distlock.tck.fuzz.ReadBeforeLockView;
 import io.distlock.zookeeper.StoredQueues;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;

@@ -1,9 +1,9 @@
 package io.distlock.zookeeper.fuzz;
 
-import io.distlock.test.fuzz.FuzzLock;
-import io.distlock.test.fuzz.FuzzServers;
-import io.distlock.test.fuzz.FuzzSettings;
-import io.distlock.test.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.FuzzLock;
+import io.distlock.tck.fuzz.FuzzServers;
+import io.distlock.tck.fuzz.FuzzSettings;
+import io.distlock.tck.fuzz.MutualExclusionFuzz;
 import io.distlock.zookeeper.TestZooKeeper;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterAll;

@@ -1,6 +1,6 @@
 package io.distlock.sample.inventory;
 
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.util.Map;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.ConfigurableApplicationContext;

@@ -3,7 +3,7 @@ package io.distlock.sample.inventory.demo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.sample.inventory.Skus;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;

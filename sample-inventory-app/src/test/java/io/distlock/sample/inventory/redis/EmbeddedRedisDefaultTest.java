@@ -7,7 +7,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.sample.inventory.InventoryApplication;
 import io.distlock.sample.inventory.Skus;
-import io.distlock.test.TestRedis;
+import io.distlock.test.redis.TestRedis;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
