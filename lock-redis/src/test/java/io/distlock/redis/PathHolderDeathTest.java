@@ -53,10 +53,9 @@ class PathHolderDeathTest {
         Lock next = connectedTree();
         holder = startHolder(Long.toString(FIXED_LEASE.toMillis()));
         ChildLine held = holder.awaitLine(PathHolderProcess.HELD);
-        assertThat(next.tryAcquire("project", LONG))
-                .as("held by the other process")
-                .isEmpty();
 
+        // Killed at once: an ancestor taken before the lower bound below, at the death or because the holder never
+        // held its path, fails the case.
         CompletableFuture<Long> taken = waitFor(next, "project");
         long killed = System.nanoTime();
         holder.kill();

@@ -10,11 +10,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A child JVM of the exclusion cases: connects its lock, prints {@value #READY}, waits for {@value #GO} on its input,
- * increments a {@link CounterFile} a number of times, each under the lock or, for the control, without it, and prints
- * {@value #DONE} and its count. Its lock is built by a {@link ProcessLockFactory}. Arguments: the factory's class, the
- * store's address, the key, the counter's file, the increments, and {@link Mode}. Started by {@link ProcessContract},
- * never by hand.
+ * A child JVM of the exclusion cases: connects its lock (the control builds none), prints {@value #READY}, waits for
+ * {@value #GO} on its input, increments a {@link CounterFile} a number of times, each under the lock or, for the
+ * control, without it, and prints {@value #DONE} and its count. Its lock is built by a {@link ProcessLockFactory}.
+ * Arguments: the factory's class, the store's address, the key, the counter's file, the increments, and {@link Mode}.
+ * Started by {@link ProcessContract}, never by hand.
  */
 public final class CounterChild {
 
@@ -73,11 +73,10 @@ public final class CounterChild {
         String key = args[2];
         CounterFile counter = new CounterFile(Path.of(args[3]));
         int increments = Integer.parseInt(args[4]);
-        Mode mode = Mode.valueOf(args[5]);
-        Lock lock =
-                Factories.open(args[0], args[1], ProcessTimes.WATCHDOG_LEASE).lock();
-        // Connected before the ready line, so that all children count at once from the start signal.
-        take(lock, key + ":connect:" + ProcessHandle.current().pid()).release();
+        // The control builds no lock: it has nothing to connect, and its children are ready sooner.
+        Increment increment = Mode.valueOf(args[5]) == Mode.LOCKED
+                ? underTheLock(connectedLock(args[0], args[1], key), key, counter)
+                : counter::increment;
         System.out.println(READY);
         System.out.flush();
         String signal = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
@@ -85,22 +84,38 @@ public final class CounterChild {
             throw new IllegalStateException("expected " + GO + " on the input, but got " + signal);
         }
         for (int i = 0; i < increments; i++) {
-            if (mode == Mode.LOCKED) {
-                LockHandle held = take(lock, key);
-                try {
-                    counter.increment();
-                } finally {
-                    held.release();
-                }
-            } else {
-                counter.increment();
-            }
+            increment.run();
         }
         System.out.println(DONE + " " + increments);
+    }
+
+    /** The lock, connected before the ready line, so that all children count at once from the start signal. */
+    private static Lock connectedLock(String factoryClass, String address, String key) throws InterruptedException {
+        Lock lock = Factories.open(factoryClass, address, ProcessTimes.WATCHDOG_LEASE)
+                .lock();
+        take(lock, key + ":connect:" + ProcessHandle.current().pid()).release();
+        return lock;
+    }
+
+    private static Increment underTheLock(Lock lock, String key, CounterFile counter) {
+        return () -> {
+            LockHandle held = take(lock, key);
+            try {
+                counter.increment();
+            } finally {
+                held.release();
+            }
+        };
     }
 
     private static LockHandle take(Lock lock, String key) throws InterruptedException {
         return lock.tryAcquire(key, ProcessTimes.LONG_LEASE, ProcessTimes.ACQUIRE_WAIT)
                 .orElseThrow(() -> new IllegalStateException(key + " stayed taken for " + ProcessTimes.ACQUIRE_WAIT));
+    }
+
+    /** One increment of the counter. */
+    @FunctionalInterface
+    private interface Increment {
+        void run() throws IOException, InterruptedException;
     }
 }

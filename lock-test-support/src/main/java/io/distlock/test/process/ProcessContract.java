@@ -103,10 +103,9 @@ public abstract class ProcessContract {
         ChildJvm holder = started(HolderChild.start(lockFactory(), storeAddress(), key, Lease.fixed(FIXED_LEASE)));
         Lock next = connectedLock();
         ChildLine held = holder.awaitLine(HolderChild.HELD);
-        assertThat(next.tryAcquire(key, LONG_LEASE))
-                .as("the key of a live holder")
-                .isEmpty();
 
+        // Killed at once: a key taken before the lower bound below, at the death or because the holder never held
+        // it, fails the case.
         Future<Long> taken = waitForTheKey(next);
         long killed = System.nanoTime();
         holder.kill();
