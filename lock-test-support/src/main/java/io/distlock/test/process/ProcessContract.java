@@ -46,8 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM, and the address of a store it started. Each child prints a ready line once connected; the cases wait for it up
  * to {@link ChildJvm#LINE_WAIT}, as long as a loaded machine may take to start a JVM, and measure what they assert
  * from the moment it arrived or from the kill, never from the start of a process. The time bounds hold on a machine of
- * two cores busy with a whole build and still fail a lock that lets a dead holder's key go at its death or keeps it for
- * another lease.
+ * two cores busy with a whole build and still fail a lock that lets a dead holder's key go at its death or too soon,
+ * that never lets it go, or that keeps a fixed lease twice as long.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // a backstop far above the bounded waits of a case
 public abstract class ProcessContract {
