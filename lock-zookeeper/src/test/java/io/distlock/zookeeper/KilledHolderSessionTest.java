@@ -26,7 +26,16 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 10, unit = TimeUnit.MINUTES) // a backstop far above the bounded waits of the case
 class KilledHolderSessionTest {
 
-    private static final Duration SLACK = Duration.ofMillis(1000);
+    /** How much sooner than the expected expiry the key may be free: the way of a ping and of the ready line. */
+    private static final Duration EARLY_MARGIN = Duration.ofMillis(1000);
+
+    /**
+     * How much later: the in-process server's expiry tick, its removal of the node and the waiter's watch all run in
+     * the test JVM, which stalls for seconds on one busy core while other JVMs start (4.7 s after the kill, once). A
+     * session that does not free the key keeps it for its 5-minute lease.
+     */
+    private static final Duration LATE_SLACK = Duration.ofMillis(3000);
+
     private static final Lease LONG = Lease.fixed(Duration.ofSeconds(30));
     private static final Duration WAIT = Duration.ofMinutes(1);
 
@@ -93,6 +102,8 @@ class KilledHolderSessionTest {
                 sessionTimeout.toMillis(), freedAfter.toMillis());
         // The ensemble counts the timeout from the last packet it got; an idle client pings every third of it.
         assertThat(freedAfter)
-                .isBetween(sessionTimeout.multipliedBy(2).dividedBy(3).minus(SLACK), sessionTimeout.plus(SLACK));
+                .isBetween(
+                        sessionTimeout.multipliedBy(2).dividedBy(3).minus(EARLY_MARGIN),
+                        sessionTimeout.plus(LATE_SLACK));
     }
 }
