@@ -56,7 +56,7 @@ public abstract class ProcessContract {
     private static final int INCREMENTS_EACH = 20;
     private static final int INCREMENTS = COUNTING_CHILDREN * INCREMENTS_EACH;
 
-    /** How long a dead holder's key must stay taken while it lives, for its renewals to have kept it. */
+    /** How long a live holder's key must stay taken before the kill: without renewals, its first lease would end. */
     private static final Duration ACROSS_RENEWALS = WATCHDOG_LEASE.multipliedBy(2);
 
     private static final Duration PROBE_INTERVAL = Duration.ofMillis(250);
