@@ -17,6 +17,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 public final class FairWaiterProcess {
 
+    static final String READY = "READY";
+
     private FairWaiterProcess() {}
 
     public static void main(String[] args) throws Exception {
@@ -31,7 +33,7 @@ public final class FairWaiterProcess {
         FairLock lock = RedisLock.builder(factory).build().fair();
         // Connects everything, and subscribes, before the first waiter queues.
         lock.tryAcquire("warm-up:" + key, Lease.fixed(Duration.ofSeconds(5))).ifPresent(LockHandle::release);
-        System.out.println("READY");
+        System.out.println(READY);
         System.out.flush();
         BufferedReader commands = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         String label;

@@ -10,16 +10,13 @@ import io.distlock.leader.LeadershipListener;
 import io.distlock.leader.Revocation;
 import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.store.StoreLock;
+import io.distlock.tck.process.ChildJvm;
+import io.distlock.tck.process.ChildLine;
 import io.distlock.test.redis.TestRedis;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -44,7 +41,7 @@ class LeaderElectionTest {
     /** Grants made while another candidate of this JVM still thought itself the leader: must stay 0. */
     private final AtomicInteger overlappingGrants = new AtomicInteger();
 
-    private Process process;
+    private ChildJvm process;
 
     @AfterEach
     void cleanUp() throws Exception {
@@ -53,7 +50,7 @@ class LeaderElectionTest {
             client.close();
         }
         if (process != null) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            process.close();
         }
     }
 
@@ -110,18 +107,15 @@ class LeaderElectionTest {
     }
 
     @Test
+    @Timeout(value = 10, unit = TimeUnit.MINUTES) // above the child's generous start-up wait, ChildJvm.LINE_WAIT
     void aLeaderKilledWithSigkillIsFollowedWithinOneLease() throws Exception {
-        process = new ProcessBuilder(List.of(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        LeaderProcess.class.getName(),
-                        Integer.toString(TestRedis.shared().port()),
-                        group,
-                        Long.toString(WATCHDOG_LEASE.toMillis())))
-                .redirectErrorStream(true)
-                .start();
-        long processToken = awaitLeaderLine(process);
+        process = ChildJvm.start(
+                LeaderProcess.class,
+                Integer.toString(TestRedis.shared().port()),
+                group,
+                Long.toString(WATCHDOG_LEASE.toMillis()));
+        ChildLine leading = process.awaitLine(LeaderProcess.LEADER + " ");
+        long processToken = Long.parseLong(leading.text().substring(LeaderProcess.LEADER.length() + 1));
         Candidate next = candidate(TestRedis.shared());
         next.election.start();
         // Several renewals: the process leads through its watchdog, not through a long first lease.
@@ -130,7 +124,7 @@ class LeaderElectionTest {
                 .until(() -> !next.election.isLeader());
 
         long killed = System.nanoTime();
-        process.destroyForcibly();
+        process.kill();
         await().atMost(WATCHDOG_LEASE.plus(SLACK).multipliedBy(2)).until(next.election::isLeader);
 
         Duration followed = Duration.ofNanos(System.nanoTime() - killed);
@@ -176,25 +170,6 @@ class LeaderElectionTest {
                 LeaderElection.builder(lock, group).listener(candidate).build();
         elections.add(candidate.election);
         return candidate;
-    }
-
-    private static long awaitLeaderLine(Process leader) throws Exception {
-        BufferedReader output =
-                new BufferedReader(new InputStreamReader(leader.getInputStream(), StandardCharsets.UTF_8));
-        CompletableFuture<Long> token = CompletableFuture.supplyAsync(() -> {
-            try {
-                String line;
-                while ((line = output.readLine()) != null) {
-                    if (line.startsWith("LEADER ")) {
-                        return Long.parseLong(line.substring("LEADER ".length()));
-                    }
-                }
-                throw new IllegalStateException("the leader process ended without leading");
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        return token.get(30, TimeUnit.SECONDS);
     }
 
     /** One instance of the group, recording what its listener is told. */

@@ -4,6 +4,7 @@ import io.distlock.leader.LeaderElection;
 import io.distlock.leader.Leadership;
 import io.distlock.leader.LeadershipListener;
 import io.distlock.leader.Revocation;
+import java.io.OutputStream;
 import java.time.Duration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -13,6 +14,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * leads, and runs until it is killed. Arguments: Redis port, group, watchdog lease in ms.
  */
 public final class LeaderProcess {
+
+    static final String LEADER = "LEADER";
 
     private LeaderProcess() {}
 
@@ -28,7 +31,7 @@ public final class LeaderProcess {
                 .listener(new LeadershipListener() {
                     @Override
                     public void granted(Leadership term) {
-                        System.out.println("LEADER " + term.fencingToken());
+                        System.out.println(LEADER + " " + term.fencingToken());
                         System.out.flush();
                     }
 
@@ -40,6 +43,8 @@ public final class LeaderProcess {
                 })
                 .build()
                 .start();
-        Thread.sleep(Long.MAX_VALUE);
+        // Only a test JVM that died without killing this one ends its input.
+        System.in.transferTo(OutputStream.nullOutputStream());
+        System.exit(0);
     }
 }

@@ -22,12 +22,22 @@ import org.apache.zookeeper.ZooKeeper;
 public final class TestZooKeeper implements AutoCloseable {
 
     static final int TICK_MILLIS = 100;
+
+    /** ZooKeeper's own longest session, 20 ticks: a client that asks for a longer one gets this. */
+    static final Duration DEFAULT_MAX_SESSION_TIMEOUT = Duration.ofMillis(20L * TICK_MILLIS);
+
     private static final int MAX_CONNECTIONS = 1000;
 
     private final TestingServer server;
+    private final Duration maxSessionTimeout;
     private final List<CuratorFramework> clients = new CopyOnWriteArrayList<>();
 
     public TestZooKeeper() throws Exception {
+        this(DEFAULT_MAX_SESSION_TIMEOUT);
+    }
+
+    /** A server that grants sessions up to {@code maxSessionTimeout}, such as a client's default of 10 s. */
+    public TestZooKeeper(Duration maxSessionTimeout) throws Exception {
         InstanceSpec spec = new InstanceSpec(
                 null,
                 InstanceSpec.getRandomPort(),
@@ -37,9 +47,10 @@ public final class TestZooKeeper implements AutoCloseable {
                 -1,
                 TICK_MILLIS,
                 MAX_CONNECTIONS,
-                Map.of(),
+                Map.of("maxSessionTimeout", Long.toString(maxSessionTimeout.toMillis())),
                 "127.0.0.1");
         server = new TestingServer(spec, true);
+        this.maxSessionTimeout = maxSessionTimeout;
     }
 
     public String connectString() {
@@ -48,6 +59,11 @@ public final class TestZooKeeper implements AutoCloseable {
 
     TestingServer server() {
         return server;
+    }
+
+    /** The longest session the server grants, whatever a client asks for. */
+    Duration maxSessionTimeout() {
+        return maxSessionTimeout;
     }
 
     /** A started client with its own session, closed with this server. */
