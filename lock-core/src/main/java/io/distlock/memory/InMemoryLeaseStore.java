@@ -87,6 +87,22 @@ public final class InMemoryLeaseStore implements LeaseStore {
         }
     }
 
+    /**
+     * Removes a key whatever owns it, as an operator's delete in a real store would: its holder is not told, and learns
+     * of the loss when it next asks the store (a renewal, an extension, a release or a nested acquisition); waiters may
+     * take the key at once. For tests of lost locks.
+     *
+     * @param key the key
+     * @return true if a grant whose lease had not run out was removed
+     */
+    public boolean remove(String key) {
+        synchronized (monitor) {
+            Grant removed = grants.remove(key);
+            monitor.notifyAll();
+            return removed != null && removed.liveAt(System.nanoTime());
+        }
+    }
+
     @Override
     public void ping() {
         // Always reachable.
