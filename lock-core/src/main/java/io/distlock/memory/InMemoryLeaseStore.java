@@ -1,5 +1,6 @@
 package io.distlock.memory;
 
+import io.distlock.LockLostException;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import io.distlock.store.StoreLock;
@@ -158,6 +159,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 // Waiters sleep until the end they saw; a shortened lease must wake them to see the new one.
                 monitor.notifyAll();
                 return true;
+            }
+        }
+
+        /** The grant is current while the key has it and its lease has not run out on this JVM's clock. */
+        @Override
+        public Optional<LockLostException.Reason> checkOwned() {
+            synchronized (monitor) {
+                return isCurrent(System.nanoTime()) ? Optional.empty() : Optional.of(LockLostException.Reason.KEY_GONE);
             }
         }
 
