@@ -29,9 +29,14 @@ import java.util.concurrent.CompletionStage;
  * An acquisition re-enters a hold only when the current thread is working inside a scope that holds the same key
  * through the same {@code Lock} instance: the work of {@link #callWithLock} or {@link #runWithLock}, a {@link
  * DistributedLock @DistributedLock} method, a {@link LockContext#enter(LockHandle)} scope, or a {@linkplain
- * #asJavaLock(String, Lease) JDK lock view} this thread has locked. A nested acquisition succeeds at once after the
- * store confirms the hold still owns the key, and shares its owner token and fencing token; the key is released when
- * the last handle of the hold is released, in whatever order.
+ * #asJavaLock(String, Lease) JDK lock view} this thread has locked. A nested acquisition does not wait for the key: it
+ * asks the store whether the hold still owns the key (one round trip, within the caller's wait, or within the client's
+ * call timeout for a form without one), succeeds once the store confirms it, and shares the hold's owner token and
+ * fencing token; the key is released when the last handle of the hold is released, in whatever order. If the store
+ * says the hold no longer owns the key (it was deleted, taken over, or its lease ran out on the store's clock), the
+ * nested acquisition throws {@link LockLostException} and the hold is reported lost, as a failed renewal reports it:
+ * {@link LockHandle#isLost()} turns true and the {@link LockHandle#onLost} callbacks run. If the store cannot answer,
+ * it throws {@link LockBackendException}, as any acquisition does, and the hold keeps only the handles it had.
  *
  * <p>Everywhere else, an acquisition is a new owner's, even on a thread that acquired the key earlier: that thread may
  * have handed its {@link LockHandle} to a pool, a {@code CompletableFuture} stage or another thread, which still works

@@ -1,5 +1,6 @@
 package io.distlock.memory;
 
+import io.distlock.LockLostException;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import io.distlock.store.StoreLock;
@@ -87,6 +88,22 @@ public final class InMemoryLeaseStore implements LeaseStore {
         }
     }
 
+    /**
+     * Removes a key whatever owns it, as an operator's delete in a real store would: its holder is not told, and learns
+     * of the loss when it next asks the store (a renewal, an extension, a release or a nested acquisition); waiters may
+     * take the key at once. For tests of lost locks.
+     *
+     * @param key the key
+     * @return true if a grant whose lease had not run out was removed
+     */
+    public boolean remove(String key) {
+        synchronized (monitor) {
+            Grant removed = grants.remove(key);
+            monitor.notifyAll();
+            return removed != null && removed.liveAt(System.nanoTime());
+        }
+    }
+
     @Override
     public void ping() {
         // Always reachable.
@@ -142,6 +159,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 // Waiters sleep until the end they saw; a shortened lease must wake them to see the new one.
                 monitor.notifyAll();
                 return true;
+            }
+        }
+
+        /** The grant is current while the key has it and its lease has not run out on this JVM's clock. */
+        @Override
+        public Optional<LockLostException.Reason> checkOwned() {
+            synchronized (monitor) {
+                return isCurrent(System.nanoTime()) ? Optional.empty() : Optional.of(LockLostException.Reason.KEY_GONE);
             }
         }
 

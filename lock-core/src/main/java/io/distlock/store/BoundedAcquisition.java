@@ -1,7 +1,6 @@
 package io.distlock.store;
 
 import io.distlock.LockBackendException;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -70,7 +69,7 @@ final class BoundedAcquisition implements AutoCloseable {
      * @throws InterruptedException if the thread was interrupted; the call is left to its worker
      */
     Taken tryTake() throws InterruptedException {
-        long started = System.nanoTime();
+        CallBound bound = CallBound.of(store, deadlineNanos, unbounded);
         CompletableFuture<Taken> call = CompletableFuture.supplyAsync(
                 () -> {
                     long sent = System.nanoTime();
@@ -78,10 +77,8 @@ final class BoundedAcquisition implements AutoCloseable {
                 },
                 StoreThreads.work());
         underWay = call;
-        long callTimeout = store.callTimeout().toNanos();
-        long limit = unbounded ? started + callTimeout : earlier(deadlineNanos + GRACE_NANOS, started + callTimeout);
         try {
-            Taken taken = call.get(Math.max(0, limit - System.nanoTime()), TimeUnit.NANOSECONDS);
+            Taken taken = call.get(bound.remainingNanos(), TimeUnit.NANOSECONDS);
             underWay = null;
             answered = true;
             return taken;
@@ -91,13 +88,11 @@ final class BoundedAcquisition implements AutoCloseable {
         } catch (TimeoutException e) {
             if (answered && !unbounded && System.nanoTime() - deadlineNanos >= 0) {
                 // The wait ended during a call after the store had answered: an ordinary "not acquired".
-                return new Taken(null, started);
+                return new Taken(null, bound.startedNanos());
             }
             throw new LockBackendException(
                     key,
-                    store.describe() + " did not answer an attempt to acquire '" + key + "' within "
-                            + Duration.ofNanos(limit - started).toMillis() + " ms (the "
-                            + (limit - started == callTimeout ? "store's call timeout" : "caller's wait") + ")",
+                    store.describe() + " did not answer an attempt to acquire '" + key + "' " + bound.describe(),
                     null);
         }
     }
@@ -156,7 +151,8 @@ final class BoundedAcquisition implements AutoCloseable {
         }
     }
 
-    private static RuntimeException failure(Throwable cause) {
+    /** What a store call that failed on a worker thread throws to its caller: the store's own exception. */
+    static RuntimeException failure(Throwable cause) {
         if (cause instanceof RuntimeException runtime) {
             return runtime;
         }

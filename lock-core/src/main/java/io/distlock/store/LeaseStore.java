@@ -43,10 +43,12 @@ public interface LeaseStore extends AutoCloseable {
     Optional<Duration> remainingLease(String key);
 
     /**
-     * How long {@link StoreLock} waits for the store's answer to one {@link Acquisition#tryTake()} before it gives up
-     * on the attempt with {@link LockBackendException}: the bound of {@code acquire}, which has no wait of its own, and
-     * of every attempt of a longer wait. A waiting caller gives up at its deadline anyway, whatever this says. The
-     * attempt given up on goes on without the caller, and the acquisition is closed after it.
+     * How long {@link StoreLock} waits for the store's answer to one {@link Acquisition#tryTake()}, or to the {@link
+     * StoreLease#checkOwned()} of a nested acquisition, before it gives up with {@link LockBackendException}: the bound
+     * of {@code acquire}, which has no wait of its own, of every attempt of a longer wait, and of a nested
+     * acquisition's confirmation, also for a try without a wait. A waiting caller gives up at its deadline anyway,
+     * whatever this says. The call given up on goes on without the caller; an attempt's acquisition is closed after
+     * it.
      *
      * @return the call timeout; the default is 15 s
      */

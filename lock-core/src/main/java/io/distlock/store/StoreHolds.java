@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -112,6 +113,16 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         }
         hold.leaseMoved(sent, checked);
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
+    }
+
+    /**
+     * Asks the store whether the hold's key is still its own, one call at a time with the hold's other store calls. A
+     * hold that the store no longer grants is reported lost, whoever still waits for the answer.
+     */
+    Optional<Reason> checkOwned(StoreHold hold) {
+        Optional<Reason> gone = hold.callStore(() -> hold.lease().checkOwned());
+        gone.ifPresent(reason -> lost(hold, reason));
+        return gone;
     }
 
     /** A store hold keeps the lease of its first acquisition, whatever its re-entries asked for: no handle's counts. */

@@ -3,6 +3,7 @@ package io.distlock.store;
 import io.distlock.LockBackendException;
 import io.distlock.LockLostException;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
@@ -25,6 +26,24 @@ public interface StoreLease {
      * @throws LockBackendException if the store could not be asked; the lease is unchanged or moved, unknown which
      */
     boolean extend(Duration lease);
+
+    /**
+     * Asks the store, changing nothing, whether the key is still this owner's: the grant is current and its lease has
+     * not run out on the store's clock. {@link StoreLock} asks before a nested acquisition joins the hold, since {@link
+     * io.distlock.Lock} lets one succeed only after the store confirms the hold, and reports the hold lost when the
+     * answer names a reason. One read of the store is all it takes; a store that already knows the grant is gone
+     * answers without asking.
+     *
+     * <p>{@link StoreLock} calls it on a worker thread and waits for the answer as long as for any other store call:
+     * within the caller's wait, and at most the store's {@linkplain LeaseStore#callTimeout() call timeout}. An answer
+     * that comes after the caller gave up still counts for the hold.
+     *
+     * @return empty while the key is this owner's; otherwise why it is not: {@link LockLostException.Reason#KEY_GONE}
+     *     when the key was removed or taken over or its lease ran out on the store's clock, or the reason that the
+     *     store reported or is about to report through {@link #whenGone(Consumer)}
+     * @throws LockBackendException if the store could not be asked; whether the key is still this owner's is unknown
+     */
+    Optional<LockLostException.Reason> checkOwned();
 
     /**
      * Removes the key if this owner still holds it.

@@ -11,7 +11,6 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockObserver;
-import io.distlock.spi.HoldHandle;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.LockArguments;
 import io.distlock.spi.ThreadOwnedHandles;
@@ -31,7 +30,10 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>re-entry: an acquisition of a key that a {@link LockContext} scope of the calling thread holds through this
  *       lock, or that the thread holds through one of its {@linkplain #asJavaLock JDK lock views}, joins that hold
- *       (same owner and fencing token), and the key is released by the last handle;
+ *       (same owner and fencing token) once the store confirms that the key is still the hold's ({@link
+ *       StoreLease#checkOwned()}, one read), and the key is released by the last handle. The store is asked within
+ *       the caller's wait, as below; a hold the store no longer grants is reported lost, and the nested acquisition
+ *       throws {@link LockLostException};
  *   <li>leases: a {@link Lease#renewed()} lease is set to the watchdog lease and renewed every renew interval while it
  *       is held; a {@link Lease#fixed(Duration)} lease runs out at its end;
  *   <li>lost locks: each hold keeps a deadline by the holder's monotonic clock, counted from before the request that
@@ -61,6 +63,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     private final StoreObserver observer;
     private final StoreInspection inspection;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
+    private final StoreReentry reentry;
     private final Duration watchdogLease;
     private final Duration renewInterval;
     private final Duration shutdownGracePeriod;
@@ -74,6 +77,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         this.observer = new StoreObserver(settings.observer);
         this.holds = new StoreHolds(watchdogLease, renewInterval, observer);
         this.inspection = new StoreInspection(store, holds);
+        this.reentry = new StoreReentry(store, holds, threadOwned);
     }
 
     /**
@@ -89,13 +93,18 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
+     * <p>A nested acquisition waits for the store's confirmation up to the store's call timeout, as an attempt does;
+     * an interrupt does not end that wait, and stays set.
+     *
      * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
+     *     says so now; the hold is then reported lost
      * @throws IllegalStateException if this lock is closed
      */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         validate(key, lease);
-        LockHandle joined = joinScope(key, lease);
+        LockHandle joined = reentry.joinWithoutWait(key, lease);
         if (joined != null) {
             return Optional.of(joined);
         }
@@ -112,7 +121,12 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     /**
      * {@inheritDoc}
      *
+     * <p>A nested acquisition waits for the store's confirmation until the wait ends (plus at most 100 ms for the
+     * answer under way), and no longer than the store's call timeout; an interrupt ends that wait too.
+     *
      * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
+     *     says so now; the hold is then reported lost
      * @throws IllegalStateException if this lock is closed
      */
     @Override
@@ -122,23 +136,28 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        LockHandle joined = joinScope(key, lease);
+        long deadline = System.nanoTime() + waitNanos;
+        LockHandle joined = reentry.join(key, lease, deadline, false);
         if (joined != null) {
             return Optional.of(joined);
         }
-        return Optional.ofNullable(takeWaiting(key, lease, waitNanos));
+        return Optional.ofNullable(takeWaiting(key, lease, Math.max(0, deadline - System.nanoTime())));
     }
 
     /**
      * {@inheritDoc}
      *
+     * <p>A nested acquisition waits for the store's confirmation up to the store's call timeout.
+     *
      * @throws LockBackendException if the store could not be asked; nothing is held then
+     * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
+     *     says so now; the hold is then reported lost
      * @throws IllegalStateException if this lock is closed
      */
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         validate(key, lease);
-        LockHandle joined = joinScope(key, lease);
+        LockHandle joined = reentry.join(key, lease, 0, true);
         if (joined != null) {
             return joined;
         }
@@ -260,13 +279,6 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     @Override
     public String toString() {
         return "StoreLock[" + store.describe() + "]";
-    }
-
-    /** The handle of a re-entry into a hold of this lock that a scope or a view lock of this thread holds, or null. */
-    @Nullable
-    private LockHandle joinScope(String key, Lease lease) {
-        StoreHold hold = threadOwned.heldByCurrentThread(key, holds, any -> true);
-        return hold != null && hold.join() ? new HoldHandle<>(holds, hold, lease) : null;
     }
 
     /**

@@ -82,8 +82,9 @@ public final class JdbcLeaseStoreBuilder {
     /**
      * Sets how long an acquisition waits for the database's answer to one attempt, the pool's wait for a connection
      * included, before it gives up with {@link io.distlock.LockBackendException}: the bound of {@code acquire}, which
-     * has no wait of its own. A caller with a shorter wait gives up at the end of its wait instead. The statement given
-     * up on goes on, on a thread of the lock, and a key it took is given back after it. The default is 15 s.
+     * has no wait of its own, and of the read that confirms a nested acquisition. A caller with a shorter wait gives up
+     * at the end of its wait instead. The statement given up on goes on, on a thread of the lock, and a key it took is
+     * given back after it. The default is 15 s.
      *
      * <p>Extensions and releases wait for the driver: set its socket timeout (PostgreSQL's {@code socketTimeout}, for
      * one) so that a server that stopped answering fails them too.

@@ -1,10 +1,14 @@
 package io.distlock.jdbc;
 
+import io.distlock.LockLostException;
 import io.distlock.store.StoreLease;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.Optional;
 
-/** A key granted to one owner; extend and release compare the owner token and the expiry on the database's clock. */
+/**
+ * A key granted to one owner; every statement on it compares the owner token and the expiry on the database's clock.
+ */
 final class JdbcStoreLease implements StoreLease {
 
     private final LockRows rows;
@@ -34,6 +38,16 @@ final class JdbcStoreLease implements StoreLease {
             return rows.extend(key, owner, JdbcAcquisition.millisRoundedUp(lease));
         } catch (SQLException e) {
             throw errors.of("extend", key, e);
+        }
+    }
+
+    /** One SELECT of the key's row with this owner's token and an expiry ahead of the database's clock. */
+    @Override
+    public Optional<LockLostException.Reason> checkOwned() {
+        try {
+            return rows.owned(key, owner) ? Optional.empty() : Optional.of(LockLostException.Reason.KEY_GONE);
+        } catch (SQLException e) {
+            throw errors.of("confirm the hold of", key, e);
         }
     }
 

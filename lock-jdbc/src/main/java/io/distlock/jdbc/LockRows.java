@@ -66,6 +66,19 @@ final class LockRows {
         });
     }
 
+    /** Whether the owner still holds the key: its token is the row's and the expiry lies ahead on the database's clock. */
+    boolean owned(String key, String owner) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql.owned())) {
+                statement.setString(1, key);
+                statement.setString(2, owner);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
     /** How long the key's current owner still holds it on the database's clock, or null when no owner does. */
     @Nullable
     Duration remaining(String key) throws SQLException {

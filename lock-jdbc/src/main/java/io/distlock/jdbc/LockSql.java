@@ -11,6 +11,7 @@ record LockSql(
         String insert,
         String extend,
         String release,
+        String owned,
         String remaining,
         String probe) {
 
@@ -31,6 +32,7 @@ record LockSql(
                         + ", 1)",
                 "UPDATE " + table + " SET expires_at = " + expiry + " WHERE " + ownedAndLive,
                 "UPDATE " + table + " SET owner_token = NULL, expires_at = NULL WHERE " + ownedAndLive,
+                "SELECT 1 FROM " + table + " WHERE " + ownedAndLive,
                 "SELECT " + dialect.millisLeft() + " FROM " + table
                         + " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + now,
                 "SELECT 1 FROM " + table + " WHERE 1 = 0");

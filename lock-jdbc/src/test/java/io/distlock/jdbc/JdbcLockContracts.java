@@ -5,6 +5,8 @@ import io.distlock.store.StoreLock;
 import io.distlock.tck.contract.LockContract;
 import io.distlock.tck.contract.StoreOutage;
 import io.distlock.tck.net.TcpProxy;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +43,19 @@ abstract class JdbcLockContracts extends LockContract {
     @Override
     public Lock newClient() {
         return client(JdbcLeaseStore.builder(newDataSource()));
+    }
+
+    /** Deletes the key's row, as an operator's cleanup would: its holder is not told. */
+    @Override
+    public void removeBehindTheClientsBack(String key) throws Exception {
+        try (Connection connection = newDataSource().getConnection();
+                PreparedStatement delete = connection.prepareStatement(
+                        "DELETE FROM " + JdbcLeaseStore.DEFAULT_TABLE + " WHERE lock_key = ?")) {
+            delete.setString(1, key);
+            if (delete.executeUpdate() != 1) {
+                throw new IllegalStateException("no row of key '" + key + "' to delete");
+            }
+        }
     }
 
     /** The outage pauses a proxy between the client and the server: connections stay open, nothing gets through. */

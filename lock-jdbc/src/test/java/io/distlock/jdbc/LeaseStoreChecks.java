@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockBackendException;
+import io.distlock.LockLostException.Reason;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.sql.Connection;
@@ -92,6 +93,21 @@ abstract class LeaseStoreChecks {
         assertThat(first.fencingToken()).isLessThan(second.fencingToken());
         assertThat(second.fencingToken()).isLessThan(third.fencingToken());
         assertThat(third.fencingToken()).isLessThan(fourth.fencingToken());
+    }
+
+    @Test
+    void theOwnerLearnsWhetherTheKeyIsStillItsOwnOnTheDatabasesClock() throws SQLException {
+        StoreLease held = take(store, key, "owner-a", LONG);
+        String runOutKey = key + ":run-out";
+        StoreLease runOut = take(store, runOutKey, "owner-b", LONG);
+        setExpiry(runOutKey, -1_000);
+
+        assertThat(held.checkOwned()).as("while its lease runs").isEmpty();
+        assertThat(runOut.checkOwned())
+                .as("its row still names it, but expired a second ago on the database's clock")
+                .contains(Reason.KEY_GONE);
+        assertThat(held.release()).isTrue();
+        assertThat(held.checkOwned()).as("after its release").contains(Reason.KEY_GONE);
     }
 
     @Test
@@ -291,6 +307,18 @@ abstract class LeaseStoreChecks {
             statement.setLong(3, millis);
             statement.setLong(4, fencing);
             statement.executeUpdate();
+        }
+    }
+
+    /** Moves a row's expiry to {@code millis} from now on the database's clock, behind its owner's back. */
+    private void setExpiry(String rowKey, long millis) throws SQLException {
+        Dialect dialect = Dialect.of(databaseProduct()).orElseThrow();
+        try (Connection connection = dataSource().getConnection();
+                PreparedStatement statement = connection.prepareStatement(
+                        "UPDATE distlock_locks SET expires_at = " + dialect.nowPlusMillis() + " WHERE lock_key = ?")) {
+            statement.setLong(1, millis);
+            statement.setString(2, rowKey);
+            assertThat(statement.executeUpdate()).isEqualTo(1);
         }
     }
 

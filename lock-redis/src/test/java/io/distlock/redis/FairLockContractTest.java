@@ -17,6 +17,12 @@ class FairLockContractTest extends LockContract {
         return clients.lock().fair();
     }
 
+    /** Deletes the lock's Redis key, as an operator's {@code DEL} would. */
+    @Override
+    public void removeBehindTheClientsBack(String key) {
+        clients.template().delete(new RedisKeys("distlock:").lockKey(key));
+    }
+
     /** The outage pauses a proxy between one client and the shared server. */
     @Override
     public StoreOutage storeOutage() {

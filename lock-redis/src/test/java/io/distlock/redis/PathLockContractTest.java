@@ -19,6 +19,12 @@ class PathLockContractTest extends LockContract {
         return clients.lock().tree(tree);
     }
 
+    /** Deletes the Redis key that holds the path's holder, as an operator's {@code DEL} would. */
+    @Override
+    public void removeBehindTheClientsBack(String key) {
+        clients.template().delete(TreePath.parse("distlock:", tree, key).holderKey());
+    }
+
     /** The outage pauses a proxy between one client and the shared server. */
     @Override
     public StoreOutage storeOutage() {

@@ -31,6 +31,12 @@ class RedisLockClusterContractTest extends LockContract {
         return clients.lock();
     }
 
+    /** Deletes the lock's Redis key, as an operator's {@code DEL} would. */
+    @Override
+    public void removeBehindTheClientsBack(String key) {
+        clients.template().delete(new RedisKeys("distlock:").lockKey(key));
+    }
+
     /** The outage pauses every node of the class's cluster, and waits for it to be healthy once they run again. */
     @Override
     public StoreOutage storeOutage() {

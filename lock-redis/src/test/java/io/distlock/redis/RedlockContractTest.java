@@ -31,6 +31,13 @@ class RedlockContractTest extends LockContract {
         return clients.lock();
     }
 
+    /** Deletes the lock's Redis key on every node, as an operator's {@code DEL} would. */
+    @Override
+    public void removeBehindTheClientsBack(String key) {
+        String lockKey = new RedisKeys("distlock:").lockKey(key);
+        servers.forEach(server -> server.command("DEL", lockKey));
+    }
+
     /** The outage pauses all three servers: no node can vote. */
     @Override
     public StoreOutage storeOutage() {

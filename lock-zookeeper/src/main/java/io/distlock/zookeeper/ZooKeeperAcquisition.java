@@ -196,6 +196,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         String own = ownPath;
         byte[] data = LeaseData.held(leaseMillis, owner).bytes();
         long troubles = store.connection().troubles();
+        long sent = System.nanoTime();
         CuratorEvent answer = store.calls()
                 .await(
                         key,
@@ -209,7 +210,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             }
             default -> throw Calls.failure(key, "taking the key", answer);
         }
-        ZooKeeperLease lease = new ZooKeeperLease(store, key, own, owner, answer.getStat());
+        ZooKeeperLease lease = new ZooKeeperLease(store, key, own, owner, answer.getStat(), sent);
         if (!lease.watch()) {
             ownPath = null;
             return null;

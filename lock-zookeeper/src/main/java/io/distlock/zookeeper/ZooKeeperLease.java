@@ -3,6 +3,7 @@ package io.distlock.zookeeper;
 import io.distlock.LockLostException.Reason;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
@@ -17,7 +18,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A granted queue node. Every change is made with the node's version, so a node that a waiter removed for its expired
- * lease (and maybe recreated for another owner) is never touched. A watch on the node reports its removal.
+ * lease (and maybe recreated for another owner) is never touched. A watch on the node reports its removal. Each write of
+ * the lease (the grant, every extension) is kept as a reading of the server's clock: its {@code mtime}, stamped after
+ * the request was sent.
  */
 final class ZooKeeperLease implements StoreLease {
 
@@ -32,16 +35,22 @@ final class ZooKeeperLease implements StoreLease {
     private final AtomicBoolean ended = new AtomicBoolean();
     private final AtomicBoolean reported = new AtomicBoolean();
     private volatile int version;
+    private volatile ServerClock.Reading written;
     private volatile @Nullable Reason lost;
     private volatile @Nullable Consumer<Reason> onGone;
 
-    ZooKeeperLease(ZooKeeperLeaseStore store, String key, String path, String owner, Stat granted) {
+    /**
+     * @param granted the node's state after the write that granted it
+     * @param sentNanos the {@link System#nanoTime()} at which that write was sent
+     */
+    ZooKeeperLease(ZooKeeperLeaseStore store, String key, String path, String owner, Stat granted, long sentNanos) {
         this.store = store;
         this.key = key;
         this.path = path;
         this.owner = owner;
         this.fencingToken = granted.getCzxid();
         this.version = granted.getVersion();
+        this.written = new ServerClock.Reading(granted.getMtime(), sentNanos);
     }
 
     /** The node's creation zxid: later than every earlier holder's, as that holder's node was created before. */
@@ -57,6 +66,7 @@ final class ZooKeeperLease implements StoreLease {
         }
         byte[] data = LeaseData.held(lease.toMillis(), owner).bytes();
         int expected = version;
+        long sent = System.nanoTime();
         CuratorEvent answer = store.calls()
                 .await(
                         key,
@@ -68,11 +78,53 @@ final class ZooKeeperLease implements StoreLease {
         return switch (Calls.code(answer)) {
             case OK -> {
                 version = answer.getStat().getVersion();
+                written = new ServerClock.Reading(answer.getStat().getMtime(), sent);
                 yield !ended.get();
             }
             case NONODE, BADVERSION -> false;
             default -> throw Calls.failure(key, "extending the lease", answer);
         };
+    }
+
+    /**
+     * Reads the node. The key is still this owner's while the node is as this owner last wrote it (same version, granted,
+     * this owner's token) and its lease runs on the server's clock. The lease is judged as the waiter behind judges it
+     * before removing the node: the server's clock is read, by a write to the clock node, only when the time since this
+     * owner's last write could have used the lease up. A hold that the connection's trouble or the node's watch already
+     * ended answers with that reason, without a read.
+     */
+    @Override
+    public Optional<Reason> checkOwned() {
+        Reason known = lost;
+        if (known != null) {
+            return Optional.of(known);
+        }
+        if (ended.get()) {
+            return Optional.of(Reason.KEY_GONE);
+        }
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "confirming the hold",
+                        cb -> client().getData().inBackground(cb).forPath(path));
+        switch (Calls.code(answer)) {
+            case OK -> {}
+            case NONODE -> {
+                return Optional.of(Reason.KEY_GONE);
+            }
+            default -> throw Calls.failure(key, "confirming the hold", answer);
+        }
+        LeaseData data = LeaseData.parse(answer.getData());
+        Stat stat = answer.getStat();
+        if (data == null || !data.granted() || !data.owner().equals(owner) || stat.getVersion() != version) {
+            return Optional.of(Reason.KEY_GONE);
+        }
+        long expiresAt = stat.getMtime() + data.leaseMillis();
+        if (written.earliestLocalNanos(expiresAt) - System.nanoTime() <= 0
+                && store.clock().read(key).serverMillis() >= expiresAt) {
+            return Optional.of(Reason.KEY_GONE);
+        }
+        return Optional.empty();
     }
 
     @Override

@@ -290,8 +290,9 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         /**
          * Sets how long a single request may wait for ZooKeeper's answer, Curator's retries included, before the call
          * throws {@link io.distlock.LockBackendException}; 15 s by default. It bounds {@code acquire}, which has no wait
-         * of its own; a caller with a shorter wait gives up at the end of its wait, and a queue node that the request
-         * it gave up on creates is removed once Curator reports the outcome.
+         * of its own, and the read that confirms a nested acquisition; a caller with a shorter wait gives up at the end
+         * of its wait, and a queue node that the request it gave up on creates is removed once Curator reports the
+         * outcome.
          *
          * @param callTimeout at least 100 ms
          * @return this builder

@@ -68,15 +68,20 @@ public final class TestZooKeeper implements AutoCloseable {
 
     /** A started client with its own session, closed with this server. */
     CuratorFramework newClient(Duration sessionTimeout) throws InterruptedException {
+        return newClient(connectString(), sessionTimeout);
+    }
+
+    /** A started client with its own session that connects to {@code connectString}, such as a proxy of this server. */
+    CuratorFramework newClient(String connectString, Duration sessionTimeout) throws InterruptedException {
         CuratorFramework client = CuratorFrameworkFactory.builder()
-                .connectString(connectString())
+                .connectString(connectString)
                 .sessionTimeoutMs((int) sessionTimeout.toMillis())
                 .connectionTimeoutMs(5_000)
                 .retryPolicy(new ExponentialBackoffRetry(50, 3))
                 .build();
         client.start();
         if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("no connection to " + connectString());
+            throw new IllegalStateException("no connection to " + connectString);
         }
         clients.add(client);
         return client;

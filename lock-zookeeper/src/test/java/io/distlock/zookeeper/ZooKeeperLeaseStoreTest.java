@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.LockLostException.Reason;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
@@ -142,6 +143,27 @@ class ZooKeeperLeaseStoreTest {
         assertThat(Acquire.tryTake(first, key, LONG)).isNull();
         assertThat(fresh.extend(LONG)).isTrue();
         assertThat(fresh.release()).isTrue();
+    }
+
+    @Test
+    void theHolderLearnsWhetherItsNodeStillHoldsTheKeyOnTheServersClock() throws Exception {
+        StoreLease held = Acquire.tryTake(first, key, LONG);
+        String runningOutKey = key + ":running-out";
+        StoreLease runningOut = Acquire.tryTake(first, runningOutKey, Duration.ofMillis(200));
+
+        assertThat(held.checkOwned()).as("while its lease runs").isEmpty();
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(runningOut.checkOwned())
+                        .as("once its lease ran out on the server's clock")
+                        .contains(Reason.KEY_GONE));
+        assertThat(queue(runningOutKey))
+                .as("the node that ran out, which nobody removed")
+                .hasSize(1);
+
+        String heldNode = ZKPaths.makePath(
+                ZKPaths.makePath(BASE, KeyNodes.nodeName(key)), queue(key).get(0));
+        zookeeper.newClient().delete().forPath(heldNode);
+        assertThat(held.checkOwned()).as("once its node was removed").contains(Reason.KEY_GONE);
     }
 
     @Test

@@ -4,35 +4,48 @@ import io.distlock.Lock;
 import io.distlock.store.StoreLock;
 import io.distlock.tck.contract.LockContract;
 import io.distlock.tck.contract.StoreOutage;
+import io.distlock.tck.net.TcpProxy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The suite every backend passes, on {@link StoreLock} over {@link ZooKeeperLeaseStore}; each client has a session. */
+/**
+ * The suite every backend passes, on {@link StoreLock} over {@link ZooKeeperLeaseStore}; each client has a session,
+ * which reaches the server through a proxy that a case can slow down.
+ */
 class ZooKeeperLockContractTest extends LockContract {
 
     /** The call timeout of the client that an outage cuts off. */
     private static final Duration OUTAGE_CALL_TIMEOUT = Duration.ofSeconds(2);
 
+    /** How late the clients hear of a key removed behind their back: a notice still on its way over the network. */
+    private static final Duration SLOW_NETWORK = Duration.ofMillis(250);
+
     private static TestZooKeeper zookeeper;
+    private static TcpProxy network;
 
     private final List<StoreLock> locks = new CopyOnWriteArrayList<>();
 
     @BeforeAll
     static void startServer() throws Exception {
         zookeeper = new TestZooKeeper();
+        network = TcpProxy.start("127.0.0.1", zookeeper.server().getPort());
     }
 
     @AfterAll
     static void stopServer() throws Exception {
         zookeeper.close();
+        network.close();
     }
 
     @AfterEach
     void closeClients() {
+        network.latency(Duration.ZERO);
         for (StoreLock lock : locks) {
             lock.close();
         }
@@ -41,6 +54,22 @@ class ZooKeeperLockContractTest extends LockContract {
     @Override
     public Lock newClient() {
         return newClient(ZooKeeperLeaseStore.builder(connectedCurator()));
+    }
+
+    /**
+     * Deletes the key's node and its queue, the holder's node among them, from a session that bypasses the clients'
+     * proxy, which from then on until the case ends is slow. ZooKeeper tells the holder by a watch, and on the loopback
+     * that notice usually comes before the holder's next call; the case is about a holder that has not heard yet, as
+     * one whose notice is still on its way.
+     */
+    @Override
+    public void removeBehindTheClientsBack(String key) throws Exception {
+        network.latency(SLOW_NETWORK);
+        try (CuratorFramework operator = zookeeper.newClient()) {
+            operator.delete()
+                    .deletingChildrenIfNeeded()
+                    .forPath(ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key)));
+        }
     }
 
     /** The outage stops the server, as a crashed ensemble; closing it starts the server again on the same port. */
@@ -86,9 +115,9 @@ class ZooKeeperLockContractTest extends LockContract {
         return lock;
     }
 
-    private static org.apache.curator.framework.CuratorFramework connectedCurator() {
+    private static CuratorFramework connectedCurator() {
         try {
-            return zookeeper.newClient();
+            return zookeeper.newClient("127.0.0.1:" + network.port(), Duration.ofSeconds(10));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.Timeout;
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
- * #storeOutage()}; elsewhere the outage cases are skipped.
+ * #storeOutage()}; elsewhere the outage cases are skipped. One whose test can remove a held key from its store behind
+ * the client's back overrides {@link #removeBehindTheClientsBack(String)}; elsewhere that case is skipped.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @SuppressWarnings("try") // cases hold locks and scopes in try-with-resources blocks that never name them

@@ -3,10 +3,14 @@ package io.distlock.tck.contract;
 import static io.distlock.tck.contract.ContractTimes.LONG_LEASE;
 import static io.distlock.tck.contract.ContractTimes.SHORT_WAIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.junit.jupiter.api.Assumptions.abort;
 
 import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.LockLostException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -14,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +30,55 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @SuppressWarnings("try") // cases hold scopes in try-with-resources blocks that never name them
 public interface ReentryContract extends ContractSubject {
+
+    /**
+     * Removes a held key from the store behind its holder's back, as an operator's delete would, or the store's own
+     * expiry before the holder's timer noticed: the client that holds it is not told. The backend's test removes what
+     * its lock keeps for the key (Redis: the lock's key; JDBC: the key's row; ZooKeeper: the key's nodes). The default
+     * skips the case that needs it, for a backend whose test cannot reach into its store.
+     *
+     * @param key the key as the contract named it, held by one client
+     * @throws Exception if the store could not be changed
+     */
+    default void removeBehindTheClientsBack(String key) throws Exception {
+        abort("this backend's test cannot remove a key from its store behind the client's back");
+    }
+
+    /**
+     * A nested acquisition succeeds only "after the store confirms the hold still owns the key": once the key was
+     * removed behind the holder's back, nested work fails with {@link LockLostException} without running, and the
+     * outer hold learns that it is lost, through its handle and its loss callbacks.
+     */
+    @Test
+    default void nestedAcquisitionAfterTheKeyWasRemovedBehindTheClientsBackFailsAndReportsTheLoss() throws Exception {
+        Lock lock = connectedClient();
+        String key = key("k");
+        LockHandle outer = lock.acquire(key, LONG_LEASE);
+        CompletableFuture<LockLostException> reported = new CompletableFuture<>();
+        outer.onLost(reported::complete);
+        AtomicBoolean nestedWorkRan = new AtomicBoolean();
+
+        removeBehindTheClientsBack(key);
+        Throwable nested;
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
+            nested = catchThrowable(
+                    () -> lock.runWithLock(key, LONG_LEASE, Duration.ZERO, () -> nestedWorkRan.set(true)));
+        }
+
+        assertThat(nestedWorkRan)
+                .as("whether the nested work ran after the key was removed behind the client's back")
+                .isFalse();
+        assertThat(nested)
+                .as("what the nested acquisition threw after the key was removed behind the client's back")
+                .isInstanceOf(LockLostException.class);
+        assertThat(outer.isLost())
+                .as("whether the outer handle knows its hold is lost")
+                .isTrue();
+        assertThat(reported)
+                .as("the loss reported to the outer handle's callback")
+                .succeedsWithin(Duration.ofSeconds(10));
+        assertThatThrownBy(outer::release).isInstanceOf(LockLostException.class);
+    }
 
     /** An acquisition inside a scope of the holder re-enters, and the key is freed by the last release. */
     @Test

@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assumptions.abort;
 
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
+import io.distlock.LockContext;
 import io.distlock.LockHandle;
+import io.distlock.LockLostException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -24,9 +26,10 @@ import org.junit.jupiter.api.Timeout;
 /**
  * What every {@link Lock} promises while its store cannot be reached ("Failures" in its javadoc): each waiting form
  * ends no later than 200 ms after its wait, with {@link LockBackendException} since the store never answered; {@code
- * acquire}, which has no wait, ends with it within the client's call timeout; an interrupt ends a wait at once; and an
- * attempt given up on leaves nothing held once the store is back. {@link LockContract} runs it for each implementation
- * whose test overrides {@link #storeOutage()}.
+ * acquire}, which has no wait, ends with it within the client's call timeout; an interrupt ends a wait at once; a
+ * nested acquisition, which needs the store's word, does not succeed; and an attempt given up on leaves nothing held
+ * once the store is back. {@link LockContract} runs it for each implementation whose test overrides {@link
+ * #storeOutage()}.
  *
  * <p>Each bound allows {@link ContractTimes#LOADED_MACHINE_MARGIN} (800 ms) on top of the promised 200 ms, for a
  * loaded machine of two cores; the faults these cases were written for overshot by seconds.
@@ -146,6 +149,25 @@ public interface StoreOutageContract extends ContractSubject {
         assertNothingLeftHeld(key);
     }
 
+    /**
+     * A nested acquisition succeeds only after the store confirms the hold, so while the store is down it does not
+     * succeed: without a wait it ends within the client's call timeout, with {@link LockBackendException} (or {@link
+     * LockLostException}, where the client already learned that its connection broke); and the outer hold is released
+     * in full once the store is back.
+     */
+    @Test
+    default void aNestedAcquisitionDoesNotSucceedWhileTheStoreIsDown() throws Exception {
+        String key = key("nested-try");
+        assertNestedFailsWhileDown(key, null, lock -> lock.tryAcquire(key, LONG_LEASE));
+    }
+
+    /** A nested acquisition with a wait asks the store within that wait, and does not succeed while the store is down. */
+    @Test
+    default void aNestedWaitingAcquisitionEndsWithinItsWaitWhileTheStoreIsDown() throws Exception {
+        String key = key("nested-waiting-try");
+        assertNestedFailsWhileDown(key, OUTAGE_WAIT, lock -> lock.tryAcquire(key, LONG_LEASE, OUTAGE_WAIT));
+    }
+
     /** A waiting call of a case, on the outage's client. */
     @FunctionalInterface
     interface WaitingCall {
@@ -209,6 +231,63 @@ public interface StoreOutageContract extends ContractSubject {
                 .withThrowableThat()
                 .havingCause()
                 .isInstanceOf(LockBackendException.class);
+        assertNothingLeftHeld(key);
+    }
+
+    /**
+     * Holds the key on the outage's client, stops the store, and runs the nested call in a scope of that hold; checks
+     * that the call ended in time without the key, and that releasing the outer handle frees the key once the store is
+     * back: a re-entry that stayed counted on the hold would keep it held for its 30 s lease.
+     *
+     * @param key the key the call takes again
+     * @param wait the call's wait; null for none, bounded by the client's call timeout
+     * @param call the nested call
+     * @throws Exception if the outage could not be made or ended
+     */
+    @SuppressWarnings("try") // the scope is what the nested call re-enters, never named in it
+    private void assertNestedFailsWhileDown(String key, Duration wait, WaitingCall call) throws Exception {
+        CompletableFuture<Object> outcome = new CompletableFuture<>();
+        Duration took;
+        Duration bound;
+        LockHandle outer;
+        try (StoreOutage outage = storeOutage()) {
+            Lock lock = outage.client();
+            warmUp(lock);
+            outer = lock.tryAcquire(key, LONG_LEASE).orElseThrow();
+            bound = (wait != null ? wait : outage.callTimeout()).plus(PROMISED_LATENESS);
+            outage.begin();
+            long start = System.nanoTime();
+            contractThreads().execute(() -> {
+                try (LockContext.Scope scope = LockContext.enter(outer)) {
+                    outcome.complete(call.call(lock));
+                } catch (Throwable e) {
+                    outcome.completeExceptionally(e);
+                }
+            });
+            took = ended(outcome, start);
+        }
+        System.out.printf(
+                "%s, store down: %s ended after %d ms (promised %d ms) with %s%n",
+                getClass().getSimpleName(),
+                key.substring(key.lastIndexOf(':') + 1),
+                took.toMillis(),
+                bound.toMillis(),
+                outcome.isDone() ? describe(outcome) : "nothing yet");
+
+        assertThat(outcome)
+                .as("the nested acquisition with the store down: it must not succeed without the store's word")
+                .failsWithin(Duration.ZERO)
+                .withThrowableThat()
+                .havingCause()
+                .isInstanceOfAny(LockBackendException.class, LockLostException.class);
+        assertThat(took)
+                .as("time the nested acquisition took with the store down (promised: %d ms)", bound.toMillis())
+                .isLessThanOrEqualTo(bound.plus(LOADED_MACHINE_MARGIN));
+        try {
+            outer.release();
+        } catch (LockLostException lostMeanwhile) {
+            // A client that hears of its broken connection ends its holds; the key goes then as well.
+        }
         assertNothingLeftHeld(key);
     }
 

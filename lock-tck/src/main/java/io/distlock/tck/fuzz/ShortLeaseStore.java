@@ -1,5 +1,6 @@
 package io.distlock.tck.fuzz;
 
+import io.distlock.LockLostException;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
@@ -89,6 +90,11 @@ public final class ShortLeaseStore implements LeaseStore {
         @Override
         public boolean extend(Duration lease) {
             return granted.extend(shortened(lease));
+        }
+
+        @Override
+        public Optional<LockLostException.Reason> checkOwned() {
+            return granted.checkOwned();
         }
 
         @Override

@@ -29,6 +29,14 @@ class InMemoryLockContractTest extends LockContract {
         return client;
     }
 
+    /** Removes the key from the shared store, which its holder learns only when it next asks. */
+    @Override
+    public void removeBehindTheClientsBack(String key) {
+        if (!store.remove(key)) {
+            throw new IllegalStateException("key '" + key + "' was not held");
+        }
+    }
+
     @AfterEach
     void closeClients() {
         synchronized (clients) {
