@@ -12,7 +12,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
-import io.distlock.test.redis.TestRedis;
+import io.distlock.memory.InMemoryLeaseStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,23 +34,20 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * {@code @DistributedLock} methods returning {@link CompletionStage} or {@link CompletableFuture}, against a real
- * Redis: the lock is taken without blocking the caller and held until the returned stage completes.
+ * {@code @DistributedLock} methods returning {@link CompletionStage} or {@link CompletableFuture}: the lock is taken
+ * without blocking the caller and held until the returned stage completes. What the annotation does on any backend,
+ * shown on the in-memory one, whose store the tests reach to remove a key behind its holder's back.
  */
-@SpringBootTest
+@SpringBootTest(properties = "distlock.backend=in-memory")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AsyncAnnotationTest {
 
     private static final Lease ELSEWHERE = Lease.fixed(Duration.ofSeconds(30));
 
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> TestRedis.shared().port());
-    }
+    @Autowired
+    private InMemoryLeaseStore store;
 
     @Autowired
     private Stages stages;
@@ -201,7 +198,7 @@ class AsyncAnnotationTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> stages.runs(id) == 1);
 
         // A fixed lease is not renewed, so nothing notices the key is gone until the release.
-        TestRedis.shared().command("DEL", "{distlock:" + key + "}");
+        store.remove(key);
         work.complete("finished");
 
         assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
@@ -301,6 +298,11 @@ class AsyncAnnotationTest {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class Application {
+
+        @Bean
+        InMemoryLeaseStore store() {
+            return new InMemoryLeaseStore();
+        }
 
         @Bean
         Stages stages() {

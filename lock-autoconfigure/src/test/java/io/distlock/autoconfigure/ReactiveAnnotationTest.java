@@ -11,8 +11,8 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
+import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.reactor.ReactiveLockContext;
-import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,27 +30,24 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.publisher.Sinks;
 
 /**
- * {@code @DistributedLock} methods returning Reactor's {@link Mono} and {@link Flux}, against a real Redis: nothing
- * happens until subscription, and the lock is held until the publisher completes, fails or is cancelled.
+ * {@code @DistributedLock} methods returning Reactor's {@link Mono} and {@link Flux}: nothing happens until
+ * subscription, and the lock is held until the publisher completes, fails or is cancelled. What the annotation does on
+ * any backend, shown on the in-memory one, whose store the tests reach to remove a key behind its holder's back.
  */
-@SpringBootTest
+@SpringBootTest(properties = "distlock.backend=in-memory")
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReactiveAnnotationTest {
 
     private static final Lease ELSEWHERE = Lease.fixed(Duration.ofSeconds(30));
 
-    @DynamicPropertySource
-    static void redis(DynamicPropertyRegistry registry) {
-        registry.add("spring.data.redis.port", () -> TestRedis.shared().port());
-    }
+    @Autowired
+    private InMemoryLeaseStore store;
 
     @Autowired
     private Publishers publishers;
@@ -211,7 +208,7 @@ class ReactiveAnnotationTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> publishers.runs(id) == 1);
 
         // A fixed lease is not renewed, so nothing notices the key is gone until the release.
-        TestRedis.shared().command("DEL", "{distlock:" + key + "}");
+        store.remove(key);
         work.tryEmitValue("finished");
 
         assertThatThrownBy(() -> call.get(5, TimeUnit.SECONDS))
@@ -286,6 +283,11 @@ class ReactiveAnnotationTest {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class Application {
+
+        @Bean
+        InMemoryLeaseStore store() {
+            return new InMemoryLeaseStore();
+        }
 
         @Bean
         Publishers publishers() {
