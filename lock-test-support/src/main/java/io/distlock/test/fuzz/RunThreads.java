@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
  * The threads a run starts in a worker JVM, which serves run after run: once the run's lock is closed they must all
  * have ended, or the next run would share the JVM with this one's clients, renewals and loops. Only threads that every
  * lock of a JVM shares by design are let be: the JDK's common pool and {@code CompletableFuture}'s delay scheduler,
- * and distlock's own shared threads ({@code
+ * the threads of {@link java.lang.ref.Cleaner}s (which libraries keep one of for the JVM, as the PostgreSQL driver
+ * does), and distlock's own shared threads ({@code
  * StoreLock}'s clock and store calls, the Redis lock's asynchronous completions, the cleaner of dropped handles), which
  * serve whichever lock runs next; the pools among them end idle threads by themselves.
  */
@@ -25,8 +26,12 @@ final class RunThreads {
     private static final Duration ENDING = Duration.ofSeconds(10);
 
     /** Name prefixes of the threads that every lock of a JVM shares, other than the common pool's. */
-    private static final List<String> SHARED_THREADS =
-            List.of("CompletableFutureDelayScheduler", "distlock-store-", "distlock-async", "distlock-dropped-handles");
+    private static final List<String> SHARED_THREADS = List.of(
+            "CompletableFutureDelayScheduler",
+            "Cleaner-",
+            "distlock-store-",
+            "distlock-async",
+            "distlock-dropped-handles");
 
     private final Set<Thread> before;
 
