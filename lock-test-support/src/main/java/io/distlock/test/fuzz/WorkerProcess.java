@@ -27,6 +27,7 @@ final class WorkerProcess {
     private final Thread drain;
     private WorkerOutput output = new WorkerOutput();
     private boolean begun;
+    private boolean outputEnded;
 
     private WorkerProcess(int number, Process process) {
         this.number = number;
@@ -70,6 +71,10 @@ final class WorkerProcess {
                 output = new WorkerOutput();
             }
             begun = true;
+            if (outputEnded) {
+                // It died between runs: its new run must not be waited for either.
+                output.ended();
+            }
         }
         try {
             requests.write(config.toLine() + "\n");
@@ -175,7 +180,10 @@ final class WorkerProcess {
             output().keep("(output of fuzz worker JVM " + number + " ended: " + e + ")");
         } finally {
             // A worker that ended before it was ready, or before it said how its run ended, must not be waited for.
-            output().ended();
+            synchronized (this) {
+                outputEnded = true;
+                output.ended();
+            }
         }
     }
 }
