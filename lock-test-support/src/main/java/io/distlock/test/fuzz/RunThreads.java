@@ -15,18 +15,16 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Two kinds are let be. Threads that every lock of a JVM shares by design: the JDK's common pool and {@code
  * CompletableFuture}'s delay scheduler, the threads of {@link java.lang.ref.Cleaner}s (which libraries keep one of for
- * the JVM, as the PostgreSQL driver does), and distlock's own shared threads ({@code StoreLock}'s clock and store
- * calls, the Redis lock's asynchronous completions, the cleaner of dropped handles), which serve whichever lock runs
- * next. And a pool's thread that waits out its keep-alive for work that a closed lock no longer gives, which ends by
- * itself: distlock's Redis lock never shuts down its pool for callbacks of holds lost at its close, whose thread ends
- * 5 s after its last callback.
+ * the JVM, as the PostgreSQL driver does), Netty's global executor (whose thread ends a second after its last task, a
+ * second that every Redis run would otherwise wait for), and distlock's own shared threads ({@code StoreLock}'s clock
+ * and store calls, the Redis lock's asynchronous completions, the cleaner of dropped handles), which serve whichever
+ * lock runs next. And a pool's thread that waits out its keep-alive for work that a closed lock no longer gives, which
+ * ends by itself: distlock's Redis lock never shuts down its pool for callbacks of holds lost at its close, whose
+ * thread ends 5 s after its last callback.
  */
 final class RunThreads {
 
-    /**
-     * Long enough for clients that end their threads just after their close returns (Netty's event loops, a pool's
-     * last connection closer), and for Netty's global executor, which ends a second after its last task.
-     */
+    /** Long enough for clients that end their threads just after their close returns (Netty's event loops). */
     private static final Duration ENDING = Duration.ofSeconds(10);
 
     private static final long SLICE_MILLIS = 50;
@@ -35,6 +33,7 @@ final class RunThreads {
     private static final List<String> SHARED_THREADS = List.of(
             "CompletableFutureDelayScheduler",
             "Cleaner-",
+            "globalEventExecutor-",
             "distlock-store-",
             "distlock-async",
             "distlock-dropped-handles");
