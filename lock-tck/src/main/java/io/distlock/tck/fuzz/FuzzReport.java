@@ -12,12 +12,13 @@ import java.util.Map;
  * @param lock the lock that was driven
  * @param settings the run's size and seed
  * @param placement where the locks were
- * @param startUp from starting the worker JVMs until all were ready to go
- * @param windDown from the end of the hammering time until the last worker exited
+ * @param startUp from handing the run to the worker JVMs (starting those that no earlier run left) until all were
+ *     ready to go
+ * @param windDown from the end of the hammering time until the last worker ended its run
  * @param totals the workers' counts
  * @param records what the checker's witness recorded
  * @param notable violation, error and hang lines the workers printed, and the last output of workers that failed
- * @param exitStatuses the workers' exit statuses
+ * @param exitStatuses the statuses the workers ended their runs with, 0 if well ({@link FuzzWorker})
  */
 public record FuzzReport(
         FuzzLock lock,
@@ -91,7 +92,7 @@ public record FuzzReport(
                 number(settings.keys()));
         row(
                 rows,
-                "wall clock: JVM start-ups + hammering + wind-down",
+                "wall clock: workers getting ready + hammering + wind-down",
                 seconds(startUp) + " + " + settings.seconds() + " s + " + seconds(windDown));
         row(rows, "seed (`-Dfuzz.seed`)", Long.toString(settings.seed()));
         row(

@@ -10,16 +10,23 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs one fuzz run from the parent: opens the run's {@link Witness} on a ledger of its own, starts the worker JVMs,
- * starts them hammering together once all are ready, lets a {@link Disruption} act on the servers meanwhile, waits for
- * the workers' summaries and reads back the ledger's records. Workers are killed and the witness closed in every case.
+ * Runs one fuzz run from the parent: opens the run's {@link Witness} on a ledger of its own, hands the run to worker
+ * JVMs of the {@link WorkerPool}, starts them hammering together once all are ready, lets a {@link Disruption} act on
+ * the servers meanwhile, waits for the workers' summaries and reads back the ledger's records. The witness is closed in
+ * every case; a worker goes back to the pool only if it ended its run with status 0, and is killed otherwise.
  */
 final class FuzzRun {
 
-    /** Worker JVMs start in parallel on a busy machine; this is long enough for the slowest. */
+    /**
+     * From handing a run to the workers until each is ready: worker JVMs that the pool lacks start in parallel on a
+     * busy machine, and every worker builds and warms up the run's lock; this is long enough for the slowest.
+     */
     private static final Duration START_UP = Duration.ofSeconds(90);
 
-    /** Beyond the run and the workers' own grace for finishing sections, time to print and exit. */
+    /**
+     * Beyond the run and the workers' own grace for finishing sections, time to print, close the lock and see the
+     * run's threads end (which a worker waits up to 10 s for).
+     */
     private static final Duration EXIT_SLACK = Duration.ofSeconds(30);
 
     private FuzzRun() {}
@@ -42,27 +49,29 @@ final class FuzzRun {
                 mix.paths() ? PathTree.random(settings.seed()).paths() : servers.keyNames(lockPrefix, settings.keys());
         FuzzSettings ran = mix.paths() ? settings.withKeys(keyNames.size()) : settings;
         LockPlacement placement = placement(servers, lockPrefix, keyNames);
-        List<WorkerProcess> workers = new ArrayList<>();
         RunLedger ledger = RunLedger.of(mix);
         long started = System.nanoTime();
+        List<WorkerProcess> workers = WorkerPool.take(settings.processes());
+        List<WorkerProcess> servedWell = new ArrayList<>();
         try (Witness witness = Witness.start(ledger)) {
+            long readyBy = System.nanoTime() + START_UP.toNanos();
             for (int process = 0; process < settings.processes(); process++) {
-                workers.add(WorkerProcess.start(new WorkerConfig(
-                        witness.port(),
-                        lock.factory().getName(),
-                        servers.lockAddress(),
-                        lock.variant(),
-                        lock.options(),
-                        mix,
-                        namespace,
-                        process,
-                        settings.threads(),
-                        settings.asyncHolders(),
-                        keyNames,
-                        settings.seconds(),
-                        settings.seedOf(process))));
+                workers.get(process)
+                        .begin(new WorkerConfig(
+                                witness.port(),
+                                lock.factory().getName(),
+                                servers.lockAddress(),
+                                lock.variant(),
+                                lock.options(),
+                                mix,
+                                namespace,
+                                process,
+                                settings.threads(),
+                                settings.asyncHolders(),
+                                keyNames,
+                                settings.seconds(),
+                                settings.seedOf(process)));
             }
-            long readyBy = started + START_UP.toNanos();
             for (WorkerProcess worker : workers) {
                 if (!worker.awaitReady(readyBy)) {
                     throw new IllegalStateException("a fuzz worker ended or was not ready within " + START_UP
@@ -71,7 +80,7 @@ final class FuzzRun {
             }
             witness.go();
             long goNanos = System.nanoTime();
-            long exitBy = goNanos
+            long endBy = goNanos
                     + TimeUnit.SECONDS.toNanos(settings.seconds())
                     + FuzzWorker.GRACE.toNanos()
                     + EXIT_SLACK.toNanos();
@@ -80,29 +89,38 @@ final class FuzzRun {
             List<Integer> statuses = new ArrayList<>();
             List<Totals> totals = new ArrayList<>();
             List<String> notable = new ArrayList<>();
-            for (WorkerProcess worker : workers) {
-                int status = worker.awaitExit(exitBy);
+            for (int process = 0; process < workers.size(); process++) {
+                WorkerProcess worker = workers.get(process);
+                int status = worker.awaitEnd(endBy);
                 statuses.add(status);
                 if (status != 0) {
-                    notable.add("worker exited with status " + status + "; last output: " + worker.tail());
+                    notable.add("worker " + process + " ended its run with status " + status + "; last output: "
+                            + worker.tail());
                 }
                 totals.add(Totals.parse(worker.summary()));
-                notable.addAll(worker.notable());
+                notable.addAll(worker.notable(process));
+                if (status == 0) {
+                    servedWell.add(worker);
+                }
             }
-            long exitedNanos = System.nanoTime();
+            long endedNanos = System.nanoTime();
             return new FuzzReport(
                     lock,
                     ran,
                     placement,
                     Duration.ofNanos(goNanos - started),
-                    Duration.ofNanos(exitedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
+                    Duration.ofNanos(endedNanos - goNanos - TimeUnit.SECONDS.toNanos(settings.seconds())),
                     Totals.sum(totals),
                     ledger.records(keyNames),
                     notable,
                     statuses);
         } finally {
             for (WorkerProcess worker : workers) {
-                worker.close();
+                if (servedWell.contains(worker)) {
+                    WorkerPool.giveBack(worker);
+                } else {
+                    WorkerPool.discard(worker);
+                }
             }
         }
     }

@@ -3,6 +3,10 @@ package io.distlock.tck.fuzz;
 import io.distlock.Lease;
 import io.distlock.LockException;
 import io.distlock.LockHandle;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,16 +20,21 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * A worker process of a fuzz run: {@link WorkerConfig} as arguments; builds the lock through the run's {@link
- * FuzzLockFactory}, prints {@value #READY} once connected, waits for the run's start signal from the parent's witness,
- * runs its threads (or with asynchronous holders, as many chains of acquisitions in flight) for the run's duration and
- * prints its {@link Tally} summary line. Exits with 0, or 1 if it failed, 2 if worker threads hung (their stacks are
- * printed), 3 if the start signal never came. Started by the run on the class path of the JVM that starts it, never by
- * hand.
+ * A worker process of fuzz runs, which serves one run after another for the JVM that started it: reads a run's {@link
+ * WorkerConfig} as a line of its standard input, builds the lock through the run's {@link FuzzLockFactory}, prints
+ * {@value #READY} once connected, waits for the run's start signal from the parent's witness, runs its threads (or with
+ * asynchronous holders, as many chains of acquisitions in flight) for the run's duration, prints its {@link Tally}
+ * summary line, closes the lock, checks that the run's threads have ended ({@link RunThreads}) and prints {@value
+ * #DONE} with the run's status: 0, or 1 if it failed, 2 if worker threads hung (their stacks are printed), 3 if the
+ * start signal never came, 4 if threads of the run outlived its lock. It then waits for the next run; after a run that
+ * did not end with 0 it exits with that status instead, since whatever went wrong may still be running. The end of its
+ * standard input, which the parent closes or leaves with it, ends it. Started by the run on the class path of the JVM
+ * that starts it, never by hand.
  */
 public final class FuzzWorker {
 
     static final String READY = "FUZZ-READY";
+    static final String DONE = "FUZZ-DONE";
     static final String HUNG = "FUZZ-HUNG";
 
     /** How long after the run's end a thread may still be finishing its last section, waiting behind others. */
@@ -41,21 +50,47 @@ public final class FuzzWorker {
     private FuzzWorker() {}
 
     /**
-     * Runs one worker process and exits with its status.
+     * Serves runs until its standard input ends, or a run fails, and exits with the status of the last run.
      *
-     * @param args the {@link WorkerConfig}, one {@code name=value} each
+     * @param args none: each run's {@link WorkerConfig} comes as a line of standard input
      */
     public static void main(String[] args) {
-        int status;
+        BufferedReader requests = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        int status = 0;
         try {
-            status = run(WorkerConfig.parse(args));
-        } catch (InterruptedException | RuntimeException e) {
+            String request;
+            while (status == 0 && (request = requests.readLine()) != null) {
+                status = serve(request);
+                System.out.println(DONE + " " + status);
+                System.out.flush();
+            }
+        } catch (IOException e) {
             e.printStackTrace(System.out);
             status = 1;
         }
         System.out.flush();
-        // The lock's client threads and the executors must not keep the process alive after its summary.
+        // Hung threads, or a lock's client threads after a failed run, must not keep the process alive.
         System.exit(status);
+    }
+
+    /** Runs one run and checks that it left no thread behind; returns its status. */
+    private static int serve(String request) {
+        RunThreads threads = RunThreads.beforeTheRun();
+        try {
+            int status = run(WorkerConfig.parse(request));
+            if (status != 0) {
+                return status;
+            }
+            List<Thread> left = threads.leftBehind();
+            for (Thread thread : left) {
+                System.out.println(Tally.ERROR + " thread of the run alive after its lock was closed: "
+                        + RunThreads.describe(thread));
+            }
+            return left.isEmpty() ? 0 : 4;
+        } catch (InterruptedException | RuntimeException e) {
+            e.printStackTrace(System.out);
+            return 1;
+        }
     }
 
     private static int run(WorkerConfig config) throws InterruptedException {

@@ -11,10 +11,10 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * The settings of one worker process, passed as its command-line arguments, one {@code name=value} each, so that a
- * setting added later is one more name rather than a shifted position. Values that may hold any text (the address, the
- * variant, the options, the key names) are URL-encoded, so that they arrive whatever the platform's encoding of
- * arguments.
+ * The settings of one worker process for one run, sent as one line on the worker's standard input: {@code name=value}
+ * fields separated by spaces, so that a setting added later is one more name rather than a shifted position. Values
+ * that may hold any text (the address, the variant, the options, the namespace, the key names) are URL-encoded, which
+ * leaves no space or line break in them.
  *
  * @param witnessPort the port of the parent's witness on the loopback interface
  * @param factory the {@link FuzzLockFactory} class that builds the lock, on the worker's class path
@@ -68,9 +68,10 @@ record WorkerConfig(
         }
     }
 
-    static WorkerConfig parse(String[] args) {
+    /** The settings of {@link #toLine()}. */
+    static WorkerConfig parse(String line) {
         Map<String, String> values = new LinkedHashMap<>();
-        for (String arg : args) {
+        for (String arg : line.split(" ")) {
             int equals = arg.indexOf('=');
             if (equals < 1) {
                 throw new IllegalArgumentException("expected name=value, but got " + arg);
@@ -78,7 +79,7 @@ record WorkerConfig(
             values.put(arg.substring(0, equals), arg.substring(equals + 1));
         }
         if (!values.keySet().equals(Set.copyOf(NAMES))) {
-            throw new IllegalArgumentException("expected the arguments " + NAMES + ", but got " + List.of(args));
+            throw new IllegalArgumentException("expected the fields " + NAMES + ", but got " + line);
         }
         Map<String, String> options = new LinkedHashMap<>();
         for (String option : list(values.get("options"))) {
@@ -92,7 +93,7 @@ record WorkerConfig(
                 decode(values.get("variant")),
                 options,
                 SectionMix.valueOf(values.get("mix")),
-                values.get("namespace"),
+                decode(values.get("namespace")),
                 Integer.parseInt(values.get("process")),
                 Integer.parseInt(values.get("threads")),
                 Boolean.parseBoolean(values.get("asyncHolders")),
@@ -101,7 +102,8 @@ record WorkerConfig(
                 Long.parseLong(values.get("seed")));
     }
 
-    List<String> toArgs() {
+    /** These settings as one line, without its line break. */
+    String toLine() {
         List<String> values = List.of(
                 Integer.toString(witnessPort),
                 factory,
@@ -111,7 +113,7 @@ record WorkerConfig(
                         .map(option -> encode(option.getKey()) + "=" + encode(option.getValue()))
                         .collect(Collectors.joining(",")),
                 mix.name(),
-                namespace,
+                encode(namespace),
                 Integer.toString(process),
                 Integer.toString(threads),
                 Boolean.toString(asyncHolders),
@@ -120,7 +122,7 @@ record WorkerConfig(
                 Long.toString(seed));
         return IntStream.range(0, NAMES.size())
                 .mapToObj(i -> NAMES.get(i) + "=" + values.get(i))
-                .toList();
+                .collect(Collectors.joining(" "));
     }
 
     /** The prefix of the locks' own keys, apart from other runs' on the same servers. */

@@ -10,6 +10,8 @@
  * {@link io.distlock.tck.fuzz.LockView} the checker reads it through in every worker, and runs it from its tests
  * through {@link io.distlock.tck.fuzz.MutualExclusionFuzz}; a {@code StoreLock} backend needs no more than its
  * {@code LeaseStore} and a view ({@link io.distlock.tck.fuzz.FuzzLock#storeLock}). The workers run on the test class
- * path of the module that starts the run, where they find the factory.
+ * path of the module that starts the run, where they find the factory. A test JVM starts its worker JVMs once and
+ * keeps them for its later runs, each of which hands its settings to as many workers as it needs; a worker whose run
+ * went wrong is killed, and the next run starts a fresh one.
  */
 package io.distlock.tck.fuzz;
