@@ -44,6 +44,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.leader.group", "java.lang.String = unset"),
                         Map.entry("distlock.leader.lease", "java.time.Duration = unset"),
                         Map.entry("distlock.metrics.enabled", "java.lang.Boolean = true"),
+                        Map.entry("distlock.metrics.max-groups", "java.lang.Integer = 100"),
                         Map.entry("distlock.observations.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.on-lost", "io.distlock.OnLockLost = throw"),
                         Map.entry("distlock.replica-ack.replicas", "java.lang.Integer = 0"),
