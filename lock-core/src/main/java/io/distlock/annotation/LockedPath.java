@@ -2,6 +2,7 @@ package io.distlock.annotation;
 
 import io.distlock.DistributedLock;
 import io.distlock.Lock;
+import io.distlock.spi.PrintableText;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -150,7 +151,8 @@ final class LockedPath {
             if (text == null || text.isBlank() || text.indexOf('/') >= 0) {
                 throw invalid(
                         "path",
-                        "has the segment " + (text == null ? "null" : "\"" + text + "\"") + " at index "
+                        "has the segment " + (text == null ? "null" : "\"" + PrintableText.of(text) + "\"")
+                                + " at index "
                                 + texts.size() + "; each segment must be text that is not blank and has no '/' (give"
                                 + " \"A/C\" as the segments \"A\" and \"C\")",
                         null);
@@ -195,7 +197,10 @@ final class LockedPath {
                 return lock.tree(tree);
             } catch (IllegalArgumentException e) {
                 throw invalid(
-                        "tree", "gave the tree name \"" + tree + "\", which was refused (" + e.getMessage() + ")", e);
+                        "tree",
+                        "gave the tree name \"" + PrintableText.of(tree) + "\", which was refused (" + e.getMessage()
+                                + ")",
+                        e);
             }
         }
 
@@ -206,7 +211,8 @@ final class LockedPath {
         IllegalArgumentException refused(IllegalArgumentException refusal) {
             return invalid(
                     "path",
-                    "gave the path \"" + path + "\", which was refused (" + refusal.getMessage() + ")",
+                    "gave the path \"" + PrintableText.of(path) + "\", which was refused (" + refusal.getMessage()
+                            + ")",
                     refusal);
         }
     }

@@ -1,6 +1,7 @@
 package io.distlock.zookeeper;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.spi.PrintableText;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -138,7 +139,11 @@ final class ZooKeeperLease implements StoreLease {
                         .inBackground()
                         .forPath(path);
             } catch (Exception e) {
-                log.debug("Could not ask to remove {} for key {} after the connection broke", path, key, e);
+                log.debug(
+                        "Could not ask to remove {} for key {} after the connection broke",
+                        path,
+                        PrintableText.of(key),
+                        e);
             }
         }
     }
@@ -159,7 +164,7 @@ final class ZooKeeperLease implements StoreLease {
                     }
                 });
             } catch (Exception e) {
-                log.debug("Could not watch {} for key {} again", path, key, e);
+                log.debug("Could not watch {} for key {} again", path, PrintableText.of(key), e);
             }
         }
     }

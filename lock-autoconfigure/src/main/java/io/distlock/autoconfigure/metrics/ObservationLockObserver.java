@@ -3,6 +3,7 @@ package io.distlock.autoconfigure.metrics;
 import io.distlock.LockLostException;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.PrintableText;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
@@ -23,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * hold}, whatever the key, so that keys built from request data cannot make span names without end. Low-cardinality
  * key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
  * {@code distlock.group} and {@code distlock.outcome} (as for {@link MicrometerLockObserver}'s timers). High-cardinality
- * key values, for spans only: {@code distlock.key}, and for a hold {@code distlock.fencing.token} and, once lost,
+ * key values, for spans only: {@code distlock.key} (with control characters escaped, see {@link PrintableText}), and for a hold {@code distlock.fencing.token} and, once lost,
  * {@code distlock.lost.reason}.
  */
 public final class ObservationLockObserver implements LockObserver {
@@ -124,6 +125,6 @@ public final class ObservationLockObserver implements LockObserver {
                 .contextualName("distlock " + action)
                 .lowCardinalityKeyValue("distlock.kind", KIND_TAGS[kind.ordinal()])
                 .lowCardinalityKeyValue("distlock.group", group)
-                .highCardinalityKeyValue("distlock.key", key);
+                .highCardinalityKeyValue("distlock.key", PrintableText.of(key));
     }
 }

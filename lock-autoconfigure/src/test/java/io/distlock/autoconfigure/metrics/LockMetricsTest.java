@@ -193,6 +193,22 @@ class LockMetricsTest {
     }
 
     @Test
+    void aSpansKeyHasItsControlCharactersEscaped() {
+        runner.run(context -> {
+            RedisLock lock = context.getBean(RedisLock.class);
+            TestObservationRegistry observations = context.getBean(TestObservationRegistry.class);
+
+            lock.tryAcquire("stock:" + id + "\r\nforged", Lease.fixed(LONG))
+                    .orElseThrow()
+                    .release();
+
+            TestObservationRegistryAssert.assertThat(observations)
+                    .hasAnObservation(hold -> hold.hasNameEqualTo(ObservationLockObserver.HELD)
+                            .hasHighCardinalityKeyValue("distlock.key", "stock:" + id + "\\r\\nforged"));
+        });
+    }
+
+    @Test
     void aFailedAcquisitionAndALostHoldAreObservedAsSuch() {
         runner.run(context -> {
             RedisLock lock = context.getBean(RedisLock.class);
