@@ -267,7 +267,7 @@ class BadInputTest {
                         "the same server twice in a Redlock",
                         () -> startWithRedlock(3, "distlock.redlock.nodes[2].url=redis://LOCALHOST:7001/0"),
                         IllegalStateException.class,
-                        "distlock.redlock.nodes[2].url with value 'redis://LOCALHOST:7001' is invalid: must name"
+                        "distlock.redlock.nodes[2].url with value 'redis://LOCALHOST:7001/0' is invalid: must name"
                                 + " another Redis server than distlock.redlock.nodes[0].url"),
                 row(
                         "Redlock node username without password",
