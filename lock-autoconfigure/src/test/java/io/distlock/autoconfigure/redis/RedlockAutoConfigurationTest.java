@@ -20,6 +20,7 @@ import io.distlock.test.TestRedis.Provider;
 import io.distlock.test.TlsSupport;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -384,6 +385,33 @@ class RedlockAutoConfigurationTest {
                                 .isEqualTo(Duration.ofSeconds(2));
                         assertThat(node.getClientConfiguration().getCommandTimeout())
                                 .isEqualTo(Duration.ofSeconds(2));
+                    }
+                });
+    }
+
+    /**
+     * A customizer that turns TLS on without peer verification, as an application might for its own Redis, changes no
+     * node's TLS: a redis:// node stays plain and works, and a rediss:// node verifies its server fully.
+     */
+    @Test
+    void aCustomizerThatLoosensTlsLeavesEveryNodesTlsAsItsSettingsSay() {
+        TestRedis first = servers.get(0);
+        withoutSpringBootsRedis()
+                .withPropertyValues(
+                        "distlock.redlock.nodes[0].url=rediss://:" + PASSWORD + "@" + first.host() + ":" + first.port())
+                .withBean(
+                        LettuceClientConfigurationBuilderCustomizer.class,
+                        () -> client ->
+                                client.useSsl().disablePeerVerification().startTls())
+                .run(context -> {
+                    List<LettuceConnectionFactory> nodes =
+                            context.getBean(RedlockNodes.class).factories();
+                    LettuceClientConfiguration secure = nodes.get(0).getClientConfiguration();
+                    assertThat(secure.isUseSsl()).isTrue();
+                    assertThat(secure.getVerifyMode()).isEqualTo(SslVerifyMode.FULL);
+                    assertThat(secure.isStartTls()).isFalse();
+                    for (LettuceConnectionFactory plain : nodes.subList(1, 3)) {
+                        assertThat(plain.getClientConfiguration().isUseSsl()).isFalse();
                     }
                 });
     }
