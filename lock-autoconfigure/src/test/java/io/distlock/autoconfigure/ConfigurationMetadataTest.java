@@ -67,6 +67,27 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.zookeeper.session-timeout", "java.time.Duration = 10s")));
     }
 
+    @Test
+    void theEndpointsShowValuesAndRolesAreSpringBootsOwn() throws IOException {
+        List<Map<String, Object>> properties =
+                JsonPath.read(metadata(), "$.properties[?(@.name =~ /management\\.endpoint\\.distlock\\..*/)]");
+        Map<String, String> described = new LinkedHashMap<>();
+        for (Map<String, Object> property : properties) {
+            assertThat(property.get("description"))
+                    .as(property.get("name") + "'s description")
+                    .isNotNull();
+            described.put(
+                    (String) property.get("name"),
+                    property.get("type") + " = " + Objects.toString(property.get("defaultValue"), "unset"));
+        }
+        assertThat(described)
+                .containsAllEntriesOf(Map.of(
+                        "management.endpoint.distlock.show-values",
+                        "org.springframework.boot.actuate.endpoint.Show = never",
+                        "management.endpoint.distlock.roles",
+                        "java.util.Set<java.lang.String> = unset"));
+    }
+
     private static String metadata() throws IOException {
         try (InputStream json =
                 ConfigurationMetadataTest.class.getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
