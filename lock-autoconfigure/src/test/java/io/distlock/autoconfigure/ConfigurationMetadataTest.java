@@ -64,7 +64,16 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.zookeeper.base-path", "java.lang.String = /distlock"),
                         Map.entry("distlock.zookeeper.call-timeout", "java.time.Duration = 15s"),
                         Map.entry("distlock.zookeeper.connect-string", "java.lang.String = unset"),
-                        Map.entry("distlock.zookeeper.session-timeout", "java.time.Duration = 10s")));
+                        Map.entry("distlock.zookeeper.session-timeout", "java.time.Duration = 10s"),
+                        Map.entry("distlock.zookeeper.authorization.scheme", "java.lang.String = digest"),
+                        Map.entry("distlock.zookeeper.authorization.credentials", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.enabled", "java.lang.Boolean = false"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-location", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-password", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-type", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-location", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-password", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-type", "java.lang.String = unset")));
     }
 
     @Test
