@@ -15,6 +15,7 @@ import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
+import io.distlock.test.SecretsStayOutOfOutput;
 import io.distlock.test.TestRedis;
 import io.distlock.test.TestRedis.Provider;
 import io.distlock.test.TlsSupport;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
@@ -65,6 +67,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class RedlockAutoConfigurationTest {
 
     private static final String PASSWORD = "redlock-node-secret";
+
+    @RegisterExtension
+    static final SecretsStayOutOfOutput SECRETS = new SecretsStayOutOfOutput(PASSWORD);
+
     private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(30));
     private static final String BUNDLE = "redlock-node";
 
