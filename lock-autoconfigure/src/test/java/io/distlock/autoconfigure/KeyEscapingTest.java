@@ -67,9 +67,9 @@ class KeyEscapingTest {
 
         @DistributedLock(key = "#key", lease = "500ms", onLost = OnLockLost.LOG)
         public void outliveTheLease(String key) {
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() ->
-                            LockContext.current(key).map(LockHandle::isLost).orElse(true));
+            // Read here: the lock context is this thread's, and Awaitility polls on a thread of its own.
+            LockHandle held = LockContext.current(key).orElseThrow();
+            await().atMost(Duration.ofSeconds(10)).until(held::isLost);
         }
 
         @DistributedLock(key = "#key", waitSeconds = 0)
