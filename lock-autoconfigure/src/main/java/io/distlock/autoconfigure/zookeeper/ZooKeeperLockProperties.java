@@ -112,7 +112,7 @@ public class ZooKeeperLockProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.zookeeper.call-timeout", callTimeout, "must be at least 100ms");
         }
-        authorization.validate(connectString != null);
+        authorization.validate(connectString);
         ssl.validate(connectString != null);
     }
 
@@ -154,7 +154,7 @@ public class ZooKeeperLockProperties implements InitializingBean {
             return credentials != null;
         }
 
-        void validate(boolean ownClient) {
+        void validate(@Nullable String connectString) {
             if (scheme == null || scheme.isBlank()) {
                 throw new InvalidConfigurationPropertyValueException(
                         "distlock.zookeeper.authorization.scheme", scheme, "must name a scheme, such as digest");
@@ -162,7 +162,7 @@ public class ZooKeeperLockProperties implements InitializingBean {
             if (credentials == null) {
                 return;
             }
-            if (!ownClient) {
+            if (connectString == null) {
                 throw new SecretPropertyException(
                         CREDENTIALS,
                         null,
@@ -171,10 +171,11 @@ public class ZooKeeperLockProperties implements InitializingBean {
                                 + " instead");
             }
             try {
-                ZooKeeperLeaseStore.builder("unused")
+                ZooKeeperLeaseStore.builder(connectString)
                         .authorization(scheme, credentials.getBytes(StandardCharsets.UTF_8));
             } catch (IllegalArgumentException invalid) {
-                // The store's messages never quote the credentials.
+                // The store's own rules, checked when the properties are bound; its messages never quote the
+                // credentials.
                 throw new SecretPropertyException(CREDENTIALS, null, invalid.getMessage());
             }
         }
