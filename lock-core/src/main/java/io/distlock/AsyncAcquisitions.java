@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -78,10 +79,11 @@ final class AsyncAcquisitions {
 
     /** Why an asynchronous acquisition of a key that a scope of the calling thread holds fails at once. */
     static IllegalStateException heldByCallersScope(String key) {
-        return new IllegalStateException("lock '" + key + "' is held by a scope of the calling thread, and an "
-                + "asynchronous acquisition never joins that hold (the scope may end before the stage does); waiting "
-                + "for it from inside the scope might never end. Acquire the key outside the scope, or pass the "
-                + "scope's handle to the asynchronous work");
+        return new IllegalStateException(
+                "lock '" + PrintableText.of(key) + "' is held by a scope of the calling thread, and an "
+                        + "asynchronous acquisition never joins that hold (the scope may end before the stage does); waiting "
+                        + "for it from inside the scope might never end. Acquire the key outside the scope, or pass the "
+                        + "scope's handle to the asynchronous work");
     }
 
     /** Releases a lock that was granted after its caller stopped waiting for it. */

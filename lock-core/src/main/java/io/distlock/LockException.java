@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.PrintableText;
 import org.jspecify.annotations.Nullable;
 
 /** The root of the unchecked exceptions that distlock throws about a named lock. */
@@ -13,11 +14,13 @@ public abstract class LockException extends RuntimeException {
      * Creates an exception about one lock.
      *
      * @param key the lock's key, as the application named it
-     * @param message what happened, naming the key
+     * @param message what happened, naming the key; its control characters, as in a key from a request, are escaped
+     *     ({@link PrintableText})
      * @param cause the underlying failure, or null
      */
     protected LockException(String key, String message, @Nullable Throwable cause) {
-        super(message, cause);
+        // Keys often come from requests: escaped, a key with a line break cannot forge a line of the log it goes to.
+        super(PrintableText.of(message), cause);
         this.key = key;
     }
 

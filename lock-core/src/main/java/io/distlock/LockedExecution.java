@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -178,11 +179,14 @@ public final class LockedExecution {
             if (onLost == OnLockLost.THROW) {
                 throw reported;
             }
-            log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), reported.getMessage());
+            log.warn(
+                    "Work under lock '{}' finished after the lock was lost: {}",
+                    PrintableText.of(handle.key()),
+                    reported.getMessage());
         } catch (LockBackendException backend) {
             log.warn(
                     "Lock '{}' could not be released after its work finished; it expires with its lease: {}",
-                    handle.key(),
+                    PrintableText.of(handle.key()),
                     backend.getMessage());
         }
     }

@@ -2,6 +2,7 @@ package io.distlock;
 
 import io.distlock.spi.KeyOrder;
 import io.distlock.spi.KeysAtOnce;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -49,7 +50,8 @@ final class MultiKeyAcquisition {
         TreeSet<String> ordered = new TreeSet<>();
         for (String key : keys) {
             if (key == null || key.isBlank()) {
-                throw new IllegalArgumentException("keys must not contain a null or blank key, but were " + keys);
+                throw new IllegalArgumentException(
+                        "keys must not contain a null or blank key, but were " + PrintableText.of(keys));
             }
             if (key.length() > Lock.MAX_KEY_LENGTH) {
                 throw new IllegalArgumentException("keys must be at most " + Lock.MAX_KEY_LENGTH
@@ -150,7 +152,7 @@ final class MultiKeyAcquisition {
                     log.warn(
                             "Lock '{}', taken as part of a set of keys that could not all be had, could not be"
                                     + " released; it expires with its lease: {}",
-                            handle.key(),
+                            PrintableText.of(handle.key()),
                             releaseFailure.getMessage());
                 }
             }

@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,7 +38,8 @@ final class OrderedHandles implements MultiLockHandle {
     public LockHandle handle(String key) {
         LockHandle handle = byKey.get(key);
         if (handle == null) {
-            throw new IllegalArgumentException("key '" + key + "' is not one of the keys held together: " + keys);
+            throw new IllegalArgumentException(
+                    "key '" + PrintableText.of(key) + "' is not one of the keys held together: " + keys);
         }
         return handle;
     }

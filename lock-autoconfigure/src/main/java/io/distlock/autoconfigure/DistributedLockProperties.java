@@ -158,6 +158,7 @@ public class DistributedLockProperties implements InitializingBean {
         watchdog.validate();
         shutdown.validate();
         replicaAck.validate();
+        metrics.validate();
     }
 
     private static boolean isValidLease(Duration lease, Duration minimum) {
@@ -314,12 +315,33 @@ public class DistributedLockProperties implements InitializingBean {
         /** Whether to record distlock's meters in the application's MeterRegistry. */
         private boolean enabled = true;
 
+        /**
+         * Most distinct key groups that distlock's meters and observations are tagged with; the keys of every further
+         * group are tagged "other", so that keys built from request data cannot add meters without end.
+         */
+        private int maxGroups = 100;
+
         public boolean isEnabled() {
             return enabled;
         }
 
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
+        }
+
+        public int getMaxGroups() {
+            return maxGroups;
+        }
+
+        public void setMaxGroups(int maxGroups) {
+            this.maxGroups = maxGroups;
+        }
+
+        void validate() {
+            if (maxGroups < 1) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.metrics.max-groups", maxGroups, "must be at least 1");
+            }
         }
     }
 

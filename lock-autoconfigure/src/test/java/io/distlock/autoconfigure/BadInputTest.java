@@ -267,7 +267,7 @@ class BadInputTest {
                         "the same server twice in a Redlock",
                         () -> startWithRedlock(3, "distlock.redlock.nodes[2].url=redis://LOCALHOST:7001/0"),
                         IllegalStateException.class,
-                        "distlock.redlock.nodes[2].url with value 'redis://LOCALHOST:7001' is invalid: must name"
+                        "distlock.redlock.nodes[2].url with value 'redis://LOCALHOST:7001/0' is invalid: must name"
                                 + " another Redis server than distlock.redlock.nodes[0].url"),
                 row(
                         "Redlock node username without password",
@@ -338,7 +338,12 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.replica-ack.replicas with value '1' is invalid: must be 0 when"
                                 + " distlock.redlock.nodes are configured"),
-                row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
+                row("key with opening braces", () -> lockAndRelease("{a{b{"), null, null),
+                row(
+                        "key with a closing brace",
+                        () -> lock.tryAcquire("{a}b}{", LEASE),
+                        IllegalArgumentException.class,
+                        "key must not contain '}', but has one at index 2"),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
                 row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),
                 row("key with glob characters", () -> lockAndRelease("stock:*?[a-z]"), null, null),

@@ -44,6 +44,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.leader.group", "java.lang.String = unset"),
                         Map.entry("distlock.leader.lease", "java.time.Duration = unset"),
                         Map.entry("distlock.metrics.enabled", "java.lang.Boolean = true"),
+                        Map.entry("distlock.metrics.max-groups", "java.lang.Integer = 100"),
                         Map.entry("distlock.observations.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.on-lost", "io.distlock.OnLockLost = throw"),
                         Map.entry("distlock.replica-ack.replicas", "java.lang.Integer = 0"),
@@ -63,7 +64,37 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.zookeeper.base-path", "java.lang.String = /distlock"),
                         Map.entry("distlock.zookeeper.call-timeout", "java.time.Duration = 15s"),
                         Map.entry("distlock.zookeeper.connect-string", "java.lang.String = unset"),
-                        Map.entry("distlock.zookeeper.session-timeout", "java.time.Duration = 10s")));
+                        Map.entry("distlock.zookeeper.session-timeout", "java.time.Duration = 10s"),
+                        Map.entry("distlock.zookeeper.authorization.scheme", "java.lang.String = digest"),
+                        Map.entry("distlock.zookeeper.authorization.credentials", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.enabled", "java.lang.Boolean = false"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-location", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-password", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.trust-store-type", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-location", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-password", "java.lang.String = unset"),
+                        Map.entry("distlock.zookeeper.ssl.key-store-type", "java.lang.String = unset")));
+    }
+
+    @Test
+    void theEndpointsShowValuesAndRolesAreSpringBootsOwn() throws IOException {
+        List<Map<String, Object>> properties =
+                JsonPath.read(metadata(), "$.properties[?(@.name =~ /management\\.endpoint\\.distlock\\..*/)]");
+        Map<String, String> described = new LinkedHashMap<>();
+        for (Map<String, Object> property : properties) {
+            assertThat(property.get("description"))
+                    .as(property.get("name") + "'s description")
+                    .isNotNull();
+            described.put(
+                    (String) property.get("name"),
+                    property.get("type") + " = " + Objects.toString(property.get("defaultValue"), "unset"));
+        }
+        assertThat(described)
+                .containsAllEntriesOf(Map.of(
+                        "management.endpoint.distlock.show-values",
+                        "org.springframework.boot.actuate.endpoint.Show = never",
+                        "management.endpoint.distlock.roles",
+                        "java.util.Set<java.lang.String> = unset"));
     }
 
     private static String metadata() throws IOException {

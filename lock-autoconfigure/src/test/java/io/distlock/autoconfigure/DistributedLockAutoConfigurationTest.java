@@ -150,6 +150,7 @@ class DistributedLockAutoConfigurationTest {
         assertFailsNaming("distlock.on-lost=default", "distlock.on-lost");
         assertFailsNaming("distlock.watchdog.renew-interval=0s", "distlock.watchdog.renew-interval");
         assertFailsNaming("distlock.shutdown.grace-period=-1s", "distlock.shutdown.grace-period");
+        assertFailsNaming("distlock.metrics.max-groups=0", "distlock.metrics.max-groups");
     }
 
     @Test

@@ -144,14 +144,16 @@ class PathAnnotationTest {
     }
 
     @Test
-    void anInvalidPathOrTreeAtCallTimeNamesTheMethodExpressionAndArgumentsAndTheMethodDoesNotRun() {
+    void anInvalidPathOrTreeAtCallTimeNamesTheMethodExpressionAndParametersAndTheMethodDoesNotRun() {
         int before = folders.runs();
 
         assertThatThrownBy(() -> folders.edit(project, "a//b"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("@DistributedLock path of")
                 .hasMessageContaining("Folders.edit(String, String)")
-                .hasMessageContaining("expression \"#folder\" with arguments [" + project + ", a//b]")
+                .hasMessageContaining(
+                        "expression \"#folder\" over the parameters [0: String projectId, 1: String folder]")
+                .hasMessageNotContaining(project)
                 .hasMessageContaining("path \"a//b\" has a blank segment")
                 .hasMessageContaining("the method did not run");
         assertThatThrownBy(() -> folders.edit(project, "A/../B"))
@@ -176,7 +178,7 @@ class PathAnnotationTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("@DistributedLock tree of")
                 .hasMessageContaining("Folders.inTree(String, List)")
-                .hasMessageContaining("expression \"#tree\" with arguments [null, [A]]")
+                .hasMessageContaining("expression \"#tree\" over the parameters [0: String tree, 1: List segments]")
                 .hasMessageContaining("evaluated to null");
         assertThatThrownBy(() -> folders.inTree(" ", List.of("A")))
                 .isInstanceOf(IllegalArgumentException.class)

@@ -5,6 +5,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -198,11 +199,14 @@ final class AsyncLockedExecution {
          */
         private void logReleaseFailure(@Nullable Throwable notReleased, String when) {
             if (notReleased instanceof LockLostException lost) {
-                log.warn("Work under lock '{}' finished after the lock was lost: {}", handle.key(), lost.getMessage());
+                log.warn(
+                        "Work under lock '{}' finished after the lock was lost: {}",
+                        PrintableText.of(handle.key()),
+                        lost.getMessage());
             } else if (notReleased != null && !(notReleased instanceof IllegalStateException)) {
                 log.warn(
                         "Lock '{}' could not be released after {}; it expires with its lease: {}",
-                        handle.key(),
+                        PrintableText.of(handle.key()),
                         when,
                         notReleased.getMessage());
             }

@@ -44,6 +44,7 @@ final class LockedMethod {
     private final boolean skipWhenBusy;
     private final @Nullable Duration holdAtLeast;
     private final ParameterNameDiscoverer parameterNames;
+    private final String parameters;
     private final @Nullable BeanResolver beans;
 
     LockedMethod(
@@ -80,6 +81,7 @@ final class LockedMethod {
         this.skipWhenBusy = skipWhenBusy;
         this.holdAtLeast = holdAtLeast;
         this.parameterNames = parameterNames;
+        this.parameters = CallParameters.describe(method, parameterNames);
         this.beans = beans;
     }
 
@@ -129,59 +131,58 @@ final class LockedMethod {
      * Evaluates the tree and path of a method annotated with {@code tree} and {@code path}, for one call.
      *
      * @return the call's tree and path, or null if the method is locked by {@code key} or {@code keys}
-     * @throws IllegalArgumentException naming the method, expression and arguments if the tree or path is invalid
+     * @throws IllegalArgumentException naming the method, expression and parameters if the tree or path is invalid
      */
     LockedPath.@Nullable Call path(Object target, Object[] args) {
-        return path == null ? null : path.evaluate(context(target, args), args);
+        return path == null ? null : path.evaluate(context(target, args));
     }
 
     /**
      * Evaluates the key of a method annotated with {@code key}, for one call.
      *
-     * @throws IllegalArgumentException naming the method, expression and arguments if the key is null, blank, an array
-     *     or a collection, or cannot be evaluated
+     * @throws IllegalArgumentException naming the method, expression and parameters if the key is null, blank, an
+     *     array or a collection, or cannot be evaluated
      */
     String key(Object target, Object[] args) {
-        Object value = evaluate(0, context(target, args), args);
+        Object value = evaluate(0, context(target, args));
         if (value instanceof Collection<?> || value.getClass().isArray()) {
             throw badKey(
                     0,
                     "evaluated to a " + value.getClass().getName() + "; to take several keys, all or none, set keys"
                             + " instead of key",
-                    args,
                     null);
         }
-        return oneKey(0, value, args);
+        return oneKey(0, value);
     }
 
     /**
      * Evaluates the keys of a method annotated with {@code keys}, for one call: each expression's key, or the
      * elements of the array or collection it gives.
      *
-     * @throws IllegalArgumentException naming the method, expression and arguments if a key is null or blank, an
+     * @throws IllegalArgumentException naming the method, expression and parameters if a key is null or blank, an
      *     expression cannot be evaluated, or there is no key at all
      */
     List<String> keys(Object target, Object[] args) {
         MethodBasedEvaluationContext context = context(target, args);
         List<String> result = new ArrayList<>();
         for (int i = 0; i < keys.size(); i++) {
-            Object value = evaluate(i, context, args);
+            Object value = evaluate(i, context);
             if (value instanceof Collection<?> elements) {
                 for (Object element : elements) {
-                    result.add(oneKey(i, element, args));
+                    result.add(oneKey(i, element));
                 }
             } else if (value.getClass().isArray()) {
                 for (Object element : ObjectUtils.toObjectArray(value)) {
-                    result.add(oneKey(i, element, args));
+                    result.add(oneKey(i, element));
                 }
             } else {
-                result.add(oneKey(i, value, args));
+                result.add(oneKey(i, value));
             }
         }
         if (result.isEmpty()) {
             throw new IllegalArgumentException(
                     "@DistributedLock keys of " + DistributedLockDefinitionException.describe(method) + " gave no key"
-                            + " at all: expressions " + keyTexts + " with arguments " + Arrays.deepToString(args)
+                            + " at all: expressions " + keyTexts + " over the parameters " + parameters
                             + "; the method did not run");
         }
         return result;
@@ -196,26 +197,26 @@ final class LockedMethod {
         return context;
     }
 
-    private Object evaluate(int index, MethodBasedEvaluationContext context, Object[] args) {
+    private Object evaluate(int index, MethodBasedEvaluationContext context) {
         Object value;
         try {
             value = keys.get(index).getValue(context);
         } catch (EvaluationException e) {
-            throw badKey(index, "could not be evaluated (" + e.getMessage() + ")", args, e);
+            throw badKey(index, "could not be evaluated (" + e.getMessage() + ")", e);
         }
         if (value == null) {
-            throw badKey(index, "evaluated to null", args, null);
+            throw badKey(index, "evaluated to null", null);
         }
         return value;
     }
 
-    private String oneKey(int index, @Nullable Object value, Object[] args) {
+    private String oneKey(int index, @Nullable Object value) {
         if (value == null) {
-            throw badKey(index, "gave a null key", args, null);
+            throw badKey(index, "gave a null key", null);
         }
         String text = value.toString();
         if (text.isBlank()) {
-            throw badKey(index, "evaluated to a blank key \"" + text + "\"", args, null);
+            throw badKey(index, "evaluated to a blank key", null);
         }
         return text;
     }
@@ -245,12 +246,12 @@ final class LockedMethod {
         }
     }
 
-    private IllegalArgumentException badKey(int index, String problem, Object[] args, @Nullable Throwable cause) {
+    private IllegalArgumentException badKey(int index, String problem, @Nullable Throwable cause) {
         String attribute = severalKeys ? "keys[" + index + "]" : "key";
         return new IllegalArgumentException(
                 "@DistributedLock " + attribute + " of " + DistributedLockDefinitionException.describe(method) + " "
-                        + problem + ": expression \"" + keyTexts.get(index) + "\" with arguments "
-                        + Arrays.deepToString(args) + "; the method did not run",
+                        + problem + ": expression \"" + keyTexts.get(index) + "\" over the parameters " + parameters
+                        + "; the method did not run",
                 cause);
     }
 }

@@ -2,6 +2,7 @@ package io.distlock.annotation;
 
 import io.distlock.DistributedLock;
 import io.distlock.Lock;
+import io.distlock.spi.PrintableText;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -24,13 +25,16 @@ final class LockedPath {
     private final String pathText;
     private final Expression tree;
     private final Expression path;
+    private final String parameters;
 
-    private LockedPath(Method method, String treeText, String pathText, Expression tree, Expression path) {
+    private LockedPath(
+            Method method, String treeText, String pathText, Expression tree, Expression path, String parameters) {
         this.method = method;
         this.treeText = treeText;
         this.pathText = pathText;
         this.tree = tree;
         this.path = path;
+        this.parameters = parameters;
     }
 
     /**
@@ -79,7 +83,8 @@ final class LockedPath {
                 treeText,
                 pathText,
                 parse(method, "tree", treeText, "\"'project:' + #projectId\"", expressions),
-                parse(method, "path", pathText, "\"#folder\" (or \"''\" for the whole tree)", expressions));
+                parse(method, "path", pathText, "\"#folder\" (or \"''\" for the whole tree)", expressions),
+                CallParameters.describe(method, expressions.parameterNames()));
     }
 
     private static Expression parse(
@@ -94,38 +99,37 @@ final class LockedPath {
     /**
      * Evaluates the tree's name and the path for one call.
      *
-     * @throws IllegalArgumentException naming the method, expression and arguments if the tree's name is null or
+     * @throws IllegalArgumentException naming the method, expression and parameters if the tree's name is null or
      *     blank, or the path is null, neither a String nor a collection or array, or has a segment that is null,
      *     blank or contains {@code /}
      */
-    Call evaluate(EvaluationContext context, Object[] args) {
-        Object treeValue = evaluate(tree, "tree", context, args);
+    Call evaluate(EvaluationContext context) {
+        Object treeValue = evaluate(tree, "tree", context);
         String treeName = treeValue.toString();
         if (treeName.isBlank()) {
-            throw invalid("tree", "evaluated to a blank tree name \"" + treeName + "\"", args, null);
+            throw invalid("tree", "evaluated to a blank tree name", null);
         }
-        return new Call(treeName, path(evaluate(path, "path", context, args), args), args);
+        return new Call(treeName, path(evaluate(path, "path", context)));
     }
 
-    private Object evaluate(Expression expression, String attribute, EvaluationContext context, Object[] args) {
+    private Object evaluate(Expression expression, String attribute, EvaluationContext context) {
         Object value;
         try {
             value = expression.getValue(context);
         } catch (EvaluationException e) {
-            throw invalid(attribute, "could not be evaluated (" + e.getMessage() + ")", args, e);
+            throw invalid(attribute, "could not be evaluated (" + e.getMessage() + ")", e);
         }
         if (value == null) {
             throw invalid(
                     attribute,
                     "evaluated to null" + (attribute.equals("path") ? "; use \"\" for the whole tree" : ""),
-                    args,
                     null);
         }
         return value;
     }
 
     /** The path a value gives: a String as it is, for the path lock to check; segments joined with {@code /}. */
-    private String path(Object value, Object[] args) {
+    private String path(Object value) {
         if (value instanceof CharSequence text) {
             return text.toString();
         }
@@ -139,7 +143,6 @@ final class LockedPath {
                     "path",
                     "evaluated to a " + value.getClass().getName() + ", but a path is a String such as \"A/C\" or a"
                             + " collection or array of segments such as [\"A\", \"C\"]",
-                    args,
                     null);
         }
         List<String> texts = new ArrayList<>(segments.size());
@@ -148,10 +151,10 @@ final class LockedPath {
             if (text == null || text.isBlank() || text.indexOf('/') >= 0) {
                 throw invalid(
                         "path",
-                        "has the segment " + (text == null ? "null" : "\"" + text + "\"") + " in " + segments
-                                + "; each segment must be text that is not blank and has no '/' (give \"A/C\" as"
-                                + " the segments \"A\" and \"C\")",
-                        args,
+                        "has the segment " + (text == null ? "null" : "\"" + PrintableText.of(text) + "\"")
+                                + " at index "
+                                + texts.size() + "; each segment must be text that is not blank and has no '/' (give"
+                                + " \"A/C\" as the segments \"A\" and \"C\")",
                         null);
             }
             texts.add(text);
@@ -159,12 +162,11 @@ final class LockedPath {
         return String.join("/", texts);
     }
 
-    private IllegalArgumentException invalid(
-            String attribute, String problem, Object[] args, @Nullable Throwable cause) {
+    private IllegalArgumentException invalid(String attribute, String problem, @Nullable Throwable cause) {
         String text = attribute.equals("tree") ? treeText : pathText;
         return new IllegalArgumentException(
                 "@DistributedLock " + attribute + " of " + DistributedLockDefinitionException.describe(method) + " "
-                        + problem + ": expression \"" + text + "\" with arguments " + Arrays.deepToString(args)
+                        + problem + ": expression \"" + text + "\" over the parameters " + parameters
                         + "; the method did not run",
                 cause);
     }
@@ -174,12 +176,10 @@ final class LockedPath {
 
         private final String tree;
         private final String path;
-        private final Object[] args;
 
-        private Call(String tree, String path, Object[] args) {
+        private Call(String tree, String path) {
             this.tree = tree;
             this.path = path;
-            this.args = args;
         }
 
         /** The path to take, as the path lock accepts it: {@code ""} is the whole tree. */
@@ -190,7 +190,7 @@ final class LockedPath {
         /**
          * The path lock of this call's tree.
          *
-         * @throws IllegalArgumentException naming the method, expression and arguments if the lock refuses the name
+         * @throws IllegalArgumentException naming the method, expression and parameters if the lock refuses the name
          */
         Lock lockIn(Lock lock) {
             try {
@@ -198,21 +198,21 @@ final class LockedPath {
             } catch (IllegalArgumentException e) {
                 throw invalid(
                         "tree",
-                        "gave the tree name \"" + tree + "\", which was refused (" + e.getMessage() + ")",
-                        args,
+                        "gave the tree name \"" + PrintableText.of(tree) + "\", which was refused (" + e.getMessage()
+                                + ")",
                         e);
             }
         }
 
         /**
          * The error for a path the path lock refused, such as {@code "a//b"}: its message, with the method, expression
-         * and arguments.
+         * and parameters.
          */
         IllegalArgumentException refused(IllegalArgumentException refusal) {
             return invalid(
                     "path",
-                    "gave the path \"" + path + "\", which was refused (" + refusal.getMessage() + ")",
-                    args,
+                    "gave the path \"" + PrintableText.of(path) + "\", which was refused (" + refusal.getMessage()
+                            + ")",
                     refusal);
         }
     }

@@ -6,6 +6,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -253,7 +254,10 @@ public final class ReactiveLock {
                 if (onLost == OnLockLost.THROW) {
                     return Mono.error(lost);
                 }
-                log.warn("Work under lock '{}' finished after the lock was lost: {}", held.key(), lost.getMessage());
+                log.warn(
+                        "Work under lock '{}' finished after the lock was lost: {}",
+                        PrintableText.of(held.key()),
+                        lost.getMessage());
             } else {
                 log.warn(
                         "Lock '{}' could not be released after its work finished; it expires with its lease: {}",

@@ -183,7 +183,8 @@ public final class HoldHandle<H> implements LockHandle {
     }
 
     private IllegalStateException alreadyReleased() {
-        return new IllegalStateException("lock '" + key() + "' was already released through this handle");
+        return new IllegalStateException(
+                "lock '" + PrintableText.of(key()) + "' was already released through this handle");
     }
 
     @Override

@@ -80,8 +80,8 @@ public final class JavaLockView implements Lock {
         Thread current = Thread.currentThread();
         Deque<LockHandle> mine = handles.get(current);
         if (mine == null || mine.isEmpty()) {
-            throw new IllegalMonitorStateException(
-                    "lock '" + key + "' is not held by thread " + current.getName() + " through this view");
+            throw new IllegalMonitorStateException("lock '" + PrintableText.of(key) + "' is not held by thread "
+                    + current.getName() + " through this view");
         }
         LockHandle handle = mine.pop();
         if (mine.isEmpty()) {
@@ -109,6 +109,6 @@ public final class JavaLockView implements Lock {
 
     @Override
     public String toString() {
-        return "java.util.concurrent.locks.Lock view of distlock key '" + key + "' with " + lease;
+        return "java.util.concurrent.locks.Lock view of distlock key '" + PrintableText.of(key) + "' with " + lease;
     }
 }

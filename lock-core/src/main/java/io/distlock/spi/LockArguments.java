@@ -24,11 +24,11 @@ public final class LockArguments {
             throw new IllegalArgumentException("key must not be null");
         }
         if (key.isBlank()) {
-            throw new IllegalArgumentException("key must not be blank, but was \"" + key + "\"");
+            throw new IllegalArgumentException("key must not be blank, but was \"" + PrintableText.of(key) + "\"");
         }
         if (key.length() > Lock.MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("key must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
-                    + key.length() + " (starting \"" + key.substring(0, 40) + "...\")");
+                    + key.length() + " (starting \"" + PrintableText.of(key.substring(0, 40)) + "...\")");
         }
     }
 

@@ -1,6 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.LockBackendException;
+import io.distlock.spi.PrintableText;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.sql.SQLException;
@@ -105,7 +106,10 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
             try {
                 release(rows, errors, signals, key, owner);
             } catch (LockBackendException e) {
-                log.warn("Could not give back key '{}' after a failed acquisition; its lease frees it", key, e);
+                log.warn(
+                        "Could not give back key '{}' after a failed acquisition; its lease frees it",
+                        PrintableText.of(key),
+                        e);
             }
         }
     }

@@ -5,6 +5,7 @@ import io.distlock.LockHandle;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
+import io.distlock.spi.PrintableText;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -60,7 +61,7 @@ final class Acquirer {
     @Nullable
     LockHandle acquire(String key, String lockKey, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+            throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
         long deadline = Waits.deadline(waitNanos);
         LockHandle nested = kit.reenter(key, lease, deadline);

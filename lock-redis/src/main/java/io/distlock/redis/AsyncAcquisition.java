@@ -8,6 +8,7 @@ import io.distlock.monitor.LockObserver;
 import io.distlock.redis.LockCommands.Attempted;
 import io.distlock.redis.LockCommands.Busy;
 import io.distlock.redis.LockCommands.Granted;
+import io.distlock.spi.PrintableText;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -124,7 +125,7 @@ final class AsyncAcquisition {
         if (failure != null || answer == null) {
             abandon(sent);
             Throwable cause = failure == null
-                    ? new IllegalStateException("no answer to an attempt on '" + key + "'")
+                    ? new IllegalStateException("no answer to an attempt on '" + PrintableText.of(key) + "'")
                     : ScriptCall.unwrap(failure);
             unanswered(
                     cause instanceof TimeoutException
@@ -302,7 +303,7 @@ final class AsyncAcquisition {
     private Waiter queued() {
         Waiter queued = waiter;
         if (queued == null) {
-            throw new IllegalStateException("acquisition of '" + key + "' has not joined its queue");
+            throw new IllegalStateException("acquisition of '" + PrintableText.of(key) + "' has not joined its queue");
         }
         return queued;
     }

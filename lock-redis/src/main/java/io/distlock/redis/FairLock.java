@@ -6,6 +6,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,7 +111,8 @@ public final class FairLock implements Lock {
         LockHandle handle =
                 kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
-            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+            throw new IllegalStateException(
+                    "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
         }
         return handle;
     }
@@ -129,7 +131,7 @@ public final class FairLock implements Lock {
      */
     private @Nullable LockHandle queue(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+            throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
         long deadline = Waits.deadline(waitNanos);
         LockHandle nested = kit.reenter(key, lease, deadline);
@@ -284,7 +286,10 @@ public final class FairLock implements Lock {
             String key, String lockKey, String ticket, String token, List<ScriptCall<FairCommands.Answer>> sent) {
         ScriptCall<Long> withdrawal = commands.leave(key, lockKey, ticket, token);
         withdrawal.answer().exceptionally(error -> {
-            log.debug("Could not withdraw from the queue of lock '{}'; the place expires: {}", key, error.toString());
+            log.debug(
+                    "Could not withdraw from the queue of lock '{}'; the place expires: {}",
+                    PrintableText.of(key),
+                    error.toString());
             return 0L;
         });
         try {

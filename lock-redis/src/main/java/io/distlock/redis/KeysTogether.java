@@ -3,6 +3,7 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.spi.KeysAtOnce.Taken;
+import io.distlock.spi.PrintableText;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;
 import java.util.List;
@@ -92,7 +93,7 @@ final class KeysTogether {
                 releaseAll(keys, lockKeys, tokens);
             }
         });
-        log.debug("Gave up an attempt on locks {}; releases follow it", keys);
+        log.debug("Gave up an attempt on locks {}; releases follow it", PrintableText.of(keys));
     }
 
     private void releaseAll(List<String> keys, List<String> lockKeys, List<String> tokens) {

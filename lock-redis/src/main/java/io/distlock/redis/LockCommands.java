@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.spi.PrintableText;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -242,7 +243,7 @@ interface LockCommands {
                     commands.releaseQuietlyThen(key, lockKey, token, afterRelease);
                 }
             });
-            log.debug("Gave up an attempt on lock '{}'; a release follows it", key);
+            log.debug("Gave up an attempt on lock '{}'; a release follows it", PrintableText.of(key));
         }
     }
 }

@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.spi.PrintableText;
 import io.distlock.spi.ThreadOwnedHandles;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -87,8 +88,8 @@ final class LockKit {
     }
 
     IllegalStateException closed(String key) {
-        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
-                + "application is shutting down)");
+        return new IllegalStateException("lock '" + PrintableText.of(key) + "' cannot be acquired: " + this
+                + " is closed (the " + "application is shutting down)");
     }
 
     /**
@@ -136,9 +137,10 @@ final class LockKit {
             return null;
         }
         if (outer.isRead()) {
-            throw new IllegalStateException("lock '" + key + "' is held for reading in this scope and cannot be taken"
-                    + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
-                    + " from the start");
+            throw new IllegalStateException(
+                    "lock '" + PrintableText.of(key) + "' is held for reading in this scope and cannot be taken"
+                            + " for writing (an upgrade could deadlock); release the read lock first, or take the write lock"
+                            + " from the start");
         }
         return holds.join(outer, lease, deadline);
     }

@@ -6,6 +6,7 @@ import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeyOrder;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -146,7 +147,8 @@ public final class PathLock implements Lock, KeyOrder {
         LockHandle handle =
                 kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, WaitingRoom.FOREVER));
         if (handle == null) {
-            throw new IllegalStateException("an unbounded wait for path '" + path + "' ended without the lock");
+            throw new IllegalStateException(
+                    "an unbounded wait for path '" + PrintableText.of(path) + "' ended without the lock");
         }
         return handle;
     }
@@ -175,8 +177,8 @@ public final class PathLock implements Lock, KeyOrder {
                 parsed = TreePath.parse(kit.keyPrefix(), tree, path);
             } catch (IllegalArgumentException invalid) {
                 throw new IllegalArgumentException(
-                        "keys must not contain a null or blank key or an invalid path, but were " + paths + ": "
-                                + invalid.getMessage(),
+                        "keys must not contain a null or blank key or an invalid path, but were "
+                                + PrintableText.of(paths) + ": " + invalid.getMessage(),
                         invalid);
             }
             ordered.putIfAbsent(parsed.segments(), path);
@@ -187,7 +189,9 @@ public final class PathLock implements Lock, KeyOrder {
                     && segments.size() > previous.size()
                     && segments.subList(0, previous.size()).equals(previous)) {
                 throw new IllegalArgumentException("paths taken together must not contain each other, but \""
-                        + ordered.get(previous) + "\" contains \"" + ordered.get(segments) + "\"; take the outer one"
+                        + PrintableText.of(ordered.get(previous)) + "\" contains \""
+                        + PrintableText.of(ordered.get(segments))
+                        + "\"; take the outer one"
                         + " alone");
             }
             previous = segments;
@@ -214,7 +218,7 @@ public final class PathLock implements Lock, KeyOrder {
     private @Nullable LockHandle take(TreePath path, Lease lease, long waitNanos) throws InterruptedException {
         String key = displayKey(path, path.depth());
         if (waitNanos != 0 && Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring path '" + key + "'");
+            throw new InterruptedException("interrupted before acquiring path '" + PrintableText.of(key) + "'");
         }
         long deadline = waitNanos == 0 ? WaitingRoom.FOREVER : Waits.deadline(waitNanos);
         Holds holds = paths.holds();

@@ -5,6 +5,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -85,7 +86,8 @@ public final class ReadLock implements Lock {
         kit.validate(key, lease);
         LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, WaitingRoom.FOREVER));
         if (handle == null) {
-            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+            throw new IllegalStateException(
+                    "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
         }
         return handle;
     }
@@ -110,7 +112,7 @@ public final class ReadLock implements Lock {
      */
     private @Nullable LockHandle take(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (waitNanos != 0 && Thread.interrupted()) {
-            throw new InterruptedException("interrupted before acquiring lock '" + key + "'");
+            throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
         long deadline = waitNanos == WaitingRoom.FOREVER || waitNanos == 0
                 ? WaitingRoom.FOREVER

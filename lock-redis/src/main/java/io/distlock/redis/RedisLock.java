@@ -12,6 +12,7 @@ import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
+import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -169,7 +170,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
                         LockKind.EXCLUSIVE,
                         () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
         if (handle == null) {
-            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+            throw new IllegalStateException(
+                    "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
         }
         return handle;
     }

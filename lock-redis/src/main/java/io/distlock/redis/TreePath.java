@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
+import io.distlock.spi.PrintableText;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -42,7 +43,7 @@ final class TreePath {
         }
         if (path.length() > Lock.MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("path must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
-                    + path.length() + " (starting \"" + path.substring(0, 40) + "...\")");
+                    + path.length() + " (starting \"" + PrintableText.of(path.substring(0, 40)) + "...\")");
         }
         String trimmed = path;
         if (trimmed.startsWith("/")) {
@@ -54,8 +55,9 @@ final class TreePath {
         List<String> segments = trimmed.isEmpty() ? List.of() : List.of(trimmed.split("/", -1));
         for (String segment : segments) {
             if (!isAllowed(segment)) {
-                throw new IllegalArgumentException("path \"" + path + "\" has "
-                        + (segment.isBlank() ? "a blank" : "a \"" + segment + "\"") + " segment; a path is segments"
+                throw new IllegalArgumentException("path \"" + PrintableText.of(path) + "\" has "
+                        + (segment.isBlank() ? "a blank" : "a \"" + PrintableText.of(segment) + "\"")
+                        + " segment; a path is segments"
                         + " separated by '/', none of them blank, \".\" or \"..\" (one leading and one trailing '/'"
                         + " are allowed; \"\" is the whole tree)");
             }
@@ -100,12 +102,12 @@ final class TreePath {
 
     static void validateTree(String tree) {
         if (tree == null || tree.isBlank()) {
-            throw new IllegalArgumentException(
-                    "tree name must not be blank, but was " + (tree == null ? "null" : "\"" + tree + "\""));
+            throw new IllegalArgumentException("tree name must not be blank, but was "
+                    + (tree == null ? "null" : "\"" + PrintableText.of(tree) + "\""));
         }
         if (tree.indexOf('{') >= 0 || tree.indexOf('}') >= 0) {
-            throw new IllegalArgumentException(
-                    "tree name must not contain '{' or '}' (its keys' hash tag), but was \"" + tree + "\"");
+            throw new IllegalArgumentException("tree name must not contain '{' or '}' (its keys' hash tag), but was \""
+                    + PrintableText.of(tree) + "\"");
         }
         if (tree.length() > Lock.MAX_KEY_LENGTH) {
             throw new IllegalArgumentException(

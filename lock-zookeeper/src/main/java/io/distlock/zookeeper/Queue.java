@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.PrintableText;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.curator.framework.api.CuratorEvent;
@@ -53,10 +54,14 @@ final class Queue {
                                     .inBackground(cb)
                                     .forPath(path));
             if (Calls.code(answer) != Code.OK && Calls.code(answer) != Code.NONODE) {
-                log.warn("Could not remove {} for key {}: ZooKeeper answered {}", path, key, Calls.code(answer));
+                log.warn(
+                        "Could not remove {} for key {}: ZooKeeper answered {}",
+                        path,
+                        PrintableText.of(key),
+                        Calls.code(answer));
             }
         } catch (RuntimeException e) {
-            log.warn("Could not remove {} for key {}", path, key, e);
+            log.warn("Could not remove {} for key {}", path, PrintableText.of(key), e);
         }
     }
 
@@ -76,7 +81,7 @@ final class Queue {
                 }
             }
         } catch (RuntimeException e) {
-            log.warn("Could not look for nodes left by an unanswered create for key {}", key, e);
+            log.warn("Could not look for nodes left by an unanswered create for key {}", PrintableText.of(key), e);
         }
     }
 

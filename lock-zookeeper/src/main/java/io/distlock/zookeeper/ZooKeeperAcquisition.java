@@ -1,5 +1,6 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.PrintableText;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.util.List;
@@ -289,7 +290,11 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                                 .inBackground(cb)
                                 .forPath(holderPath));
         switch (Calls.code(answer)) {
-            case OK -> log.debug("Removed {} for key {}: its lease ran out on the server's clock", holderPath, key);
+            case OK ->
+                log.debug(
+                        "Removed {} for key {}: its lease ran out on the server's clock",
+                        holderPath,
+                        PrintableText.of(key));
             case NONODE, BADVERSION -> {}
             default -> throw Calls.failure(key, "removing an expired holder", answer);
         }
@@ -304,7 +309,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                     .inBackground()
                     .forPath(path);
         } catch (Exception e) {
-            log.debug("Could not drop the watch on {} for key {}", path, key, e);
+            log.debug("Could not drop the watch on {} for key {}", path, PrintableText.of(key), e);
         }
     }
 

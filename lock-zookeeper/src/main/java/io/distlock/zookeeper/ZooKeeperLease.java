@@ -1,6 +1,7 @@
 package io.distlock.zookeeper;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.spi.PrintableText;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.util.Optional;
@@ -190,7 +191,11 @@ final class ZooKeeperLease implements StoreLease {
                         .inBackground()
                         .forPath(path);
             } catch (Exception e) {
-                log.debug("Could not ask to remove {} for key {} after the connection broke", path, key, e);
+                log.debug(
+                        "Could not ask to remove {} for key {} after the connection broke",
+                        path,
+                        PrintableText.of(key),
+                        e);
             }
         }
     }
@@ -211,7 +216,7 @@ final class ZooKeeperLease implements StoreLease {
                     }
                 });
             } catch (Exception e) {
-                log.debug("Could not watch {} for key {} again", path, key, e);
+                log.debug("Could not watch {} for key {} again", path, PrintableText.of(key), e);
             }
         }
     }

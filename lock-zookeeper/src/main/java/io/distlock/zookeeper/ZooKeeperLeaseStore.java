@@ -12,12 +12,11 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.client.ZKClientConfig;
 import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
@@ -35,6 +34,11 @@ import org.jspecify.annotations.Nullable;
  * <p>A hold is reported gone when its node is removed, and also as soon as the client's connection is suspended or its
  * session lost: while disconnected, the client cannot know whether the ensemble already expired its session and gave
  * the key to someone else.
+ *
+ * <p><b>Access.</b> A holder's node holds its owner token and lease, and whoever may change or delete it can end the
+ * hold. With {@link Builder#authorization}, every node the store creates is its creator's alone; every instance that
+ * locks the same keys must authenticate as the same identity. Once the client first connects, the store logs a
+ * warning if the base path is open to {@code world:anyone}.
  */
 public final class ZooKeeperLeaseStore implements LeaseStore {
 
@@ -237,8 +241,8 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
         private final @Nullable CuratorFramework client;
         private final @Nullable String connectString;
+        private final OwnClient own = new OwnClient();
         private String basePath = DEFAULT_BASE_PATH;
-        private Duration sessionTimeout = Duration.ofSeconds(10);
         private Duration callTimeout = Duration.ofSeconds(15);
 
         private Builder(@Nullable CuratorFramework client, @Nullable String connectString) {
@@ -283,7 +287,62 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             if (sessionTimeout == null || sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
                 throw new IllegalArgumentException("sessionTimeout must be at least 1 s, but was " + sessionTimeout);
             }
-            this.sessionTimeout = sessionTimeout;
+            own.sessionTimeout(sessionTimeout);
+            return this;
+        }
+
+        /**
+         * Authenticates the client this store creates, and gives every node the store creates an ACL that allows
+         * everything to the identities the client authenticated as and nothing to anyone else (ZooKeeper's {@code
+         * CREATOR_ALL_ACL}): another client, with other credentials or none, can then neither read a holder's node,
+         * nor change its lease, nor delete it. Every instance that locks the same keys must use the same credentials,
+         * since a waiter removes a holder's node whose lease ran out. Nodes that exist already keep their ACL. Only for
+         * {@link #builder(String)}; a caller's client has its own authorization and {@code ACLProvider}.
+         *
+         * @param scheme the authentication scheme, such as {@code digest}
+         * @param credentials the credentials, such as {@code user:password} in UTF-8 for {@code digest}; copied, and
+         *     never logged or put into a message
+         * @return this builder
+         * @throws IllegalArgumentException if the scheme is blank, or the credentials are empty or, for {@code
+         *     digest}, not {@code user:password}; the message never quotes them
+         * @throws IllegalStateException if the store uses the caller's client
+         */
+        public Builder authorization(String scheme, byte[] credentials) {
+            if (client != null) {
+                throw new IllegalStateException(
+                        "authorization is the caller's client's setting, with an ACLProvider for its nodes");
+            }
+            if (scheme == null || scheme.isBlank()) {
+                throw new IllegalArgumentException("scheme must name an authentication scheme, such as digest");
+            }
+            if (credentials == null) {
+                throw new IllegalArgumentException("credentials must not be null");
+            }
+            OwnClient.checkCredentials(scheme, credentials);
+            own.authorization(scheme, credentials);
+            return this;
+        }
+
+        /**
+         * Sets ZooKeeper's own configuration of the client this store creates, such as TLS ({@code
+         * zookeeper.client.secure}, {@code zookeeper.ssl.trustStore.location}, ...), for this client alone instead of
+         * the JVM's system properties. Only for {@link #builder(String)}.
+         *
+         * @param config the configuration; TLS needs {@code zookeeper.clientCnxnSocket} set to {@code
+         *     org.apache.zookeeper.ClientCnxnSocketNetty}
+         * @return this builder
+         * @throws IllegalArgumentException if the configuration asks for TLS on a socket without it
+         * @throws IllegalStateException if the store uses the caller's client
+         */
+        public Builder clientConfig(ZKClientConfig config) {
+            if (client != null) {
+                throw new IllegalStateException("the client configuration is the caller's client's setting");
+            }
+            if (config == null) {
+                throw new IllegalArgumentException("config must not be null");
+            }
+            OwnClient.checkConfig(config);
+            own.config(config);
             return this;
         }
 
@@ -307,27 +366,24 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         }
 
         /**
-         * Creates the store, and for {@link #builder(String)} its client, which starts connecting.
+         * Creates the store, and for {@link #builder(String)} its client, which starts connecting. Once the client is
+         * connected, the store creates the base path if it is missing and warns if it is open to {@code world:anyone}.
          *
          * @return the store
          * @throws IllegalArgumentException if the caller's client was not started
          */
         public ZooKeeperLeaseStore build() {
+            ZooKeeperLeaseStore store;
             if (client != null) {
                 if (client.getState() != CuratorFrameworkState.STARTED) {
                     throw new IllegalArgumentException("client must be started, but was " + client.getState());
                 }
-                return new ZooKeeperLeaseStore(client, false, basePath, callTimeout);
+                store = new ZooKeeperLeaseStore(client, false, basePath, callTimeout);
+            } else {
+                store = new ZooKeeperLeaseStore(own.start(connectString), true, basePath, callTimeout);
             }
-            int sessionMillis = (int) sessionTimeout.toMillis();
-            CuratorFramework own = CuratorFrameworkFactory.builder()
-                    .connectString(connectString)
-                    .sessionTimeoutMs(sessionMillis)
-                    .connectionTimeoutMs(Math.min(sessionMillis, 15_000))
-                    .retryPolicy(new ExponentialBackoffRetry(100, 3))
-                    .build();
-            own.start();
-            return new ZooKeeperLeaseStore(own, true, basePath, callTimeout);
+            store.cleanup().execute(new BasePathAccess(store.client(), basePath, store.calls(), callTimeout)::check);
+            return store;
         }
     }
 }

@@ -13,6 +13,7 @@ import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.health.HealthContributorRegistry;
 import org.springframework.boot.actuate.health.HealthEndpoint;
 import org.springframework.boot.actuate.health.Status;
@@ -33,7 +34,8 @@ class Boot35ActuatorTest {
             .withPropertyValues(
                     "spring.data.redis.port=" + TestRedis.shared().port(),
                     "spring.data.redis.timeout=2s",
-                    "management.endpoints.web.exposure.include=health,distlock");
+                    "management.endpoints.web.exposure.include=health,distlock",
+                    "management.endpoint.distlock.show-values=always");
 
     @Test
     void endpointShowsAHeldLockAndReadsItsKey() {
@@ -42,12 +44,13 @@ class Boot35ActuatorTest {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (LockHandle held = lock.tryAcquire(key).orElseThrow()) {
-                assertThat(endpoint.locks().held())
+                assertThat(endpoint.locks(SecurityContext.NONE).held())
                         .extracting(HeldLockDescriptor::key, HeldLockDescriptor::fencingToken)
                         .containsExactly(Tuple.tuple(key, held.fencingToken()));
-                assertThat(endpoint.key(key).heldByThisInstance()).isTrue();
+                assertThat(endpoint.key(SecurityContext.NONE, key).heldByThisInstance())
+                        .isTrue();
             }
-            assertThat(endpoint.key(key).held()).isFalse();
+            assertThat(endpoint.key(SecurityContext.NONE, key).held()).isFalse();
         });
     }
 

@@ -8,9 +8,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -19,6 +22,10 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector;
  * The {@code distlock} Actuator endpoint: which locks this instance holds and which keys its threads wait for, and,
  * for one key, how it stands on the server. It only reads: it takes, renews and releases nothing, and never shows an
  * owner token, so what it shows cannot be used to release someone else's lock.
+ *
+ * <p>Keys are often built from what users sent, so they are shown as Spring Boot's own endpoints show values ({@code
+ * management.endpoint.distlock.show-values} and {@code roles}): to a caller who may not see them, every key and tree
+ * name is {@value #MASK}, the waiting threads are counted under one {@value #MASK} key, and no key is looked up.
  *
  * <p>Times are ISO-8601 text ({@link java.time.Instant#toString()}, {@link Duration#toString()}), so the JSON is the
  * same whichever Jackson version the application serializes it with.
@@ -29,43 +36,75 @@ public class DistributedLockEndpoint {
     /** What {@link HeldLockDescriptor#thread()} says for a lock that any thread may release. */
     public static final String ANY_THREAD = "released from any thread";
 
+    /** What a key or tree name is shown as to a caller who may not see it. */
+    public static final String MASK = "******";
+
     private final InspectableLock lock;
+    private final Show showValues;
+    private final Set<String> roles;
 
     /**
-     * An endpoint that shows this lock.
+     * An endpoint that shows this lock, its keys to nobody.
      *
      * @param lock the lock to show
      */
     public DistributedLockEndpoint(InspectableLock lock) {
+        this(lock, Show.NEVER, Set.of());
+    }
+
+    /**
+     * An endpoint that shows this lock, its keys as {@code showValues} and {@code roles} allow.
+     *
+     * @param lock the lock to show
+     * @param showValues when to show keys and tree names
+     * @param roles the roles that may see them with {@link Show#WHEN_AUTHORIZED}; empty for every authenticated user
+     */
+    public DistributedLockEndpoint(InspectableLock lock, Show showValues, Set<String> roles) {
         this.lock = lock;
+        this.showValues = showValues;
+        this.roles = Set.copyOf(roles);
     }
 
     /**
      * What this instance holds and waits for, from memory, without a server call.
      *
+     * @param caller who asks, which decides whether keys are shown
      * @return the holds, oldest first, and the waiting threads by key
      */
     @ReadOperation
-    public LocksDescriptor locks() {
-        List<HeldLockDescriptor> held =
-                lock.heldLocks().stream().map(HeldLockDescriptor::of).toList();
+    public LocksDescriptor locks(SecurityContext caller) {
+        boolean shown = showValues.isShown(caller, roles);
+        List<HeldLockDescriptor> held = lock.heldLocks().stream()
+                .map(hold -> HeldLockDescriptor.of(hold, shown))
+                .toList();
         Map<String, Integer> waiting = lock.waitingThreads();
         // Counted from the same snapshots as the lists, so that the counts always match what is listed.
         int waitingCount = waiting.values().stream().mapToInt(Integer::intValue).sum();
+        if (!shown) {
+            waiting = waitingCount == 0 ? Map.of() : Map.of(MASK, waitingCount);
+        }
         return new LocksDescriptor(held, waiting, held.size(), waitingCount);
     }
 
     /**
      * How one key stands on the server: one read-only command, which takes no lock.
      *
+     * @param caller who asks, who must be allowed to see keys
      * @param key the key, as the application passes it to {@link io.distlock.Lock}
      * @return the key's state
-     * @throws InvalidEndpointRequestException if the key is invalid, or the lock is a Redlock, which cannot tell one
-     *     key's state (Actuator answers 400)
+     * @throws InvalidEndpointRequestException if the caller may not see keys, the key is invalid, or the lock is a
+     *     Redlock, which cannot tell one key's state (Actuator answers 400)
      * @throws io.distlock.LockBackendException if the server did not answer in time
      */
     @ReadOperation
-    public KeyDescriptor key(@Selector String key) {
+    public KeyDescriptor key(SecurityContext caller, @Selector String key) {
+        if (!showValues.isShown(caller, roles)) {
+            // Whether a key is held tells about the user the key names, as much as the key itself would.
+            String reason = "keys are not shown to this caller, so no key is looked up; see"
+                    + " management.endpoint.distlock.show-values (never, when-authorized or always) and"
+                    + " management.endpoint.distlock.roles";
+            throw new InvalidEndpointRequestException(reason, reason);
+        }
         KeyState state;
         try {
             state = lock.keyState(key);
@@ -93,7 +132,8 @@ public class DistributedLockEndpoint {
      * What this instance holds and waits for.
      *
      * @param held the holds, oldest first
-     * @param waiting the number of waiting threads by key (for a path lock, by the tree's name); no zero counts
+     * @param waiting the number of waiting threads by key (for a path lock, by the tree's name); no zero counts; all
+     *     of them under one {@value #MASK} key to a caller who may not see keys
      * @param heldCount how many holds {@code held} lists
      * @param waitingCount how many threads {@code waiting} counts in all
      */
@@ -104,8 +144,8 @@ public class DistributedLockEndpoint {
     /**
      * One hold of this instance.
      *
-     * @param key the key, or for a path lock the path
-     * @param tree the tree of a path lock; null for every other kind
+     * @param key the key, or for a path lock the path; {@value #MASK} to a caller who may not see keys
+     * @param tree the tree of a path lock, or {@value #MASK}; null for every other kind
      * @param kind how the lock was taken
      * @param since when the hold began by this machine's clock, as an ISO-8601 instant
      * @param heldFor how long the hold has lasted, as an ISO-8601 duration
@@ -130,11 +170,12 @@ public class DistributedLockEndpoint {
             String thread,
             int reentrancyDepth) {
 
-        static HeldLockDescriptor of(HeldLock hold) {
+        static HeldLockDescriptor of(HeldLock hold, boolean shown) {
             String thread = hold.boundThread();
+            String tree = hold.tree();
             return new HeldLockDescriptor(
-                    hold.key(),
-                    hold.tree(),
+                    shown ? hold.key() : MASK,
+                    tree == null || shown ? tree : MASK,
                     hold.kind(),
                     hold.since().toString(),
                     hold.heldFor().toString(),

@@ -8,23 +8,26 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@link DistributedLockEndpoint}, on Spring Boot 3.5 and 4 alike: when the application has
  * Actuator, a lock that can be inspected, and the {@code distlock} endpoint is accessible and exposed (Spring Boot's
- * {@code management.endpoint.distlock.access} and {@code management.endpoints.*.exposure.*}). An endpoint bean of the
+ * {@code management.endpoint.distlock.access} and {@code management.endpoints.*.exposure.*}). It shows keys as {@code
+ * management.endpoint.distlock.show-values} and {@code roles} say, by default to nobody. An endpoint bean of the
  * application's own replaces it.
  */
 @AutoConfiguration(after = DistributedLockAutoConfiguration.class)
 @ConditionalOnClass(Endpoint.class)
 @ConditionalOnAvailableEndpoint(DistributedLockEndpoint.class)
 @ConditionalOnBean(InspectableLock.class)
+@EnableConfigurationProperties(DistributedLockEndpointProperties.class)
 public final class DistributedLockEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    DistributedLockEndpoint distlockEndpoint(InspectableLock lock) {
-        return new DistributedLockEndpoint(lock);
+    DistributedLockEndpoint distlockEndpoint(InspectableLock lock, DistributedLockEndpointProperties properties) {
+        return new DistributedLockEndpoint(lock, properties.getShowValues(), properties.getRoles());
     }
 }

@@ -1,6 +1,7 @@
 package io.distlock.autoconfigure.metrics;
 
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.autoconfigure.DistributedLockProperties;
 import io.distlock.monitor.InspectableLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
@@ -9,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -19,8 +21,9 @@ import org.springframework.context.annotation.Configuration;
  * MicrometerLockObserver} records acquisitions, holds, losses, renewals and handovers, and a {@link LockGaugesBinder}
  * adds gauges of held locks and waiting threads. With an {@link ObservationRegistry} bean and {@code
  * distlock.observations.enabled} (the default), an {@link ObservationLockObserver} observes acquisitions and held
- * regions. Both tag by the {@link LockKeyGroups} bean, by default {@link LockKeyGroups#byPrefix()}. Without
- * Micrometer nothing here is configured, and the lock works as before.
+ * regions. Both tag by the {@link LockKeyGroups} bean, by default {@link LockKeyGroups#byPrefix()}, keeping at most
+ * {@code distlock.metrics.max-groups} distinct groups. Without Micrometer nothing here is configured, and the lock works
+ * as before.
  *
  * <p>The observers are {@link io.distlock.monitor.LockObserver} beans, which {@link DistributedLockAutoConfiguration}
  * hands to the lock; each bean backs off when the application defines its own of the type.
@@ -42,12 +45,18 @@ import org.springframework.context.annotation.Configuration;
 // micrometer-core depends on micrometer-observation, so either artifact brings this class.
 @ConditionalOnClass(ObservationRegistry.class)
 @ConditionalOnBooleanProperty(name = "distlock.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(DistributedLockProperties.class)
 public final class DistributedLockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
     LockKeyGroups distlockKeyGroups() {
         return LockKeyGroups.byPrefix();
+    }
+
+    @Bean
+    LimitedKeyGroups distlockLimitedKeyGroups(LockKeyGroups groups, DistributedLockProperties properties) {
+        return new LimitedKeyGroups(groups, properties.getMetrics().getMaxGroups());
     }
 
     @Configuration(proxyBeanMethods = false)
@@ -58,8 +67,8 @@ public final class DistributedLockMetricsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        MicrometerLockObserver distlockMetricsObserver(MeterRegistry registry, LockKeyGroups groups) {
-            return new MicrometerLockObserver(registry, groups);
+        MicrometerLockObserver distlockMetricsObserver(MeterRegistry registry, LimitedKeyGroups groups) {
+            return new MicrometerLockObserver(registry, groups::groupOf);
         }
 
         @Bean
@@ -78,8 +87,8 @@ public final class DistributedLockMetricsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ObservationLockObserver distlockObservationObserver(ObservationRegistry registry, LockKeyGroups groups) {
-            return new ObservationLockObserver(registry, groups);
+        ObservationLockObserver distlockObservationObserver(ObservationRegistry registry, LimitedKeyGroups groups) {
+            return new ObservationLockObserver(registry, groups::groupOf);
         }
     }
 }

@@ -3,18 +3,23 @@ package io.distlock.autoconfigure.metrics;
 import io.distlock.monitor.LockKind;
 
 /**
- * Maps lock keys to the few groups that distlock's meters are tagged with. Keys are chosen by the application and can
- * be as many as its orders or products, and a tag per key would give a meter per key; a group such as {@code stock}
- * for every {@code stock:<sku>} keeps the meters few.
+ * Maps lock keys to the few groups that distlock's meters and observations are tagged with. Keys are chosen by the
+ * application and can be as many as its orders or products, and a tag per key would give a meter per key; a group
+ * such as {@code stock} for every {@code stock:<sku>} keeps the meters few.
  *
- * <p>Define a bean of this type to replace the {@linkplain #byPrefix() default}. It must return few distinct values
- * over the application's life, and must be fast and thread-safe: it runs on every acquisition.
+ * <p>Define a bean of this type to replace the {@linkplain #byPrefix() default}. It should return few distinct values
+ * over the application's life, and must be fast and thread-safe: it runs on every acquisition. Whatever it returns,
+ * the auto-configured meters and observations keep at most {@code distlock.metrics.max-groups} distinct groups (100
+ * by default) and count every further group as {@value #OTHER}, since keys are often built from request data.
  */
 @FunctionalInterface
 public interface LockKeyGroups {
 
     /** The group of keys that have no {@code ':'}, or nothing before it. */
     String UNGROUPED = "ungrouped";
+
+    /** The group of every key whose own group came after {@code distlock.metrics.max-groups} others. */
+    String OTHER = "other";
 
     /**
      * The group of a key.
@@ -26,16 +31,14 @@ public interface LockKeyGroups {
     String groupOf(String key, LockKind kind);
 
     /**
-     * The default groups: the text before a key's first {@code ':'} ({@code stock} for {@code stock:42}), {@value
-     * #UNGROUPED} for a key without one, and a path lock's tree name, since trees are few.
+     * The default groups: the text before a key's first {@code ':'} ({@code stock} for {@code stock:42}), and {@value
+     * #UNGROUPED} for a key without one. A path lock is grouped the same way by its tree's name ({@code project} for
+     * the tree {@code project:42}), never by the whole name, which is as often built from request data as a key.
      *
      * @return the default groups
      */
     static LockKeyGroups byPrefix() {
         return (key, kind) -> {
-            if (kind == LockKind.PATH) {
-                return key;
-            }
             int colon = key.indexOf(':');
             return colon > 0 ? key.substring(0, colon) : UNGROUPED;
         };

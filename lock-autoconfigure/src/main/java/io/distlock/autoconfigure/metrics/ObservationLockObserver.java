@@ -3,6 +3,7 @@ package io.distlock.autoconfigure.metrics;
 import io.distlock.LockLostException;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.PrintableText;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
@@ -19,10 +20,11 @@ import org.jspecify.annotations.Nullable;
  *       is never made current; its parent is the observation current where the lock was acquired.
  * </ul>
  *
- * Their contextual names, which tracers use as span names, are {@code distlock acquire <group>} and {@code distlock
- * hold <group>}. Low-cardinality key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
+ * Their contextual names, which tracers use as span names, are always {@code distlock acquire} and {@code distlock
+ * hold}, whatever the key, so that keys built from request data cannot make span names without end. Low-cardinality
+ * key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
  * {@code distlock.group} and {@code distlock.outcome} (as for {@link MicrometerLockObserver}'s timers). High-cardinality
- * key values, for spans only: {@code distlock.key}, and for a hold {@code distlock.fencing.token} and, once lost,
+ * key values, for spans only: {@code distlock.key} (with control characters escaped, see {@link PrintableText}), and for a hold {@code distlock.fencing.token} and, once lost,
  * {@code distlock.lost.reason}.
  */
 public final class ObservationLockObserver implements LockObserver {
@@ -117,13 +119,12 @@ public final class ObservationLockObserver implements LockObserver {
         };
     }
 
-    // Span names stay few: the group names them, the key is only a key value.
     private Observation observation(String name, String action, String key, LockKind kind) {
         String group = groups.groupOf(key, kind);
         return Observation.createNotStarted(name, registry)
-                .contextualName("distlock " + action + " " + group)
+                .contextualName("distlock " + action)
                 .lowCardinalityKeyValue("distlock.kind", KIND_TAGS[kind.ordinal()])
                 .lowCardinalityKeyValue("distlock.group", group)
-                .highCardinalityKeyValue("distlock.key", key);
+                .highCardinalityKeyValue("distlock.key", PrintableText.of(key));
     }
 }

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure.redis;
 
+import io.distlock.autoconfigure.SecretPropertyException;
 import io.lettuce.core.RedisURI;
 import java.net.URI;
 import org.jspecify.annotations.Nullable;
@@ -33,13 +34,16 @@ record RedlockNode(
     /**
      * Reads and checks a node's settings.
      *
-     * @throws InvalidConfigurationPropertyValueException naming the node's property that is invalid and what is allowed
+     * @throws SecretPropertyException naming the node's URL property and what is allowed, if the URL is invalid; the URL
+     *     may hold a password, so it is shown with everything between its scheme and host masked
+     * @throws InvalidConfigurationPropertyValueException naming the node's other property that is invalid and what is
+     *     allowed
      */
     static RedlockNode of(String property, RedlockProperties.Node node) {
         String urlProperty = property + ".url";
         String url = node.getUrl();
         if (url == null || url.isBlank()) {
-            throw new InvalidConfigurationPropertyValueException(
+            throw new SecretPropertyException(
                     urlProperty, url, "is required: every Redlock node needs a redis:// or rediss:// URL");
         }
         String stripped = url.strip();
@@ -49,17 +53,18 @@ record RedlockNode(
             throw malformedUrl(urlProperty, url, "the scheme must be redis or rediss");
         }
         RedisURI uri;
+        URI parsed;
         try {
             uri = RedisURI.create(stripped);
+            // Lettuce parses the URL with java.net.URI. Where that finds no server in it (no host, or a port that is
+            // not a number), Lettuce takes the whole authority for the host, which would fail only when connecting;
+            // and it reads query parameters that the node's connection does not use.
+            parsed = URI.create(stripped);
         } catch (NumberFormatException notADatabase) {
             throw malformedUrl(urlProperty, url, "its path must be a database number, such as /0");
         } catch (IllegalArgumentException malformed) {
-            throw malformedUrl(urlProperty, url, malformed.getMessage());
+            throw malformedUrl(urlProperty, url, unreadable(url, malformed, property));
         }
-        // Lettuce parses the URL with java.net.URI. Where that finds no server in it (no host, or a port that is not a
-        // number), Lettuce takes the whole authority for the host, which would fail only when connecting; and it reads
-        // query parameters that the node's connection does not use.
-        URI parsed = URI.create(stripped);
         if (parsed.getHost() == null) {
             throw malformedUrl(urlProperty, url, "it names no host, or its port is not a number");
         }
@@ -122,13 +127,34 @@ record RedlockNode(
         return uri.toString();
     }
 
-    private static InvalidConfigurationPropertyValueException malformedUrl(String property, String url, String why) {
-        return new InvalidConfigurationPropertyValueException(
-                property, withoutPassword(url), "must be " + FORM + ", but " + why);
+    private static SecretPropertyException malformedUrl(String property, String url, String why) {
+        return new SecretPropertyException(property, masked(url), "must be " + FORM + ", but " + why);
     }
 
-    /** The URL as it may appear in a message, with the user and password masked, since it could not be read. */
-    private static String withoutPassword(String url) {
-        return url.replaceFirst("://[^@/]*@", "://******@");
+    /**
+     * Why Lettuce could not read the URL: its own words only when the URL has no user information, since they quote
+     * the URL, or a piece of it, as it is.
+     */
+    private static String unreadable(String url, IllegalArgumentException malformed, String property) {
+        if (url.indexOf('@') < 0) {
+            return malformed.getMessage();
+        }
+        return "it is not a valid URL; a password with characters that URLs reserve, such as '/', '{', '@' or a space,"
+                + " must be percent-encoded in it, or set in " + property + ".password instead";
+    }
+
+    /**
+     * The URL as it may appear in a message: everything from its scheme to its last {@code @} masked, whatever the
+     * password holds ({@code /}, {@code @}, a space), since a URL that cannot be read cannot be trusted to say where its
+     * password ends.
+     */
+    static String masked(String url) {
+        int at = url.lastIndexOf('@');
+        if (at < 0) {
+            return url;
+        }
+        int scheme = url.indexOf("://");
+        int start = scheme >= 0 && scheme < at ? scheme + 3 : 0;
+        return url.substring(0, start) + "******" + url.substring(at);
     }
 }

@@ -28,7 +28,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * event loops, tracing, metrics and reconnect delay) when it has them, with the application's Lettuce customizers
  * ({@link RedlockClientCustomizers}). What the Redlock relies on is applied last and wins over the customizers: the
  * command timeout ({@code distlock.redlock.timeout}), the connect timeout ({@code distlock.redlock.connect-timeout}),
- * timeouts switched on, commands rejected at once while a node is disconnected, and each node's TLS.
+ * timeouts switched on, commands rejected at once while a node is disconnected, and each node's TLS: on exactly when the
+ * node's settings say, with full peer verification, trusting the node's SSL bundle or else the JVM's trust store.
  */
 final class RedlockNodes implements DisposableBean {
 
@@ -130,15 +131,36 @@ final class RedlockNodes implements DisposableBean {
         if (clientResources != null) {
             client.clientResources(clientResources);
         }
+        customizers.configuration().accept(client);
+        return withRedlockSettings(client.build(), node, bundle, redlock);
+    }
+
+    /**
+     * The customized configuration with what the Redlock relies on applied last: its timeouts, REJECT_COMMANDS, and the
+     * node's own TLS, fully verified and trusting the node's bundle or the JVM's trust store, whatever a customizer did
+     * for the application's own Redis. A new builder takes everything else over, since a builder cannot turn TLS, or
+     * STARTTLS, off again once a customizer turned it on.
+     */
+    private static LettuceClientConfiguration withRedlockSettings(
+            LettuceClientConfiguration customized,
+            RedlockNode node,
+            @Nullable SslBundle bundle,
+            RedlockProperties redlock) {
+        // A customizer may have replaced the options: the Redlock's own are applied on top of whichever they are.
+        ClientOptions options = customized.getClientOptions().orElseGet(ClientOptions::create);
+        LettuceClientConfiguration.LettuceClientConfigurationBuilder client = LettuceClientConfiguration.builder()
+                .clientOptions(redlockOptions(options, bundle, redlock.getConnectTimeout()))
+                .commandTimeout(redlock.getTimeout())
+                .shutdownTimeout(customized.getShutdownTimeout())
+                .shutdownQuietPeriod(customized.getShutdownQuietPeriod());
+        customized.getClientResources().ifPresent(client::clientResources);
+        customized.getClientName().ifPresent(client::clientName);
+        customized.getRedisCredentialsProviderFactory().ifPresent(client::redisCredentialsProviderFactory);
+        // No ReadFrom: a node is one master, which every command of the Redlock must reach.
         if (node.ssl()) {
             client.useSsl();
         }
-        customizers.configuration().accept(client);
-        // A customizer may have replaced the options: the Redlock's own are applied on top of whichever they are.
-        ClientOptions customized = client.build().getClientOptions().orElseGet(ClientOptions::create);
-        return client.clientOptions(redlockOptions(customized, bundle, redlock.getConnectTimeout()))
-                .commandTimeout(redlock.getTimeout())
-                .build();
+        return client.build();
     }
 
     private static ClientOptions redlockOptions(
@@ -154,10 +176,8 @@ final class RedlockNodes implements DisposableBean {
                 // A node that is down must count as failed at once, not hold every vote up for the command timeout
                 // while the client queues commands for its reconnect: the other nodes decide without it.
                 .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS);
-        if (bundle != null) {
-            options.sslOptions(sslOptions(bundle));
-        }
-        return options.build();
+        return options.sslOptions(bundle != null ? sslOptions(bundle) : io.lettuce.core.SslOptions.create())
+                .build();
     }
 
     private static io.lettuce.core.SslOptions sslOptions(SslBundle bundle) {

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure.redis;
 
+import io.distlock.autoconfigure.SecretPropertyException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,6 +82,7 @@ public class RedlockProperties implements InitializingBean {
      *
      * @return one node per {@link #getNodes()} entry, in their order
      * @throws InvalidConfigurationPropertyValueException naming the first node property that is invalid
+     * @throws SecretPropertyException naming the first node URL that is invalid, with its password masked
      */
     List<RedlockNode> readNodes() {
         List<RedlockNode> read = new ArrayList<>(nodes.size());
@@ -94,6 +96,7 @@ public class RedlockProperties implements InitializingBean {
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
      * @throws InvalidConfigurationPropertyValueException for the first invalid value
+     * @throws SecretPropertyException for the first invalid node URL, which may hold a password
      */
     @Override
     public void afterPropertiesSet() {
@@ -123,9 +126,9 @@ public class RedlockProperties implements InitializingBean {
         for (int i = 0; i < read.size(); i++) {
             for (int j = 0; j < i; j++) {
                 if (read.get(i).sameServer(read.get(j))) {
-                    throw new InvalidConfigurationPropertyValueException(
+                    throw new SecretPropertyException(
                             "distlock.redlock.nodes[" + i + "].url",
-                            read.get(i).toString(),
+                            RedlockNode.masked(nodes.get(i).getUrl()),
                             "must name another Redis server than distlock.redlock.nodes[" + j + "].url: every"
                                     + " node must be a different server, or a majority is not what it seems");
                 }

@@ -8,6 +8,7 @@ import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.monitor.LockObserver;
 import io.distlock.store.StoreLock;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
+import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -18,8 +19,10 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The {@link Lock} bean on Apache ZooKeeper: a {@link StoreLock} over a {@link ZooKeeperLeaseStore}, on a Curator
- * client of distlock's own when {@code distlock.zookeeper.connect-string} is set, else on the application's {@link
- * CuratorFramework} bean. The {@code distlock.zookeeper.*} properties are checked whenever lock-zookeeper is present.
+ * client of distlock's own when {@code distlock.zookeeper.connect-string} is set, with the authorization and TLS of
+ * {@code distlock.zookeeper.authorization.*} and {@code ssl.*}, else on the application's {@link CuratorFramework} bean,
+ * whose own authorization, ACL provider and TLS apply. The {@code distlock.zookeeper.*} properties are checked whenever
+ * lock-zookeeper is present.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass(ZooKeeperLeaseStore.class)
@@ -38,13 +41,27 @@ class ZooKeeperLockConfiguration {
                 DistributedLockProperties properties,
                 ObjectProvider<LockObserver> observers) {
             ZooKeeperLeaseStore.Builder builder = zookeeper.getConnectString() != null
-                    ? ZooKeeperLeaseStore.builder(zookeeper.getConnectString())
-                            .sessionTimeout(zookeeper.getSessionTimeout())
+                    ? ownClient(zookeeper)
                     : ZooKeeperLeaseStore.builder(clients.getObject());
             ZooKeeperLeaseStore store = builder.basePath(zookeeper.getBasePath())
                     .callTimeout(zookeeper.getCallTimeout())
                     .build();
             return StoreLocks.build(store, properties, observers);
+        }
+
+        private static ZooKeeperLeaseStore.Builder ownClient(ZooKeeperLockProperties zookeeper) {
+            ZooKeeperLeaseStore.Builder builder = ZooKeeperLeaseStore.builder(zookeeper.getConnectString())
+                    .sessionTimeout(zookeeper.getSessionTimeout());
+            ZooKeeperLockProperties.Authorization authorization = zookeeper.getAuthorization();
+            if (authorization.isConfigured()) {
+                builder.authorization(
+                        authorization.getScheme(),
+                        authorization.getCredentials().getBytes(StandardCharsets.UTF_8));
+            }
+            if (zookeeper.getSsl().isEnabled()) {
+                builder.clientConfig(ZooKeeperTls.clientConfig(zookeeper.getSsl()));
+            }
+            return builder;
         }
     }
 }

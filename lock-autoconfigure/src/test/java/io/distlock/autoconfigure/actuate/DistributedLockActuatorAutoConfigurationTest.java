@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.distlock.Lock;
 import io.distlock.monitor.InspectableLock;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -23,7 +24,9 @@ class DistributedLockActuatorAutoConfigurationTest {
             assertThat(context)
                     .hasSingleBean(DistributedLockHealthIndicator.class)
                     .hasBean("distlockHealthIndicator");
-            assertThat(context.getBean(DistributedLockEndpoint.class).locks().held())
+            assertThat(context.getBean(DistributedLockEndpoint.class)
+                            .locks(SecurityContext.NONE)
+                            .held())
                     .isEmpty();
             assertThat(context.getBean(DistributedLockHealthIndicator.class)
                             .health()

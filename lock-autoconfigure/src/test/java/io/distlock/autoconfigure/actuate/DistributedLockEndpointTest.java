@@ -26,24 +26,33 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /** What the endpoint shows of real holds and waiters on a real Redis. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class DistributedLockEndpointTest {
 
+    /** What is shown, not to whom: {@link DistributedLockEndpointShowValuesTest} has that. */
+    private static final String SHOW_KEYS = "management.endpoint.distlock.show-values=always";
+
     private final String key = "actuator:" + UUID.randomUUID();
+
+    private static ApplicationContextRunner onSharedRedis() {
+        return ActuatorContexts.onSharedRedis().withPropertyValues(SHOW_KEYS);
+    }
 
     @Test
     void nestedAcquisitionShowsAsOneHoldOfDepthTwo() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             Instant before = Instant.now();
             lock.runWithLock(key, Lease.renewed(), Duration.ofSeconds(5), () -> {
                 try (LockHandle nested = lock.tryAcquire(key).orElseThrow()) {
-                    LocksDescriptor locks = endpoint.locks();
+                    LocksDescriptor locks = endpoint.locks(SecurityContext.NONE);
                     assertThat(locks.heldCount()).isEqualTo(1);
                     HeldLockDescriptor held = locks.held().get(0);
                     assertThat(held.key()).isEqualTo(key);
@@ -60,20 +69,21 @@ class DistributedLockEndpointTest {
                     assertThat(Duration.parse(held.remainingLease())).isPositive();
                 }
             });
-            assertThat(endpoint.locks().held()).isEmpty();
+            assertThat(endpoint.locks(SecurityContext.NONE).held()).isEmpty();
         });
     }
 
     @Test
     void holdsAreListedOldestFirstWithTheirLeases() {
         String younger = key + ":younger";
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (LockHandle first = lock.tryAcquire(key).orElseThrow();
                     LockHandle second = lock.tryAcquire(younger, Lease.fixed(Duration.ofSeconds(30)))
                             .orElseThrow()) {
-                List<HeldLockDescriptor> held = endpoint.locks().held();
+                List<HeldLockDescriptor> held =
+                        endpoint.locks(SecurityContext.NONE).held();
                 assertThat(held).extracting(HeldLockDescriptor::key).containsExactly(key, younger);
                 assertThat(held).extracting(HeldLockDescriptor::lease).containsExactly("renewed", "fixed");
                 assertThat(held)
@@ -87,11 +97,12 @@ class DistributedLockEndpointTest {
     @Test
     void pathLockShowsItsPathAndTree() {
         String tree = key + ":tree";
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock paths = context.getBean(Lock.class).tree(tree);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (LockHandle held = paths.tryAcquire("warehouse/aisle-7").orElseThrow()) {
-                HeldLockDescriptor hold = endpoint.locks().held().get(0);
+                HeldLockDescriptor hold =
+                        endpoint.locks(SecurityContext.NONE).held().get(0);
                 assertThat(hold.key()).isEqualTo("warehouse/aisle-7");
                 assertThat(hold.tree()).isEqualTo(tree);
                 assertThat(hold.kind()).isEqualTo(LockKind.PATH);
@@ -102,7 +113,7 @@ class DistributedLockEndpointTest {
 
     @Test
     void javaLockShowsTheThreadThatOwnsIt() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             String threadName = "actuator-owner-" + UUID.randomUUID();
@@ -125,7 +136,8 @@ class DistributedLockEndpointTest {
             owner.start();
             try {
                 assertThat(locked.await(10, TimeUnit.SECONDS)).isTrue();
-                HeldLockDescriptor held = endpoint.locks().held().get(0);
+                HeldLockDescriptor held =
+                        endpoint.locks(SecurityContext.NONE).held().get(0);
                 assertThat(held.key()).isEqualTo(key);
                 assertThat(held.thread()).isEqualTo(threadName);
                 assertThat(held.acquiredBy()).isEqualTo(threadName);
@@ -134,37 +146,37 @@ class DistributedLockEndpointTest {
                 unlock.countDown();
                 owner.join(10_000);
             }
-            assertThat(endpoint.locks().held()).isEmpty();
+            assertThat(endpoint.locks(SecurityContext.NONE).held()).isEmpty();
         });
     }
 
     @Test
     void waitingThreadShowsUnderItsKey() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             CompletableFuture<Boolean> waiter;
             try (LockHandle held = lock.tryAcquire(key).orElseThrow()) {
                 waiter = CompletableFuture.supplyAsync(() -> acquireAndRelease(lock, Duration.ofSeconds(30)));
                 await().atMost(Duration.ofSeconds(10))
-                        .until(() -> endpoint.locks().waitingCount() == 1);
-                LocksDescriptor locks = endpoint.locks();
+                        .until(() -> endpoint.locks(SecurityContext.NONE).waitingCount() == 1);
+                LocksDescriptor locks = endpoint.locks(SecurityContext.NONE);
                 assertThat(locks.waiting()).containsExactly(Map.entry(key, 1));
                 assertThat(locks.heldCount()).isEqualTo(1);
             }
             assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(endpoint.locks().waiting()).isEmpty();
+            assertThat(endpoint.locks(SecurityContext.NONE).waiting()).isEmpty();
         });
     }
 
     @Test
     void keyHeldByThisInstance() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (LockHandle held =
                     lock.tryAcquire(key, Lease.fixed(Duration.ofSeconds(30))).orElseThrow()) {
-                KeyDescriptor state = endpoint.key(key);
+                KeyDescriptor state = endpoint.key(SecurityContext.NONE, key);
                 assertThat(state.key()).isEqualTo(key);
                 assertThat(state.held()).isTrue();
                 assertThat(state.heldByThisInstance()).isTrue();
@@ -172,44 +184,44 @@ class DistributedLockEndpointTest {
                         .isPositive()
                         .isLessThanOrEqualTo(Duration.ofSeconds(30));
             }
-            assertThat(endpoint.key(key).held()).isFalse();
+            assertThat(endpoint.key(SecurityContext.NONE, key).held()).isFalse();
         });
     }
 
     @Test
     void keyHeldByAnotherInstance() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (RedisLock other = otherInstance(context);
                     LockHandle held = other.tryAcquire(key).orElseThrow()) {
-                KeyDescriptor state = endpoint.key(key);
+                KeyDescriptor state = endpoint.key(SecurityContext.NONE, key);
                 assertThat(state.held()).isTrue();
                 assertThat(state.heldByThisInstance()).isFalse();
                 assertThat(state.remainingLease()).isNotNull();
-                assertThat(endpoint.locks().held()).isEmpty();
+                assertThat(endpoint.locks(SecurityContext.NONE).held()).isEmpty();
             }
         });
     }
 
     @Test
     void freeKey() {
-        ActuatorContexts.onSharedRedis().run(context -> {
-            KeyDescriptor state = context.getBean(DistributedLockEndpoint.class).key(key);
+        onSharedRedis().run(context -> {
+            KeyDescriptor state = context.getBean(DistributedLockEndpoint.class).key(SecurityContext.NONE, key);
             assertThat(state).isEqualTo(new KeyDescriptor(key, false, null, false));
         });
     }
 
     @Test
     void invalidKeyIsAnInvalidRequestNamingTheRule() {
-        ActuatorContexts.onSharedRedis().run(context -> {
+        onSharedRedis().run(context -> {
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
-            assertThatThrownBy(() -> endpoint.key(" "))
+            assertThatThrownBy(() -> endpoint.key(SecurityContext.NONE, " "))
                     .isInstanceOf(InvalidEndpointRequestException.class)
                     .hasMessageContaining("key")
                     .hasCauseInstanceOf(IllegalArgumentException.class)
                     .satisfies(e -> assertThat(((InvalidEndpointRequestException) e).getReason())
                             .isEqualTo(e.getCause().getMessage()));
-            assertThatThrownBy(() -> endpoint.key("k".repeat(Lock.MAX_KEY_LENGTH + 1)))
+            assertThatThrownBy(() -> endpoint.key(SecurityContext.NONE, "k".repeat(Lock.MAX_KEY_LENGTH + 1)))
                     .isInstanceOf(InvalidEndpointRequestException.class)
                     .hasMessageContaining(String.valueOf(Lock.MAX_KEY_LENGTH));
         });
@@ -220,6 +232,7 @@ class DistributedLockEndpointTest {
         List<TestRedis> nodes = List.of(TestRedis.start(), TestRedis.start(), TestRedis.start());
         try {
             ActuatorContexts.runner()
+                    .withPropertyValues(SHOW_KEYS)
                     .withPropertyValues(
                             "distlock.redlock.nodes[0].url=" + nodes.get(0).uri(),
                             "distlock.redlock.nodes[1].url=" + nodes.get(1).uri(),
@@ -229,10 +242,10 @@ class DistributedLockEndpointTest {
                         Lock lock = context.getBean(Lock.class);
                         DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
                         try (LockHandle held = lock.tryAcquire(key).orElseThrow()) {
-                            assertThat(endpoint.locks().held())
+                            assertThat(endpoint.locks(SecurityContext.NONE).held())
                                     .extracting(HeldLockDescriptor::key)
                                     .containsExactly(key);
-                            assertThatThrownBy(() -> endpoint.key(key))
+                            assertThatThrownBy(() -> endpoint.key(SecurityContext.NONE, key))
                                     .isInstanceOf(InvalidEndpointRequestException.class)
                                     .hasMessageContainingAll("Redlock", "without a key")
                                     .hasCauseInstanceOf(UnsupportedOperationException.class);

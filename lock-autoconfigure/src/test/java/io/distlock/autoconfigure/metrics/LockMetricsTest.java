@@ -139,17 +139,17 @@ class LockMetricsTest {
     }
 
     @Test
-    void everyKindIsTaggedAndAPathLockIsGroupedByItsTree() {
+    void everyKindIsTaggedAndAPathLockIsGroupedByItsTreesPrefix() {
         runner.run(context -> {
             RedisLock lock = context.getBean(RedisLock.class);
 
             lock.fair().acquire("fair:" + id, Lease.fixed(LONG)).release();
             lock.reading().acquire("report:" + id, Lease.fixed(LONG)).release();
-            lock.tree("folders-" + id).acquire("a/b", Lease.fixed(LONG)).release();
+            lock.tree("folders:" + id).acquire("a/b", Lease.fixed(LONG)).release();
 
             assertThat(acquired(context, "fair", "fair")).isEqualTo(1);
             assertThat(acquired(context, "read", "report")).isEqualTo(1);
-            assertThat(acquired(context, "path", "folders-" + id)).isEqualTo(1);
+            assertThat(acquired(context, "path", "folders")).isEqualTo(1);
         });
     }
 
@@ -174,7 +174,7 @@ class LockMetricsTest {
                     .forAllObservationsWithNameEqualTo(
                             ObservationLockObserver.ACQUIRE,
                             acquisition -> acquisition
-                                    .hasContextualNameEqualTo("distlock acquire stock")
+                                    .hasContextualNameEqualTo("distlock acquire")
                                     .hasLowCardinalityKeyValue("distlock.kind", "exclusive")
                                     .hasLowCardinalityKeyValue("distlock.group", "stock")
                                     .hasLowCardinalityKeyValue("distlock.outcome", "acquired")
@@ -182,13 +182,29 @@ class LockMetricsTest {
                                     .hasParentObservationEqualTo(request))
                     .forAllObservationsWithNameEqualTo(
                             ObservationLockObserver.HELD,
-                            hold -> hold.hasContextualNameEqualTo("distlock hold stock")
+                            hold -> hold.hasContextualNameEqualTo("distlock hold")
                                     .hasLowCardinalityKeyValue("distlock.outcome", "released")
                                     .hasHighCardinalityKeyValue("distlock.key", key)
                                     .hasParentObservationEqualTo(request))
                     .hasObservationWithNameEqualTo(ObservationLockObserver.HELD)
                     .that()
                     .hasBeenStopped();
+        });
+    }
+
+    @Test
+    void aSpansKeyHasItsControlCharactersEscaped() {
+        runner.run(context -> {
+            RedisLock lock = context.getBean(RedisLock.class);
+            TestObservationRegistry observations = context.getBean(TestObservationRegistry.class);
+
+            lock.tryAcquire("stock:" + id + "\r\nforged", Lease.fixed(LONG))
+                    .orElseThrow()
+                    .release();
+
+            TestObservationRegistryAssert.assertThat(observations)
+                    .hasAnObservation(hold -> hold.hasNameEqualTo(ObservationLockObserver.HELD)
+                            .hasHighCardinalityKeyValue("distlock.key", "stock:" + id + "\\r\\nforged"));
         });
     }
 

@@ -9,6 +9,7 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.redis.RedisLock;
+import io.distlock.tck.SecretsStayOutOfOutput;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.Optional;
@@ -17,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -24,6 +26,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /** distlock over Spring Boot's standard Redis security settings: a password, and an ACL user limited to its keys. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RedisSecurityTest {
+
+    @RegisterExtension
+    static final SecretsStayOutOfOutput SECRETS = new SecretsStayOutOfOutput("s3cret with spaces", "app-secret");
 
     /** The minimal ACL documented in the README. */
     static final String DISTLOCK_ACL = "user app on >app-secret resetkeys ~{distlock:* resetchannels &distlock:* "

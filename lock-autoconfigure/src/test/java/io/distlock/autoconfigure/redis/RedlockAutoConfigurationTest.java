@@ -15,11 +15,13 @@ import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
 import io.distlock.redis.ReleaseSubscription;
+import io.distlock.tck.SecretsStayOutOfOutput;
 import io.distlock.test.redis.TestRedis;
 import io.distlock.test.redis.TestRedis.Provider;
 import io.distlock.test.redis.TlsSupport;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslVerifyMode;
 import io.lettuce.core.resource.ClientResources;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,6 +46,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientConfigurationBuilderCustomizer;
@@ -64,6 +67,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class RedlockAutoConfigurationTest {
 
     private static final String PASSWORD = "redlock-node-secret";
+
+    @RegisterExtension
+    static final SecretsStayOutOfOutput SECRETS = new SecretsStayOutOfOutput(PASSWORD);
+
     private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(30));
     private static final String BUNDLE = "redlock-node";
 
@@ -384,6 +391,33 @@ class RedlockAutoConfigurationTest {
                                 .isEqualTo(Duration.ofSeconds(2));
                         assertThat(node.getClientConfiguration().getCommandTimeout())
                                 .isEqualTo(Duration.ofSeconds(2));
+                    }
+                });
+    }
+
+    /**
+     * A customizer that turns TLS on without peer verification, as an application might for its own Redis, changes no
+     * node's TLS: a redis:// node stays plain and works, and a rediss:// node verifies its server fully.
+     */
+    @Test
+    void aCustomizerThatLoosensTlsLeavesEveryNodesTlsAsItsSettingsSay() {
+        TestRedis first = servers.get(0);
+        withoutSpringBootsRedis()
+                .withPropertyValues(
+                        "distlock.redlock.nodes[0].url=rediss://:" + PASSWORD + "@" + first.host() + ":" + first.port())
+                .withBean(
+                        LettuceClientConfigurationBuilderCustomizer.class,
+                        () -> client ->
+                                client.useSsl().disablePeerVerification().startTls())
+                .run(context -> {
+                    List<LettuceConnectionFactory> nodes =
+                            context.getBean(RedlockNodes.class).factories();
+                    LettuceClientConfiguration secure = nodes.get(0).getClientConfiguration();
+                    assertThat(secure.isUseSsl()).isTrue();
+                    assertThat(secure.getVerifyMode()).isEqualTo(SslVerifyMode.FULL);
+                    assertThat(secure.isStartTls()).isFalse();
+                    for (LettuceConnectionFactory plain : nodes.subList(1, 3)) {
+                        assertThat(plain.getClientConfiguration().isUseSsl()).isFalse();
                     }
                 });
     }

@@ -3,9 +3,11 @@ package io.distlock.autoconfigure.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.distlock.autoconfigure.SecretPropertyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 
@@ -79,11 +81,52 @@ class RedlockNodeTest {
             })
     void refusesAnythingElseNamingTheNodeAndWhatIsAllowed(String url, String why) {
         assertThatThrownBy(() -> RedlockNode.of(NODE, node(url)))
-                .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                .isInstanceOf(SecretPropertyException.class)
                 .hasMessageContaining(NODE + ".url")
                 .hasMessageContaining("must be redis://[[user]:password@]host[:port][/database] or rediss://...")
                 .hasMessageContaining(why)
                 .hasMessageNotContaining("secret");
+    }
+
+    /**
+     * Passwords that generated tokens often have: with {@code /}, <code>{</code>, {@code @} or a space, the URL cannot
+     * be read, or is read wrongly, and no part of the password is shown, whatever the error.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "redis://:pa/ss{ word@redis-a:6379",
+                "redis://app:pa/ss{ word@redis-a",
+                "redis://:pa/ss@redis-a",
+                "redis://app:pa{ss@redis-a",
+                "redis://:pass word@redis-a/1",
+                "redis://app:pa@ss/word@redis-a",
+                "redis://:pa/ss@redis-a?timeout=5s"
+            })
+    void aUrlWithAPasswordOfReservedCharactersIsRefusedFullyMasked(String url) {
+        assertThatThrownBy(() -> RedlockNode.of(NODE, node(url)))
+                .isInstanceOfSatisfying(
+                        SecretPropertyException.class,
+                        refused -> assertThat(refused.getMaskedValue()).startsWith("redis://******@"))
+                .hasMessageContaining(NODE + ".url")
+                .hasMessageNotContaining("pa/")
+                .hasMessageNotContaining("ss{")
+                .hasMessageNotContaining("ss word")
+                .hasMessageNotContaining("pa{ss")
+                .hasMessageNotContaining("/word");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "redis://:pa/ss{ w@redis-a:6379 | redis://******@redis-a:6379",
+                "redis://app:p@ss@redis-a/2     | redis://******@redis-a/2",
+                "redis://redis-a:6379           | redis://redis-a:6379",
+                "user:secret@redis-a            | ******@redis-a"
+            })
+    void aMaskedUrlShowsNothingBetweenItsSchemeAndItsLastAt(String url, String masked) {
+        assertThat(RedlockNode.masked(url)).isEqualTo(masked);
     }
 
     @Test

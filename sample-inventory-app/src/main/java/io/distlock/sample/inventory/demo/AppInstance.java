@@ -15,7 +15,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** One instance of the inventory application, running in a JVM of its own on a free port, its output in a file. */
+/**
+ * One instance of the inventory application with the {@code demo} profile, running in a JVM of its own on a free port,
+ * its output in a file.
+ */
 public final class AppInstance implements AutoCloseable {
 
     private static final Duration POLL_INTERVAL = Duration.ofMillis(100);
@@ -44,7 +47,9 @@ public final class AppInstance implements AutoCloseable {
     public static AppInstance start(AppCommand command, String name, List<String> redisArguments, Path logDirectory) {
         int port = FreePorts.next();
         Path log = logDirectory.resolve(name + ".log");
-        List<String> commandLine = new ArrayList<>(command.with("--server.port=" + port, "--server.address=127.0.0.1"));
+        // The demo profile serves the unprotected endpoint, whose race the demo shows.
+        List<String> commandLine = new ArrayList<>(
+                command.with("--server.port=" + port, "--server.address=127.0.0.1", "--spring.profiles.active=demo"));
         commandLine.addAll(redisArguments);
         try {
             Process process = new ProcessBuilder(commandLine)

@@ -1,13 +1,16 @@
 package io.distlock.sample.inventory.stock;
 
+import org.springframework.context.annotation.Profile;
 import org.springframework.stereotype.Service;
 
 /**
  * The seed blog posts' {@code deduct()} as it was before the lock: read the stock, check it, write it back. Run by
  * several threads or instances at once, two of them read the same stock and both sell the last unit. It exists only so
- * that the demo and the tests can show that race next to {@link InventoryService#deduct}; never copy it.
+ * that the demo and the tests can show that race next to {@link InventoryService#deduct}, with the {@code demo}
+ * profile only; never copy it.
  */
 @Service
+@Profile("demo")
 public class UnprotectedInventoryService {
 
     private final StockStore store;

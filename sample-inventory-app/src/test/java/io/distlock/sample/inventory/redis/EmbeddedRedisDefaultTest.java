@@ -20,7 +20,10 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDeta
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Which Redis the application uses: its own embedded one unless one is configured. */
+/**
+ * Which Redis the application uses with the {@code demo} profile: its own embedded one unless one is configured.
+ * Without the profile, no Redis configured fails start-up ({@code SafeDefaultsTest}).
+ */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class EmbeddedRedisDefaultTest {
 
@@ -30,7 +33,7 @@ class EmbeddedRedisDefaultTest {
     @Test
     void withoutRedisConfiguredItStartsAnEmbeddedOneOnAFreePortAndStopsItOnShutdown() throws Exception {
         int port;
-        try (ConfigurableApplicationContext app = start()) {
+        try (ConfigurableApplicationContext app = start("--spring.profiles.active=demo")) {
             EmbeddedRedis embedded = app.getBean(EmbeddedRedis.class);
             port = embedded.port();
             DataRedisConnectionDetails.Standalone connection =
@@ -48,7 +51,8 @@ class EmbeddedRedisDefaultTest {
     void withAUrlItUsesThatRedisAndStartsNothing() {
         TestRedis redis = TestRedis.shared();
 
-        try (ConfigurableApplicationContext app = start("--spring.data.redis.url=" + redis.uri())) {
+        try (ConfigurableApplicationContext app =
+                start("--spring.profiles.active=demo", "--spring.data.redis.url=" + redis.uri())) {
             assertThat(app.getBeanProvider(EmbeddedRedis.class).getIfAvailable())
                     .isNull();
             String key = assertWorks(app);
