@@ -46,8 +46,6 @@ public final class TestRedisSentinel implements AutoCloseable {
     private static final int REPLICAS = 2;
     private static final int SENTINELS = 3;
     private static final int QUORUM = 2;
-    /** Sentinels find each other through hello messages sent every 2 s, so they know each other within seconds. */
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(20);
 
     private final Provider provider;
     private final List<TestRedis> nodes = new ArrayList<>();
@@ -311,7 +309,7 @@ public final class TestRedisSentinel implements AutoCloseable {
     }
 
     private void awaitReplicasOnline(TestRedis primary) {
-        awaitReady(
+        SentinelReadiness.await(
                 "both replicas to finish their first sync with " + primary,
                 () -> ReplicationProbe.onlineReplicas(primary) == REPLICAS);
     }
@@ -319,20 +317,10 @@ public final class TestRedisSentinel implements AutoCloseable {
     private void awaitSentinelsReady(TestRedis primary) {
         for (ProcessBackend sentinel : sentinels) {
             SentinelQueries queries = queries(sentinel);
-            awaitReady(
+            SentinelReadiness.await(
                     sentinel.description() + " to know the primary, " + REPLICAS + " replicas and " + (SENTINELS - 1)
                             + " other Sentinels",
                     () -> queries.isReadyToFailOver(primary.port(), REPLICAS, SENTINELS - 1));
-        }
-    }
-
-    private static void awaitReady(String what, Condition condition) {
-        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
-        while (!condition.holds()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new IllegalStateException("Gave up waiting for " + what + " after " + READY_TIMEOUT);
-            }
-            PortProbe.sleepPollInterval();
         }
     }
 
@@ -382,20 +370,6 @@ public final class TestRedisSentinel implements AutoCloseable {
             }
             earlier.addSuppressed(e);
             return earlier;
-        }
-    }
-
-    /** A readiness check; it may throw while a server is still starting, which counts as "not yet". */
-    @FunctionalInterface
-    private interface Condition {
-        boolean check();
-
-        default boolean holds() {
-            try {
-                return check();
-            } catch (RuntimeException notYet) {
-                return false;
-            }
         }
     }
 }
