@@ -22,7 +22,9 @@ import java.util.function.IntSupplier;
  */
 final class ProcessBackend implements RedisBackend {
 
-    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    /** A bound, not a start-up time: a server that exits is seen at once, and a loaded machine is slow to answer. */
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
     private static final Duration RESTART_PORT_WAIT = Duration.ofSeconds(5);
     private static final int PORT_ATTEMPTS = 5;

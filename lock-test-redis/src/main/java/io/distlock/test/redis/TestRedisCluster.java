@@ -32,7 +32,8 @@ public final class TestRedisCluster implements AutoCloseable {
     /** The number of hash slots of every Redis Cluster. */
     public static final int SLOTS = 16384;
 
-    private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(30);
+    /** A bound on forming a cluster, not its time: a loaded machine takes many times longer than an idle one. */
+    private static final Duration FORMATION_TIMEOUT = Duration.ofSeconds(90);
 
     private final ClusterNodes nodes;
     private final Provider provider;
