@@ -64,9 +64,7 @@ import java.util.concurrent.CompletionStage;
  * attempt, so a lock granted after its caller gave up is freed again at once.
  *
  * <h2>Keys</h2>
- * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated. A
- * backend may refuse more, with {@link IllegalArgumentException} naming what it refuses: the Redis locks refuse
- * <code>}</code>, which would end the key's Redis Cluster hash tag early, and ZooKeeper refuses unpaired surrogates.
+ * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
  *
  * <h2>Several keys at once</h2>
  * {@link #tryAcquireAll}, {@link #acquireAll} and {@link #callWithLocks} take several keys all or none, for work that

@@ -338,12 +338,7 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.replica-ack.replicas with value '1' is invalid: must be 0 when"
                                 + " distlock.redlock.nodes are configured"),
-                row("key with opening braces", () -> lockAndRelease("{a{b{"), null, null),
-                row(
-                        "key with a closing brace",
-                        () -> lock.tryAcquire("{a}b}{", LEASE),
-                        IllegalArgumentException.class,
-                        "key must not contain '}', but has one at index 2"),
+                row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
                 row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),
                 row("key with glob characters", () -> lockAndRelease("stock:*?[a-z]"), null, null),

@@ -52,21 +52,7 @@ final class RedisKeys {
         return lockKey + FENCE_SUFFIX;
     }
 
-    /**
-     * Checks a key: {@link LockArguments#validateKey}'s rules, and no <code>}</code>, which would end the key's hash tag
-     * early. Refused rather than escaped: an escape would give keys that instances of an older version name otherwise
-     * another Redis key, and both could hold the same key at once during a rolling upgrade.
-     *
-     * @throws IllegalArgumentException naming what is wrong and what is allowed, and where the <code>}</code> is
-     */
     static void validate(String key) {
         LockArguments.validateKey(key);
-        int brace = key.indexOf('}');
-        if (brace >= 0) {
-            throw new IllegalArgumentException("key must not contain '}', but has one at index " + brace + ": the key"
-                    + " is the Redis Cluster hash tag of its Redis keys, {prefix + key}, which a '}' would end early, so"
-                    + " that every key starting alike would land in one cluster slot; replace it, such as by ')' or"
-                    + " by %7D");
-        }
     }
 }

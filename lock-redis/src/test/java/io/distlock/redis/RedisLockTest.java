@@ -87,9 +87,10 @@ class RedisLockTest {
     void oddKeysAreDistinctValuesInTheSameSlotAsTheirCounter() {
         RedisLock lock = clients.lock();
         List<String> odd = List.of(
+                "}" + key,
+                key + "}",
                 "{" + key,
-                key + "{x",
-                key + "{",
+                key + "{x}",
                 key + " with spaces",
                 key + ":ünïcødé:锁",
                 key + "*",
