@@ -66,7 +66,8 @@ class DistributedLockAnnotationTest {
                 .hasMessageContaining("KeyForms.nullable(String)")
                 .hasMessageContaining("evaluated to null")
                 .hasMessageContaining("#sku")
-                .hasMessageContaining("[null]");
+                .hasMessageContaining("[0: String sku]")
+                .hasMessageContaining("their values are not shown");
         assertThatThrownBy(() -> keyForms.nullable("  "))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("blank");
