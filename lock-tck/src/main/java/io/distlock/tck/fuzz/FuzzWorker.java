@@ -131,6 +131,9 @@ public final class FuzzWorker {
             for (int i = 0; i < hung; i++) {
                 tally.add(Count.HUNG_THREADS);
             }
+            if (hung > 0) {
+                describeKeys(target, lockView, workload, config.keyNames());
+            }
             System.out.println(tally.summaryLine());
             return hung > 0 ? 2 : 0;
         } finally {
@@ -167,6 +170,18 @@ public final class FuzzWorker {
             } catch (LockException | LockView.Unreadable e) {
                 // A first connection too slow for a busy machine, even for the lease: the run's sections go on.
                 System.out.println("warming up on " + key + " failed: " + e);
+            }
+        }
+    }
+
+    /** Prints what the store keeps for each key, after a run whose threads hung: who blocks whom. */
+    private static void describeKeys(
+            LockUnderTest target, LockView lockView, Workload workload, List<String> keyNames) {
+        for (String name : keyNames) {
+            String lockKey = target.lockKey(workload.handleKey(workload.written(name)), false);
+            String stored = lockView.describe(lockKey);
+            if (!stored.isEmpty()) {
+                System.out.println(HUNG + " key " + lockKey + ": " + stored);
             }
         }
     }

@@ -19,6 +19,18 @@ public interface LockView {
      */
     HolderRead read(String lockKey, String ownerToken);
 
+    /**
+     * Describes everything the store keeps for the lock key, such as every node of a queue with its state, for the
+     * report of a run whose threads did not end: what blocks a queue shows there, whatever the threads' stacks say.
+     * Never throws; a store that cannot be read is described as such.
+     *
+     * @param lockKey the lock key, as the lock under test names it
+     * @return one line, empty when the view has nothing to add
+     */
+    default String describe(String lockKey) {
+        return "";
+    }
+
     /** What a view's reads met, counted for the run's report. */
     interface Counts {
 

@@ -13,7 +13,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Worker JVMs serve run after run, and a worker whose run went wrong serves no other: runs of one process on an
- * in-memory lock ({@link InMemoryFuzzLocks}), whose workers write down their process ids.
+ * in-memory lock ({@link InMemoryFuzzLocks}), whose workers write down their process ids. A run that leaves a thread
+ * behind is {@link LeftBehindThreadTest}'s, in a test JVM and worker pool of its own, since its worker waits out the
+ * bound on ending threads.
  */
 class WorkerPoolTest {
 
@@ -57,34 +59,14 @@ class WorkerPoolTest {
                 .isEmpty();
     }
 
-    @Test
-    void aRunWhoseThreadOutlivedItsLockIsAnErrorAndItsWorkerServesNoOtherRun() throws IOException {
-        Path pids = dir.resolve("pids");
-
-        FuzzReport leaking = run(InMemoryFuzzLocks.LEAVES_A_THREAD, pids);
-        FuzzReport after = run(InMemoryFuzzLocks.WORKS, pids);
-
-        assertThat(leaking.exitStatuses())
-                .as("status of the leaking run's worker")
-                .containsExactly(4);
-        assertThat(leaking.errors()).as("errors of the leaking run").isPositive();
-        assertThat(leaking.evidence())
-                .contains("alive after its lock was closed")
-                .contains(InMemoryFuzzLocks.LEFT_THREAD);
-        assertRanWell(after);
-        List<Long> served = pids(pids);
-        assertThat(served).as("process ids of the workers of both runs").hasSize(2);
-        assertThat(served.get(1)).as("the next run's worker").isNotEqualTo(served.get(0));
-    }
-
-    private static FuzzReport run(String variant, Path pids) {
+    static FuzzReport run(String variant, Path pids) {
         return MutualExclusionFuzz.run(
                 FuzzServers.store("memory", "one in-memory store per worker"),
                 InMemoryFuzzLocks.lock(variant, pids),
                 ONE_WORKER);
     }
 
-    private static void assertRanWell(FuzzReport report) {
+    static void assertRanWell(FuzzReport report) {
         assertThat(report.errors())
                 .as("errors; evidence:%n%s", report.evidence())
                 .isZero();
@@ -95,7 +77,7 @@ class WorkerPoolTest {
         assertThat(report.records().sectionsChecked()).as("sections checked").isPositive();
     }
 
-    private static List<Long> pids(Path pids) throws IOException {
+    static List<Long> pids(Path pids) throws IOException {
         return Files.readAllLines(pids, StandardCharsets.UTF_8).stream()
                 .map(Long::valueOf)
                 .toList();

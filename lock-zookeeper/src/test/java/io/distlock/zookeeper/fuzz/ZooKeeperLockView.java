@@ -3,7 +3,12 @@ package io.distlock.zookeeper.fuzz;
 import io.distlock.tck.fuzz.HolderRead;
 import io.distlock.tck.fuzz.ReadBeforeLockView;
 import io.distlock.zookeeper.StoredQueues;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.StringJoiner;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
@@ -61,6 +66,40 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
             }
             long leaseEnd = stat.getMtime() + holder.leaseMillis();
             return serverMillis() >= leaseEnd ? HolderRead.none() : HolderRead.until(holder.owner(), leaseEnd);
+        }
+    }
+
+    /**
+     * Every node of the key's queue, first come first: its name, the data the store wrote (queued or held, lease,
+     * owner), its version, {@code mtime} and the session that owns it, with the server's time of the reading.
+     */
+    @Override
+    public String describe(String lockKey) {
+        String queue = StoredQueues.queuePath(lockKey);
+        try {
+            List<String> children = new ArrayList<>(client.getChildren().forPath(queue));
+            children.sort(Comparator.comparing(name -> name.substring(Math.max(0, name.length() - 10))));
+            StringJoiner nodes = new StringJoiner("; ", "server time " + serverMillis() + ", queue [", "]");
+            for (String name : children) {
+                Stat stat = new Stat();
+                try {
+                    byte[] data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
+                    nodes.add(String.format(
+                            "%s '%s' version %d mtime %d session %x",
+                            name,
+                            data == null ? "" : new String(data, StandardCharsets.UTF_8),
+                            stat.getVersion(),
+                            stat.getMtime(),
+                            stat.getEphemeralOwner()));
+                } catch (KeeperException.NoNodeException e) {
+                    nodes.add(name + " gone while read");
+                }
+            }
+            return nodes.toString();
+        } catch (KeeperException.NoNodeException e) {
+            return "no queue";
+        } catch (Exception e) {
+            return "could not read the queue: " + e;
         }
     }
 
