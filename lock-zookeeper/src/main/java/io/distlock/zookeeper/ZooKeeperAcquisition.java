@@ -22,6 +22,13 @@ import org.slf4j.LoggerFactory;
  * One place in a key's queue: an ephemeral sequential node under the key's node. The lowest node holds the key; each
  * waiter watches only the node just ahead of it, and only the waiter right behind the holder checks whether the
  * holder's lease ran out on the server's clock and then removes the holder's node.
+ *
+ * <p>A queued node has no lease, and its owner claims it as soon as it comes first. A node that its client forgot while
+ * the session lives on (a create whose answer was lost, say) is never claimed, and would keep every waiter behind it
+ * waiting for as long as that session lives. So each waiter reads the queue again at least every {@linkplain
+ * #unclaimedGraceNanos() grace}, even without a change, and the waiter right behind an unclaimed first node removes it
+ * once it stayed unclaimed for that long. The removal is made with the node's first version, so a node that was
+ * claimed meanwhile stays; an owner that was merely slow finds its node gone when it claims it, and queues again.
  */
 final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
@@ -49,8 +56,12 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private boolean granted;
     private boolean waiting;
     private ServerClock.@Nullable Reading clock;
-    private long headCheckNanos;
-    private boolean headCheckDue;
+    private long checkAgainNanos;
+    private boolean checkAgainDue;
+    /** The first node, not yet claimed, that this waiter has been behind since {@link #unclaimedSinceNanos}. */
+    private @Nullable String unclaimedHead;
+
+    private long unclaimedSinceNanos;
 
     ZooKeeperAcquisition(ZooKeeperLeaseStore store, String key, String parent, String owner, long leaseMillis) {
         this.store = store;
@@ -66,7 +77,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             waiting = true;
             store.connection().addWaiter(wake);
         }
-        headCheckDue = false;
+        checkAgainDue = false;
         for (int round = 0; round < ROUNDS; round++) {
             change = new CountDownLatch(1);
             if (ownPath == null) {
@@ -91,8 +102,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 return null;
             }
         }
-        headCheckNanos = System.nanoTime();
-        headCheckDue = true;
+        checkAgainAt(System.nanoTime());
         return null;
     }
 
@@ -101,7 +111,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        long until = headCheckDue && headCheckNanos - deadlineNanos < 0 ? headCheckNanos : deadlineNanos;
+        long until = checkAgainDue && checkAgainNanos - deadlineNanos < 0 ? checkAgainNanos : deadlineNanos;
         long wait = until - System.nanoTime();
         if (wait > 0) {
             change.await(wait, TimeUnit.NANOSECONDS);
@@ -238,7 +248,13 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                                     .inBackground(cb)
                                     .forPath(aheadPath));
             return switch (Calls.code(answer)) {
-                case OK -> answer.getStat() != null;
+                case OK -> {
+                    if (answer.getStat() == null) {
+                        yield false;
+                    }
+                    checkAgainAt(System.nanoTime() + unclaimedGraceNanos());
+                    yield true;
+                }
                 case NONODE -> false;
                 default -> throw Calls.failure(key, "watching the queue", answer);
             };
@@ -261,8 +277,9 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         LeaseData holder = LeaseData.parse(answer.getData());
         if (holder == null || !holder.granted()) {
             // Not granted yet: its owner is about to take the key, and that change wakes us.
-            return true;
+            return awaitClaim(aheadPath, answer.getStat());
         }
+        unclaimedHead = null;
         Stat stat = answer.getStat();
         long expiresAt = stat.getMtime() + holder.leaseMillis();
         ServerClock.Reading known = clock;
@@ -274,9 +291,62 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 return false;
             }
         }
-        headCheckNanos = known.earliestLocalNanos(expiresAt);
-        headCheckDue = true;
+        checkAgainAt(known.earliestLocalNanos(expiresAt));
         return true;
+    }
+
+    /**
+     * Waits behind a first node whose owner has not claimed it yet, or removes it if it stayed unclaimed for the grace
+     * since this waiter first saw it first. False if it was removed, so the queue should be read again.
+     */
+    private boolean awaitClaim(String headPath, Stat stat) {
+        long now = System.nanoTime();
+        if (!headPath.equals(unclaimedHead)) {
+            unclaimedHead = headPath;
+            unclaimedSinceNanos = now;
+        } else if (now - unclaimedSinceNanos - unclaimedGraceNanos() >= 0) {
+            unclaimedHead = null;
+            removeUnclaimed(headPath, stat.getVersion());
+            return false;
+        }
+        checkAgainAt(unclaimedSinceNanos + unclaimedGraceNanos());
+        return true;
+    }
+
+    /**
+     * How long a first node may stay unclaimed: twice the call timeout. A live owner claims its node within one call of
+     * the change that put it first, and {@code StoreLock} gives up on a call, and removes the node, after the timeout.
+     */
+    private long unclaimedGraceNanos() {
+        return store.callTimeout().toNanos() * 2;
+    }
+
+    private void checkAgainAt(long nanos) {
+        checkAgainNanos = nanos;
+        checkAgainDue = true;
+    }
+
+    /** Removes a first node that nobody claimed, unless its owner claimed it since it was read. */
+    private void removeUnclaimed(String headPath, int version) {
+        CuratorEvent answer = store.calls()
+                .await(
+                        key,
+                        "removing an unclaimed node",
+                        cb -> client().delete()
+                                .withVersion(version)
+                                .inBackground(cb)
+                                .forPath(headPath));
+        switch (Calls.code(answer)) {
+            case OK ->
+                log.warn(
+                        "Removed {} for key {}: it stayed first in the queue, unclaimed, for {} ms; the client that "
+                                + "created it had left it behind",
+                        headPath,
+                        PrintableText.of(key),
+                        TimeUnit.NANOSECONDS.toMillis(unclaimedGraceNanos()));
+            case NONODE, BADVERSION -> {}
+            default -> throw Calls.failure(key, "removing an unclaimed node", answer);
+        }
     }
 
     /** Removes a holder's node whose lease ran out, unless the holder extended it since it was read. */

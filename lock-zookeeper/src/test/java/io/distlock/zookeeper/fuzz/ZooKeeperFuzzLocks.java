@@ -20,12 +20,19 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
 
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(20);
 
+    /**
+     * Shorter than the default 15 s, so that a waiter behind a queued node its client forgot gives that node up, after
+     * twice this, well within the 20 s a worker waits for its threads after the run.
+     */
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
+
     /** On the run's connect string ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
     @Override
     public LockUnderTest open(FuzzTarget target) {
         CuratorFramework reads = connect(target.address());
-        LeaseStore store =
-                target.leaseStore(ZooKeeperLeaseStore.builder(target.address()).build());
+        LeaseStore store = target.leaseStore(ZooKeeperLeaseStore.builder(target.address())
+                .callTimeout(CALL_TIMEOUT)
+                .build());
         StoreLock lock = StoreLock.builder(store)
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
