@@ -86,8 +86,11 @@ public final class JdbcLeaseStoreBuilder {
      * at the end of its wait instead. The statement given up on goes on, on a thread of the lock, and a key it took is
      * given back after it. The default is 15 s.
      *
-     * <p>Extensions and releases wait for the driver: set its socket timeout (PostgreSQL's {@code socketTimeout}, for
-     * one) so that a server that stopped answering fails them too.
+     * <p>Every statement of the store (acquisitions, extensions, releases, reads) also carries this as its JDBC query
+     * timeout, rounded up to whole seconds: one that the database keeps waiting, on a row lock of another session for
+     * one, is cancelled by the driver then, and gives back its thread and pooled connection. A query timeout does not
+     * cover a server that stopped answering altogether: set the driver's socket timeout (PostgreSQL's {@code
+     * socketTimeout}, for one) for that.
      *
      * @param callTimeout at least 100 ms
      * @return this builder
@@ -146,7 +149,7 @@ public final class JdbcLeaseStoreBuilder {
         return new JdbcLeaseStore(
                 dialect,
                 description,
-                new LockRows(connections, dialect, sql, errors),
+                new LockRows(connections, dialect, sql, errors, callTimeout),
                 errors,
                 minPoll,
                 maxPoll,

@@ -7,19 +7,29 @@ import java.sql.SQLException;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
-/** Takes, extends and releases keys as rows of the lock table, comparing the owner token on every change. */
+/**
+ * Takes, extends and releases keys as rows of the lock table, comparing the owner token on every change. Every
+ * statement carries the store's call timeout as its query timeout, so that one the database keeps waiting (on a row
+ * lock, say) gives its worker thread and pooled connection back, rather than holding them after its caller gave up.
+ */
 final class LockRows {
 
     private final Connections connections;
     private final Dialect dialect;
     private final LockSql sql;
     private final StoreErrors errors;
+    private final int queryTimeoutSeconds;
 
-    LockRows(Connections connections, Dialect dialect, LockSql sql, StoreErrors errors) {
+    /**
+     * @param callTimeout how long a statement may run; JDBC counts whole seconds, so it is rounded up, to at least 1 s
+     */
+    LockRows(Connections connections, Dialect dialect, LockSql sql, StoreErrors errors, Duration callTimeout) {
         this.connections = connections;
         this.dialect = dialect;
         this.sql = sql;
         this.errors = errors;
+        this.queryTimeoutSeconds =
+                (int) Math.min(Integer.MAX_VALUE, Math.max(1, (callTimeout.toMillis() + 999) / 1000));
     }
 
     /**
@@ -46,7 +56,7 @@ final class LockRows {
     /** Moves the expiry to {@code leaseMillis} from now if the owner still holds the key. */
     boolean extend(String key, String owner, long leaseMillis) throws SQLException {
         return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.extend())) {
+            try (PreparedStatement statement = prepare(connection, sql.extend())) {
                 statement.setLong(1, leaseMillis);
                 statement.setString(2, key);
                 statement.setString(3, owner);
@@ -58,7 +68,7 @@ final class LockRows {
     /** Frees the key if the owner still holds it; the row and its fencing counter stay. */
     boolean release(String key, String owner) throws SQLException {
         return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.release())) {
+            try (PreparedStatement statement = prepare(connection, sql.release())) {
                 statement.setString(1, key);
                 statement.setString(2, owner);
                 return statement.executeUpdate() == 1;
@@ -69,7 +79,7 @@ final class LockRows {
     /** Whether the owner still holds the key: its token is the row's and the expiry lies ahead on the database's clock. */
     boolean owned(String key, String owner) throws SQLException {
         return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.owned())) {
+            try (PreparedStatement statement = prepare(connection, sql.owned())) {
                 statement.setString(1, key);
                 statement.setString(2, owner);
                 try (ResultSet row = statement.executeQuery()) {
@@ -83,7 +93,7 @@ final class LockRows {
     @Nullable
     Duration remaining(String key) throws SQLException {
         return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.remaining())) {
+            try (PreparedStatement statement = prepare(connection, sql.remaining())) {
                 statement.setString(1, key);
                 try (ResultSet row = statement.executeQuery()) {
                     return row.next() ? Duration.ofMillis(Math.max(0, row.getLong(1))) : null;
@@ -95,7 +105,7 @@ final class LockRows {
     /** Reads the table without reading a row: it fails if the database cannot be reached or the table is missing. */
     void probe() throws SQLException {
         connections.autoCommit(connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(sql.probe())) {
+            try (PreparedStatement statement = prepare(connection, sql.probe())) {
                 statement.executeQuery().close();
                 return null;
             }
@@ -104,7 +114,7 @@ final class LockRows {
 
     private @Nullable Long upsert(Connection connection, String key, String owner, long leaseMillis)
             throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.upsert())) {
+        try (PreparedStatement statement = prepare(connection, sql.upsert())) {
             statement.setString(1, key);
             statement.setString(2, owner);
             statement.setLong(3, leaseMillis);
@@ -121,7 +131,7 @@ final class LockRows {
      */
     private @Nullable Long takeOver(String key, String owner, long leaseMillis) throws SQLException {
         return connections.transaction(connection -> {
-            try (PreparedStatement update = connection.prepareStatement(sql.takeOver())) {
+            try (PreparedStatement update = prepare(connection, sql.takeOver())) {
                 update.setString(1, owner);
                 update.setLong(2, leaseMillis);
                 update.setString(3, key);
@@ -129,7 +139,7 @@ final class LockRows {
                     return null;
                 }
             }
-            try (PreparedStatement read = connection.prepareStatement(sql.fencingOf())) {
+            try (PreparedStatement read = prepare(connection, sql.fencingOf())) {
                 read.setString(1, key);
                 read.setString(2, owner);
                 try (ResultSet row = read.executeQuery()) {
@@ -149,7 +159,7 @@ final class LockRows {
      * @return false if the row exists already
      */
     private boolean insert(Connection connection, String key, String owner, long leaseMillis) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(sql.insert())) {
+        try (PreparedStatement statement = prepare(connection, sql.insert())) {
             statement.setString(1, key);
             statement.setString(2, owner);
             statement.setLong(3, leaseMillis);
@@ -161,5 +171,16 @@ final class LockRows {
             }
             throw e;
         }
+    }
+
+    private PreparedStatement prepare(Connection connection, String statement) throws SQLException {
+        PreparedStatement prepared = connection.prepareStatement(statement);
+        try {
+            prepared.setQueryTimeout(queryTimeoutSeconds);
+        } catch (SQLException | RuntimeException e) {
+            prepared.close();
+            throw e;
+        }
+        return prepared;
     }
 }

@@ -51,6 +51,38 @@ abstract class LeaseStoreChecks {
         store.close();
     }
 
+    /**
+     * A statement that the database keeps waiting, here on the row lock of another session's open transaction, is
+     * cancelled at the call timeout, so that it does not keep a worker thread and a pooled connection after its caller
+     * gave up.
+     */
+    @Test
+    void aStatementTheDatabaseKeepsWaitingIsCancelledAtTheCallTimeout() throws Exception {
+        JdbcLeaseStore quick = JdbcLeaseStore.builder(dataSource())
+                .callTimeout(Duration.ofSeconds(1))
+                .build();
+        try (Connection blocker = dataSource().getConnection()) {
+            assertThat(take(quick, key, "owner-a", LONG).release()).isTrue();
+            blocker.setAutoCommit(false);
+            try (PreparedStatement lockRow =
+                    blocker.prepareStatement("SELECT lock_key FROM distlock_locks WHERE lock_key = ? FOR UPDATE")) {
+                lockRow.setString(1, key);
+                lockRow.executeQuery().close();
+            }
+
+            long start = System.nanoTime();
+            assertThatThrownBy(() -> quick.begin(key, "owner-b", LONG).tryTake())
+                    .isInstanceOf(LockBackendException.class);
+            Duration waited = Duration.ofNanos(System.nanoTime() - start);
+
+            assertThat(waited).isLessThan(Duration.ofSeconds(8));
+            blocker.rollback();
+        } finally {
+            quick.close();
+        }
+        assertThat(take(store, key, "owner-c", LONG)).isNotNull();
+    }
+
     @Test
     void freeKeyIsTakenAndHeldKeyIsRefused() {
         StoreLease held = take(store, key, "owner-a", LONG);
