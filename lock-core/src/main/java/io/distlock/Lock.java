@@ -81,6 +81,14 @@ public interface Lock {
     int MAX_KEY_LENGTH = 1024;
 
     /**
+     * The most keys that one call of {@link #tryAcquireAll}, {@link #acquireAll} or {@link #callWithLocks} (and so one
+     * {@code @DistributedLock(keys = ...)} method) takes, duplicates included. Each key is an acquisition with its own
+     * renewal, so a collection built from a request must not grow without bound; work on more keys locks one key that
+     * stands for the whole set.
+     */
+    int MAX_KEYS_AT_ONCE = 100;
+
+    /**
      * Takes the lock if it is free, with an auto-renewed lease; returns at once.
      *
      * @param key the lock's name
@@ -330,8 +338,8 @@ public interface Lock {
      * @param lease the lease of each key's hold
      * @param wait how long to wait at most, for all the keys together; {@link Duration#ZERO} tries each key once
      * @return the handle of every key, or empty if some key stayed held for the rest of the wait; nothing is held then
-     * @throws IllegalArgumentException if {@code keys} is null or empty, or holds an invalid key, or the lease or wait
-     *     is invalid
+     * @throws IllegalArgumentException if {@code keys} is null or empty, has more than {@link #MAX_KEYS_AT_ONCE}
+     *     elements, or holds an invalid key, or the lease or wait is invalid
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if the store could not be asked; nothing is held then, except keys whose release
      *     failed too, which expire with their leases
@@ -350,7 +358,8 @@ public interface Lock {
      * @param keys the locks' names; duplicates are taken once
      * @param lease the lease of each key's hold
      * @return the handle of every key
-     * @throws IllegalArgumentException if {@code keys} is null or empty, or holds an invalid key, or the lease is null
+     * @throws IllegalArgumentException if {@code keys} is null or empty, has more than {@link #MAX_KEYS_AT_ONCE}
+     *     elements, or holds an invalid key, or the lease is null
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then
      * @throws LockBackendException if the store could not be asked; nothing is held then, except keys whose release
      *     failed too, which expire with their leases
@@ -374,6 +383,8 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
+     * @throws IllegalArgumentException if {@code keys} is null or empty, has more than {@link #MAX_KEYS_AT_ONCE}
+     *     elements, or holds an invalid key, or the lease or wait is invalid; the work did not run
      * @throws LockNotAcquiredException naming the key that stayed held for the rest of the wait; the work did not run
      * @throws LockLostException if any key was lost before the work finished
      * @throws InterruptedException if interrupted while waiting for the locks; the work did not run

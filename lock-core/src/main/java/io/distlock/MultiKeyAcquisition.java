@@ -30,9 +30,15 @@ final class MultiKeyAcquisition {
     /**
      * The keys, each once, in the order every caller of {@code lock} takes them.
      *
-     * @throws IllegalArgumentException naming the problem if the collection is null or empty, or a key is invalid
+     * @throws IllegalArgumentException naming the problem if the collection is null, empty or larger than {@link
+     *     Lock#MAX_KEYS_AT_ONCE}, or a key is invalid; never quoting the keys, which may come from a request
      */
     static List<String> order(Lock lock, @Nullable Collection<String> keys) {
+        if (keys != null && keys.size() > Lock.MAX_KEYS_AT_ONCE) {
+            // Before any key is read: a collection built from a request must not cost a store call per element.
+            throw new IllegalArgumentException("keys must name at most " + Lock.MAX_KEYS_AT_ONCE
+                    + " keys at once, but named " + keys.size() + "; lock one key that stands for the whole set");
+        }
         return lock instanceof KeyOrder own ? own.order(keys == null ? List.of() : keys) : order(keys);
     }
 
@@ -48,14 +54,16 @@ final class MultiKeyAcquisition {
                     "keys must name at least one key, but " + (keys == null ? "was null" : "was empty"));
         }
         TreeSet<String> ordered = new TreeSet<>();
+        int position = 0;
         for (String key : keys) {
+            position++;
             if (key == null || key.isBlank()) {
-                throw new IllegalArgumentException(
-                        "keys must not contain a null or blank key, but were " + PrintableText.of(keys));
+                throw new IllegalArgumentException("keys must not contain a null or blank key, but key " + position
+                        + " of " + keys.size() + " was " + (key == null ? "null" : "blank"));
             }
             if (key.length() > Lock.MAX_KEY_LENGTH) {
                 throw new IllegalArgumentException("keys must be at most " + Lock.MAX_KEY_LENGTH
-                        + " characters long, but one has " + key.length());
+                        + " characters long, but key " + position + " of " + keys.size() + " has " + key.length());
             }
             ordered.add(key);
         }

@@ -12,6 +12,7 @@ import io.distlock.redis.RedisLock;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -177,7 +178,12 @@ class BadInputTest {
                         "blank key among several",
                         () -> lock.acquireAll(List.of(unique(), ""), LEASE),
                         IllegalArgumentException.class,
-                        "keys must not contain a null or blank key"),
+                        "keys must not contain a null or blank key, but key 2 of 2 was blank"),
+                row(
+                        "more keys at once than allowed",
+                        () -> lock.acquireAll(Collections.nCopies(Lock.MAX_KEYS_AT_ONCE + 1, unique()), LEASE),
+                        IllegalArgumentException.class,
+                        "keys must name at most 100 keys at once, but named 101"),
                 row(
                         "annotation with both key and keys",
                         () -> startWith(DistributedLockStartupCheckTest.BothKeyAndKeys.class),

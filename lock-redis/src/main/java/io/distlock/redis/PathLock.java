@@ -168,17 +168,20 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public List<String> order(Collection<String> paths) {
         if (paths == null || paths.isEmpty()) {
-            throw new IllegalArgumentException("keys must name at least one key (a path), but were " + paths);
+            throw new IllegalArgumentException(
+                    "keys must name at least one key (a path), but " + (paths == null ? "was null" : "was empty"));
         }
         TreeMap<List<String>, String> ordered = new TreeMap<>(PathLock::compareSegments);
+        int position = 0;
         for (String path : paths) {
+            position++;
             TreePath parsed;
             try {
                 parsed = TreePath.parse(kit.keyPrefix(), tree, path);
             } catch (IllegalArgumentException invalid) {
                 throw new IllegalArgumentException(
-                        "keys must not contain a null or blank key or an invalid path, but were "
-                                + PrintableText.of(paths) + ": " + invalid.getMessage(),
+                        "keys must not contain a null or blank key or an invalid path, but path " + position + " of "
+                                + paths.size() + " is not valid: " + invalid.getMessage(),
                         invalid);
             }
             ordered.putIfAbsent(parsed.segments(), path);

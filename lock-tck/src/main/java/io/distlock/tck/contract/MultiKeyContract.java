@@ -23,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -223,7 +224,10 @@ public interface MultiKeyContract extends ContractSubject {
         assertThat(reported).hasValue(1);
     }
 
-    /** Invalid keys, leases or waits are refused before any key is taken. */
+    /**
+     * Invalid keys, leases or waits, and more than {@link Lock#MAX_KEYS_AT_ONCE} keys, are refused before any key is
+     * taken, with a message that names the problem without quoting the keys.
+     */
     @Test
     default void invalidKeysAreRefusedBeforeAnyKeyIsTaken() {
         Lock lock = connectedClient();
@@ -234,10 +238,21 @@ public interface MultiKeyContract extends ContractSubject {
                 .withMessageContaining("at least one key");
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> lock.tryAcquireAll(List.of(a, " "), LONG, Duration.ZERO))
-                .withMessageContaining("null or blank");
+                .withMessageContaining("null or blank")
+                .withMessageContaining("2 of 2")
+                .withMessageNotContaining(a);
         assertThatIllegalArgumentException()
                 .isThrownBy(() -> lock.tryAcquireAll(List.of(a), LONG, Duration.ofMillis(-1)))
                 .withMessageContaining("wait must be zero");
+        List<String> tooMany = IntStream.rangeClosed(0, Lock.MAX_KEYS_AT_ONCE)
+                .mapToObj(i -> key("from-a-request-" + i))
+                .toList();
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> lock.tryAcquireAll(tooMany, LONG, Duration.ZERO))
+                .withMessageContaining("at most " + Lock.MAX_KEYS_AT_ONCE + " keys")
+                .withMessageContaining("named " + tooMany.size())
+                .withMessageNotContaining("from-a-request");
         assertThat(connectedClient().tryAcquire(a, LONG)).isPresent();
+        assertThat(connectedClient().tryAcquire(tooMany.get(0), LONG)).isPresent();
     }
 }
