@@ -30,7 +30,8 @@ public class JdbcLockProperties implements InitializingBean {
 
     /**
      * How long an acquisition waits for the database's answer to one attempt, the pool's wait for a connection
-     * included: the bound of an acquisition without a wait; one with a shorter wait gives up at its end.
+     * included: the bound of an acquisition without a wait; one with a shorter wait gives up at its end. Every statement
+     * also carries it, rounded up to whole seconds, as its query timeout.
      */
     private Duration callTimeout = Duration.ofSeconds(15);
 
