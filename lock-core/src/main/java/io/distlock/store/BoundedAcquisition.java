@@ -1,6 +1,7 @@
 package io.distlock.store;
 
 import io.distlock.LockBackendException;
+import io.distlock.spi.PrintableText;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -39,6 +40,7 @@ final class BoundedAcquisition implements AutoCloseable {
 
     private final LeaseStore.Acquisition attempt;
     private final LeaseStore store;
+    private final CallsUnderWay calls;
     private final String key;
     private final long deadlineNanos;
     private final boolean unbounded;
@@ -47,12 +49,19 @@ final class BoundedAcquisition implements AutoCloseable {
 
     /**
      * @param attempt the store's acquisition, which this one closes
+     * @param calls the bound on the lock's calls under way, which each try takes part in
      * @param deadlineNanos when the caller's wait ends, by {@link System#nanoTime()}; ignored when unbounded
      * @param unbounded true for a wait without end ({@code acquire}), bounded by the store's call timeout only
      */
     BoundedAcquisition(
-            LeaseStore.Acquisition attempt, LeaseStore store, String key, long deadlineNanos, boolean unbounded) {
+            LeaseStore.Acquisition attempt,
+            LeaseStore store,
+            CallsUnderWay calls,
+            String key,
+            long deadlineNanos,
+            boolean unbounded) {
         this.attempt = attempt;
+        this.calls = calls;
         this.store = store;
         this.key = key;
         this.deadlineNanos = deadlineNanos;
@@ -65,17 +74,16 @@ final class BoundedAcquisition implements AutoCloseable {
      *
      * @return the answer; its lease is null when another owner holds the key, or when the wait ended during the call
      *     after the store had answered an earlier one
-     * @throws LockBackendException if the store failed, or did not answer in time and never answered this acquisition
+     * @throws LockBackendException if the store failed, or did not answer in time and never answered this acquisition,
+     *     or the lock has as many calls under way as it allows
      * @throws InterruptedException if the thread was interrupted; the call is left to its worker
      */
     Taken tryTake() throws InterruptedException {
         CallBound bound = CallBound.of(store, deadlineNanos, unbounded);
-        CompletableFuture<Taken> call = CompletableFuture.supplyAsync(
-                () -> {
-                    long sent = System.nanoTime();
-                    return new Taken(attempt.tryTake(), sent);
-                },
-                StoreThreads.work());
+        CompletableFuture<Taken> call = calls.start(key, store, () -> {
+            long sent = System.nanoTime();
+            return new Taken(attempt.tryTake(), sent);
+        });
         underWay = call;
         try {
             Taken taken = call.get(bound.remainingNanos(), TimeUnit.NANOSECONDS);
@@ -92,7 +100,8 @@ final class BoundedAcquisition implements AutoCloseable {
             }
             throw new LockBackendException(
                     key,
-                    store.describe() + " did not answer an attempt to acquire '" + key + "' " + bound.describe(),
+                    store.describe() + " did not answer an attempt to acquire '" + PrintableText.of(key) + "' "
+                            + bound.describe(),
                     null);
         }
     }

@@ -13,6 +13,7 @@ import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockObserver;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.LockArguments;
+import io.distlock.spi.PrintableText;
 import io.distlock.spi.ThreadOwnedHandles;
 import java.time.Duration;
 import java.util.List;
@@ -64,6 +65,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     private final StoreInspection inspection;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final StoreReentry reentry;
+    private final CallsUnderWay calls;
     private final Duration watchdogLease;
     private final Duration renewInterval;
     private final Duration shutdownGracePeriod;
@@ -77,7 +79,8 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         this.observer = new StoreObserver(settings.observer);
         this.holds = new StoreHolds(watchdogLease, renewInterval, observer);
         this.inspection = new StoreInspection(store, holds);
-        this.reentry = new StoreReentry(store, holds, threadOwned);
+        this.calls = new CallsUnderWay(settings.maxCallsUnderWay);
+        this.reentry = new StoreReentry(store, holds, threadOwned, calls);
     }
 
     /**
@@ -163,7 +166,8 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         }
         LockHandle handle = takeWaiting(key, lease, FOREVER);
         if (handle == null) {
-            throw new IllegalStateException("an unbounded wait for lock '" + key + "' ended without the lock");
+            throw new IllegalStateException(
+                    "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
         }
         return handle;
     }
@@ -288,7 +292,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     @Nullable
     private LockHandle takeWaiting(String key, Lease lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before waiting for lock '" + key + "'");
+            throw new InterruptedException("interrupted before waiting for lock '" + PrintableText.of(key) + "'");
         }
         boolean unbounded = waitNanos == FOREVER;
         long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
@@ -296,7 +300,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         String owner = newOwner();
         inspection.waitStarted(key);
         try (BoundedAcquisition attempt = new BoundedAcquisition(
-                store.begin(key, owner, holds.storeLease(lease)), store, key, deadline, unbounded)) {
+                store.begin(key, owner, holds.storeLease(lease)), store, calls, key, deadline, unbounded)) {
             while (true) {
                 if (closed) {
                     throw closedLock(key);
@@ -355,7 +359,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     }
 
     private IllegalStateException closedLock(String key) {
-        return new IllegalStateException("lock '" + key + "' cannot be acquired: " + this + " is closed (the "
-                + "application is shutting down)");
+        return new IllegalStateException("lock '" + PrintableText.of(key) + "' cannot be acquired: " + this
+                + " is closed (the " + "application is shutting down)");
     }
 }

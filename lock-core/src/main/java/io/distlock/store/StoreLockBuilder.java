@@ -13,6 +13,7 @@ public final class StoreLockBuilder {
     private @Nullable Duration renewInterval;
     Duration shutdownGracePeriod = Duration.ofSeconds(10);
     LockObserver observer = LockObserver.NONE;
+    int maxCallsUnderWay = 256;
 
     StoreLockBuilder(LeaseStore store) {
         if (store == null) {
@@ -70,6 +71,21 @@ public final class StoreLockBuilder {
     }
 
     /**
+     * The most store calls that this lock's waiting acquisitions (and the store checks of nested ones) have under way
+     * at once, each on a worker thread. A call whose caller gave up at its deadline still counts until the store
+     * answers it, so a store that stopped answering cannot make the lock start a thread per attempt without end; past
+     * the bound, an acquisition fails at once with {@link io.distlock.LockBackendException}, without asking the store.
+     * Renewals, releases and tries without a wait are not counted. Default 256.
+     *
+     * @param maxCallsUnderWay at least 1
+     * @return this builder
+     */
+    public StoreLockBuilder maxCallsUnderWay(int maxCallsUnderWay) {
+        this.maxCallsUnderWay = maxCallsUnderWay;
+        return this;
+    }
+
+    /**
      * Builds the lock.
      *
      * @return the lock, which owns the store from now on
@@ -90,6 +106,9 @@ public final class StoreLockBuilder {
         if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
             throw new IllegalArgumentException(
                     "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
+        }
+        if (maxCallsUnderWay < 1) {
+            throw new IllegalArgumentException("max calls under way must be at least 1, but was " + maxCallsUnderWay);
         }
         return new StoreLock(this);
     }

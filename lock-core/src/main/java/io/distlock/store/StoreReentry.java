@@ -6,6 +6,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
 import io.distlock.spi.HoldHandle;
+import io.distlock.spi.PrintableText;
 import io.distlock.spi.ThreadOwnedHandles;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,8 +31,10 @@ final class StoreReentry {
     private final LeaseStore store;
     private final StoreHolds holds;
     private final ThreadOwnedHandles threadOwned;
+    private final CallsUnderWay calls;
 
-    StoreReentry(LeaseStore store, StoreHolds holds, ThreadOwnedHandles threadOwned) {
+    StoreReentry(LeaseStore store, StoreHolds holds, ThreadOwnedHandles threadOwned, CallsUnderWay calls) {
+        this.calls = calls;
         this.store = store;
         this.holds = holds;
         this.threadOwned = threadOwned;
@@ -92,7 +95,7 @@ final class StoreReentry {
             return null;
         }
         if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before re-entering lock '" + key + "'");
+            throw new InterruptedException("interrupted before re-entering lock '" + PrintableText.of(key) + "'");
         }
         CallBound bound = CallBound.of(store, deadlineNanos, unbounded);
         return joined(hold, lease, answer(ask(hold), key, bound));
@@ -112,7 +115,7 @@ final class StoreReentry {
     }
 
     private CompletableFuture<Optional<Reason>> ask(StoreHold hold) {
-        return CompletableFuture.supplyAsync(() -> holds.checkOwned(hold), StoreThreads.work());
+        return calls.start(hold.key(), store, () -> holds.checkOwned(hold));
     }
 
     private Optional<Reason> answer(CompletableFuture<Optional<Reason>> asked, String key, CallBound bound)
@@ -124,7 +127,8 @@ final class StoreReentry {
         } catch (TimeoutException e) {
             throw new LockBackendException(
                     key,
-                    store.describe() + " did not answer whether '" + key + "' is still held, for a nested acquisition, "
+                    store.describe() + " did not answer whether '" + PrintableText.of(key)
+                            + "' is still held, for a nested acquisition, "
                             + bound.describe(),
                     null);
         }
