@@ -6,8 +6,15 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,7 +27,10 @@ final class AsyncAcquisitions {
 
     private static final Logger log = LoggerFactory.getLogger(AsyncAcquisitions.class);
 
-    private static final ThreadFactory WAITING_THREADS = waitingThreads();
+    /** How many asynchronous waits may run at once where each needs a platform thread (before Java 21). */
+    static final int MAX_PLATFORM_WAITS = 512;
+
+    private static final Executor WAITING = waitingThreads();
 
     private AsyncAcquisitions() {}
 
@@ -31,8 +41,23 @@ final class AsyncAcquisitions {
             result.completeExceptionally(heldByCallersScope(key));
             return result;
         }
-        Thread waiting = WAITING_THREADS.newThread(() -> {
+        AtomicReference<@Nullable Thread> runner = new AtomicReference<>();
+        result.whenComplete((acquired, failure) -> {
+            if (result.isCancelled()) {
+                synchronized (runner) {
+                    Thread waiting = runner.get();
+                    if (waiting != null) {
+                        waiting.interrupt();
+                    }
+                }
+            }
+        });
+        Runnable waitForTheLock = () -> {
+            runner.set(Thread.currentThread());
             try {
+                if (result.isDone()) {
+                    return;
+                }
                 Optional<LockHandle> acquired = lock.tryAcquire(key, lease, wait);
                 if (!result.complete(acquired)) {
                     acquired.ifPresent(AsyncAcquisitions::giveBack);
@@ -41,14 +66,21 @@ final class AsyncAcquisitions {
                 result.cancel(false);
             } catch (Throwable failure) {
                 result.completeExceptionally(failure);
+            } finally {
+                synchronized (runner) {
+                    runner.set(null);
+                    // A cancel that came after the wait ended must not interrupt the pool's next wait.
+                    Thread.interrupted();
+                }
             }
-        });
-        result.whenComplete((acquired, failure) -> {
-            if (result.isCancelled()) {
-                waiting.interrupt();
-            }
-        });
-        waiting.start();
+        };
+        try {
+            WAITING.execute(waitForTheLock);
+        } catch (RejectedExecutionException e) {
+            result.completeExceptionally(new RejectedExecutionException(MAX_PLATFORM_WAITS + " asynchronous waits are"
+                    + " under way in this JVM, the most that run at once on a Java without virtual threads; lock '"
+                    + PrintableText.of(key) + "' was not tried. Run on Java 21 or later, or wait with fewer at once"));
+        }
         return result;
     }
 
@@ -104,23 +136,27 @@ final class AsyncAcquisitions {
     }
 
     /**
-     * Virtual threads where the JDK has them (21 and later, found by reflection since distlock runs on 17), daemon
-     * platform threads elsewhere.
+     * A virtual thread per wait where the JDK has them (21 and later, found by reflection since distlock runs on 17);
+     * elsewhere a shared pool of at most {@link #MAX_PLATFORM_WAITS} daemon platform threads, let go when idle, that
+     * refuses a wait past that rather than start threads without end.
      */
-    private static ThreadFactory waitingThreads() {
+    private static Executor waitingThreads() {
         try {
             Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
             Class<?> builderType = Class.forName("java.lang.Thread$Builder");
             builder =
                     builderType.getMethod("name", String.class, long.class).invoke(builder, "distlock-async-wait-", 0L);
-            return (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+            ThreadFactory virtual =
+                    (ThreadFactory) builderType.getMethod("factory").invoke(builder);
+            return task -> virtual.newThread(task).start();
         } catch (ReflectiveOperationException beforeJava21) {
             AtomicLong count = new AtomicLong();
-            return work -> {
-                Thread thread = new Thread(work, "distlock-async-wait-" + count.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            };
+            return new ThreadPoolExecutor(
+                    0, MAX_PLATFORM_WAITS, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), work -> {
+                        Thread thread = new Thread(work, "distlock-async-wait-" + count.incrementAndGet());
+                        thread.setDaemon(true);
+                        return thread;
+                    });
         }
     }
 }

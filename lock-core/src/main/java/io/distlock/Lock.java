@@ -192,9 +192,11 @@ public interface Lock {
      * stage does. Asked for a key that a scope of the calling thread holds, the stage fails at once
      * with {@link IllegalStateException}: waiting for that scope from inside it might never end.
      *
-     * <p>This default waits with {@link #tryAcquire(String, Lease, Duration)} on a thread of its own (a virtual thread
-     * on Java 21 and later), which the cancel interrupts, and completes the stage on that thread. {@code RedisLock}
-     * overrides it and waits without any thread.
+     * <p>This default waits with {@link #tryAcquire(String, Lease, Duration)} on a thread of its own, which the cancel
+     * interrupts, and completes the stage on that thread: a virtual thread on Java 21 and later; before that, a thread
+     * of a pool that every lock of the JVM shares, of at most 512 threads. With 512 waits under way there, the stage
+     * fails at once with {@link java.util.concurrent.RejectedExecutionException}, and the key is not tried. {@code
+     * RedisLock} overrides it and waits without any thread.
      *
      * @param key the lock's name
      * @param lease the lease of the new hold
