@@ -40,7 +40,13 @@ public class LockLostException extends LockException {
          * The grant reached the holder after its lease had already run out (a slow answer, a paused process), so the
          * work that was to run under it did not start.
          */
-        GRANTED_TOO_LATE("its grant arrived after its lease had run out, so the work under it did not start");
+        GRANTED_TOO_LATE("its grant arrived after its lease had run out, so the work under it did not start"),
+        /**
+         * The hold reached the longest time a renewed lease is kept alive (the lock's maximum hold, {@code
+         * distlock.watchdog.max-hold}): renewals stopped, and the lease then ran out in the store, as it does for a
+         * holder that died. It bounds how long a holder that hung keeps the key from everyone else.
+         */
+        MAX_HOLD_REACHED("it was held for the lock's maximum hold, so renewals stopped and its lease ran out");
 
         private final String description;
 

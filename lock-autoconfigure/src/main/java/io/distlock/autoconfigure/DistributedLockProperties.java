@@ -174,6 +174,12 @@ public class DistributedLockProperties implements InitializingBean {
         /** How often auto-renewed leases are renewed; unset means a third of the lease. */
         private @Nullable Duration renewInterval;
 
+        /**
+         * Longest time an auto-renewed lease is kept alive; past it, renewals stop and the holder is told it lost the
+         * lock once the lease ran out. Bounds how long a hung holder keeps a key. Unset means no maximum.
+         */
+        private @Nullable Duration maxHold;
+
         public Duration getLease() {
             return lease;
         }
@@ -188,6 +194,14 @@ public class DistributedLockProperties implements InitializingBean {
 
         public void setRenewInterval(@Nullable Duration renewInterval) {
             this.renewInterval = renewInterval;
+        }
+
+        public @Nullable Duration getMaxHold() {
+            return maxHold;
+        }
+
+        public void setMaxHold(@Nullable Duration maxHold) {
+            this.maxHold = maxHold;
         }
 
         /**
@@ -210,6 +224,12 @@ public class DistributedLockProperties implements InitializingBean {
                         "distlock.watchdog.renew-interval",
                         renewInterval,
                         "must be positive and shorter than distlock.watchdog.lease (" + lease + ")");
+            }
+            if (maxHold != null && maxHold.compareTo(lease) <= 0) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.watchdog.max-hold",
+                        maxHold,
+                        "must be longer than distlock.watchdog.lease (" + lease + "), or unset for no maximum");
             }
         }
     }

@@ -26,6 +26,7 @@ public final class StoreLocks {
         return StoreLock.builder(store)
                 .watchdogLease(properties.getWatchdog().getLease())
                 .renewInterval(properties.getWatchdog().effectiveRenewInterval())
+                .maxHold(properties.getWatchdog().getMaxHold())
                 .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                 .observer(LockObserver.of(observers.orderedStream().toList()))
                 .build();

@@ -51,6 +51,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.replica-ack.timeout", "java.time.Duration = 100ms"),
                         Map.entry("distlock.shutdown.grace-period", "java.time.Duration = 10s"),
                         Map.entry("distlock.watchdog.lease", "java.time.Duration = 30s"),
+                        Map.entry("distlock.watchdog.max-hold", "java.time.Duration = unset"),
                         Map.entry("distlock.watchdog.renew-interval", "java.time.Duration = unset"),
                         Map.entry("distlock.redlock.clock-drift-factor", "java.lang.Double = 0.01"),
                         Map.entry("distlock.redlock.connect-timeout", "java.time.Duration = 2s"),

@@ -151,6 +151,7 @@ class DistributedLockAutoConfigurationTest {
         assertFailsNaming("distlock.watchdog.renew-interval=0s", "distlock.watchdog.renew-interval");
         assertFailsNaming("distlock.shutdown.grace-period=-1s", "distlock.shutdown.grace-period");
         assertFailsNaming("distlock.metrics.max-groups=0", "distlock.metrics.max-groups");
+        assertFailsNaming("distlock.watchdog.max-hold=30s", "distlock.watchdog.max-hold");
     }
 
     @Test

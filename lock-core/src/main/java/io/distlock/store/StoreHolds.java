@@ -17,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,10 +31,17 @@ final class StoreHolds implements HoldOperations<StoreHold> {
 
     private final Duration watchdogLease;
     private final long renewIntervalNanos;
+    /** Zero for no maximum hold. */
+    private final long maxHoldNanos;
+
     private final StoreObserver observer;
     private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
 
-    StoreHolds(Duration watchdogLease, Duration renewInterval, StoreObserver observer) {
+    /**
+     * @param maxHold how long a renewed lease is renewed at most, or null for as long as it is held
+     */
+    StoreHolds(Duration watchdogLease, Duration renewInterval, @Nullable Duration maxHold, StoreObserver observer) {
+        this.maxHoldNanos = maxHold == null ? 0 : maxHold.toNanos();
         this.watchdogLease = watchdogLease;
         this.renewIntervalNanos = renewInterval.toNanos();
         this.observer = observer;
@@ -233,19 +241,29 @@ final class StoreHolds implements HoldOperations<StoreHold> {
             forget(hold);
             return;
         }
-        if (hold.requested().isRenewed() && hold.startRenewal()) {
+        if (hold.requested().isRenewed() && !pastMaxHold(hold) && hold.startRenewal()) {
             work().execute(() -> renew(hold));
         }
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
     }
 
     /** Why a hold whose deadline passed is lost: its renewals did not get through, or its fixed lease ran out. */
-    private static Reason lateReason(StoreHold hold) {
-        return hold.requested().isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED;
+    private Reason lateReason(StoreHold hold) {
+        if (!hold.requested().isRenewed()) {
+            return Reason.LEASE_EXPIRED;
+        }
+        return pastMaxHold(hold) ? Reason.MAX_HOLD_REACHED : Reason.RENEWAL_FAILED;
+    }
+
+    /** Whether a renewed hold was held for the maximum hold, by this process's clock: renewals stop then. */
+    private boolean pastMaxHold(StoreHold hold) {
+        return maxHoldNanos > 0 && System.nanoTime() - hold.acquiredNanos() - maxHoldNanos >= 0;
     }
 
     private long nextRenewal(StoreHold hold) {
-        return hold.requested().isRenewed() ? System.nanoTime() + renewIntervalNanos : Long.MAX_VALUE;
+        return hold.requested().isRenewed() && !pastMaxHold(hold)
+                ? System.nanoTime() + renewIntervalNanos
+                : Long.MAX_VALUE;
     }
 
     private void schedule(StoreHold hold, long atNanos) {

@@ -77,7 +77,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         this.renewInterval = settings.effectiveRenewInterval();
         this.shutdownGracePeriod = settings.shutdownGracePeriod;
         this.observer = new StoreObserver(settings.observer);
-        this.holds = new StoreHolds(watchdogLease, renewInterval, observer);
+        this.holds = new StoreHolds(watchdogLease, renewInterval, settings.maxHold, observer);
         this.inspection = new StoreInspection(store, holds);
         this.calls = new CallsUnderWay(settings.maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);

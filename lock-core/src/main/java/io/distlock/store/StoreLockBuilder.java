@@ -15,6 +15,9 @@ public final class StoreLockBuilder {
     LockObserver observer = LockObserver.NONE;
     int maxCallsUnderWay = 256;
 
+    @Nullable
+    Duration maxHold;
+
     StoreLockBuilder(LeaseStore store) {
         if (store == null) {
             throw new IllegalArgumentException("store must not be null");
@@ -42,6 +45,21 @@ public final class StoreLockBuilder {
      */
     public StoreLockBuilder renewInterval(Duration renewInterval) {
         this.renewInterval = renewInterval;
+        return this;
+    }
+
+    /**
+     * The longest time a {@linkplain Lease#renewed() renewed} lease is kept alive: past it, renewals stop, the lease runs
+     * out in the store within the watchdog lease, and the holder is then told it lost the key ({@link
+     * io.distlock.LockLostException.Reason#MAX_HOLD_REACHED}), as if it had died. It bounds how long a holder that hung
+     * keeps the key from everyone else. Fixed leases and explicit {@code extend} calls are not bounded by it. Default
+     * none: a live holder is renewed for as long as it holds.
+     *
+     * @param maxHold longer than the watchdog lease, or null for none
+     * @return this builder
+     */
+    public StoreLockBuilder maxHold(@Nullable Duration maxHold) {
+        this.maxHold = maxHold;
         return this;
     }
 
@@ -106,6 +124,10 @@ public final class StoreLockBuilder {
         if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
             throw new IllegalArgumentException(
                     "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
+        }
+        if (maxHold != null && maxHold.compareTo(watchdogLease) <= 0) {
+            throw new IllegalArgumentException("max hold must be longer than the watchdog lease (" + watchdogLease
+                    + "), or null for none, but was " + maxHold);
         }
         if (maxCallsUnderWay < 1) {
             throw new IllegalArgumentException("max calls under way must be at least 1, but was " + maxCallsUnderWay);

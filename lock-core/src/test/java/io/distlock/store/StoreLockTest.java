@@ -15,6 +15,7 @@ import io.distlock.monitor.LockObserver;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -73,6 +74,35 @@ class StoreLockTest {
                 .isEmpty();
         held.release();
         assertThat(other.tryAcquire(key, Lease.fixed(LONG))).isPresent();
+    }
+
+    @Test
+    void aRenewedHoldIsRenewedUntilTheMaxHoldAndReportedLostOnceItsLeaseRanOut() throws Exception {
+        StoreLock holder = StoreLock.builder(store)
+                .watchdogLease(Duration.ofSeconds(1))
+                .maxHold(Duration.ofSeconds(2))
+                .shutdownGracePeriod(Duration.ZERO)
+                .build();
+        locks.add(holder);
+        long start = System.nanoTime();
+        LockHandle held = holder.tryAcquire(key, Lease.renewed()).orElseThrow();
+        CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+        held.onLost(lost::complete);
+
+        LockLostException reported = lost.get(20, TimeUnit.SECONDS);
+
+        assertThat(reported.reason()).isEqualTo(LockLostException.Reason.MAX_HOLD_REACHED);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("renewed past its 1 s watchdog lease, up to the maximum hold")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        assertThat(held.isLost()).isTrue();
+        assertThat(lock().tryAcquire(key, Lease.fixed(LONG))).isPresent();
+        assertThatThrownBy(() -> StoreLock.builder(store)
+                        .watchdogLease(Duration.ofSeconds(1))
+                        .maxHold(Duration.ofSeconds(1))
+                        .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("max hold must be longer than the watchdog lease");
     }
 
     @Test

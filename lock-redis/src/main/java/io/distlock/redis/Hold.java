@@ -57,6 +57,9 @@ final class Hold {
     private final AtomicReference<@Nullable Object> outcome = new AtomicReference<>();
 
     private volatile long expiresByNanos;
+    /** Set once the hold reached the lock's maximum hold: its renewals stopped. */
+    private volatile boolean renewalsStopped;
+
     private @Nullable List<Consumer<LockLostException>> callbacks;
 
     Hold(
@@ -141,6 +144,11 @@ final class Hold {
         return --openHandles == 0;
     }
 
+    /** The renewer stopped renewing this hold, which reached the lock's maximum hold. */
+    void stopRenewals() {
+        renewalsStopped = true;
+    }
+
     /** Whether an open handle asked for a renewed lease, so the renewer must keep extending the key. */
     synchronized boolean isRenewed() {
         return renewedHandles > 0 && openHandles > 0;
@@ -171,7 +179,10 @@ final class Hold {
     LockLostException lostOrNull() {
         Object current = outcome.get();
         if (current == null && System.nanoTime() - expiresByNanos >= 0) {
-            markLost(isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED);
+            markLost(
+                    renewalsStopped
+                            ? Reason.MAX_HOLD_REACHED
+                            : isRenewed() ? Reason.RENEWAL_FAILED : Reason.LEASE_EXPIRED);
             current = outcome.get();
         }
         return current instanceof LockLostException lost ? lost : null;

@@ -16,6 +16,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Every renewal interval it extends all tracked leases, as many keys per script as share a cluster slot, comparing
  * owner tokens first, so a renewal can never extend a key that was released or taken over. A hold is marked lost when
- * a renewal finds the key gone or owned by another, or when no renewal was confirmed for a whole lease.
+ * a renewal finds the key gone or owned by another, or when no renewal was confirmed for a whole lease. A hold held for
+ * the maximum hold, where one is set, is no longer renewed.
  */
 final class LeaseRenewer implements AutoCloseable {
 
@@ -34,6 +36,9 @@ final class LeaseRenewer implements AutoCloseable {
     private final LockCommands commands;
     private final boolean clustered;
     private final long leaseMillis;
+    /** Zero for no maximum hold. */
+    private final long maxHoldNanos;
+
     private final Duration interval;
     private final ScheduledThreadPoolExecutor scheduler;
     private final ThreadPoolExecutor callbacks;
@@ -47,7 +52,17 @@ final class LeaseRenewer implements AutoCloseable {
     private final ObserverCalls observer;
     private final ScheduledFuture<?> rounds;
 
-    LeaseRenewer(LockCommands commands, boolean clustered, Duration lease, Duration interval, ObserverCalls observer) {
+    /**
+     * @param maxHold how long a hold is renewed at most, or null for as long as it is held
+     */
+    LeaseRenewer(
+            LockCommands commands,
+            boolean clustered,
+            Duration lease,
+            Duration interval,
+            @Nullable Duration maxHold,
+            ObserverCalls observer) {
+        this.maxHoldNanos = maxHold == null ? 0 : maxHold.toNanos();
         this.observer = observer;
         this.commands = commands;
         this.clustered = clustered;
@@ -129,6 +144,11 @@ final class LeaseRenewer implements AutoCloseable {
         for (Hold hold : renewed) {
             if (hold.hasEnded()) {
                 forget(hold);
+            } else if (pastMaxHold(hold)) {
+                // Its lease now runs out in Redis as a dead holder's would, and the hold is reported lost then.
+                hold.stopRenewals();
+                forget(hold);
+                watchExpiry(hold);
             } else if (hold.isRenewed() && !inFlight.contains(hold)) {
                 due.add(hold);
             }
@@ -145,6 +165,11 @@ final class LeaseRenewer implements AutoCloseable {
             earliestExpiry = Math.min(earliestExpiry, hold.expiresByNanos() - System.nanoTime());
         }
         scheduler.schedule(this::checkDeadlines, Math.max(0, earliestExpiry), TimeUnit.NANOSECONDS);
+    }
+
+    /** Whether a hold was held for the maximum hold, by this process's clock: renewals stop then. */
+    private boolean pastMaxHold(Hold hold) {
+        return maxHoldNanos > 0 && System.nanoTime() - hold.acquiredNanos() - maxHoldNanos >= 0;
     }
 
     private void renew(List<Hold> batch) {

@@ -18,6 +18,7 @@ final class PathLocks {
     private final Duration watchdogLease;
     private final Duration renewInterval;
     private final ObserverCalls observer;
+    private final @Nullable Duration maxHold;
 
     /** Guarded by this. */
     private @Nullable LeaseRenewer renewer;
@@ -35,7 +36,9 @@ final class PathLocks {
             boolean clustered,
             Duration watchdogLease,
             Duration renewInterval,
+            @Nullable Duration maxHold,
             ObserverCalls observer) {
+        this.maxHold = maxHold;
         this.observer = observer;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
@@ -61,7 +64,7 @@ final class PathLocks {
         }
         synchronized (this) {
             if (holds == null) {
-                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval, observer);
+                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval, maxHold, observer);
                 Releaser releaser =
                         new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer);
                 holds = new Holds(commands, live, renewer, releaser, LockKind.PATH);

@@ -26,6 +26,7 @@ public final class RedisLockBuilder {
     String keyPrefix = "distlock:";
     private Duration watchdogLease = Duration.ofSeconds(30);
     private @Nullable Duration renewInterval;
+    private @Nullable Duration maxHold;
     private @Nullable ReleaseSubscription releaseSubscription;
     private boolean shardedPubSub = true;
     private Duration shutdownGracePeriod = Duration.ofSeconds(10);
@@ -70,6 +71,20 @@ public final class RedisLockBuilder {
      */
     public RedisLockBuilder renewInterval(Duration renewInterval) {
         this.renewInterval = renewInterval;
+        return this;
+    }
+
+    /**
+     * Sets the longest time an auto-renewed lease is kept alive: past it, renewals stop, the lease runs out in Redis
+     * within the watchdog lease, and the holder is then told it lost the lock ({@link
+     * io.distlock.LockLostException.Reason#MAX_HOLD_REACHED}), as if it had died. It bounds how long a holder that hung
+     * keeps the key from everyone else. Fixed leases and explicit {@code extend} calls are not bounded by it.
+     *
+     * @param maxHold longer than the watchdog lease, or null for none; default none
+     * @return this builder
+     */
+    public RedisLockBuilder maxHold(@Nullable Duration maxHold) {
+        this.maxHold = maxHold;
         return this;
     }
 
@@ -174,8 +189,8 @@ public final class RedisLockBuilder {
         WaitingRoom waitingRoom = servers.waitingRoom();
         LiveHolds live = new LiveHolds();
         ObserverCalls observerCalls = new ObserverCalls(observer);
-        LeaseRenewer renewer =
-                new LeaseRenewer(commands, servers.clustered(), watchdogLease, effectiveRenewInterval(), observerCalls);
+        LeaseRenewer renewer = new LeaseRenewer(
+                commands, servers.clustered(), watchdogLease, effectiveRenewInterval(), maxHold, observerCalls);
         FairHandovers handovers =
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         LockSubscriptions subscriptions = new LockSubscriptions(
@@ -197,6 +212,7 @@ public final class RedisLockBuilder {
                         servers.clustered(),
                         watchdogLease,
                         effectiveRenewInterval(),
+                        maxHold,
                         observerCalls);
         return new RedisLock(
                 template,
@@ -237,6 +253,10 @@ public final class RedisLockBuilder {
         if (interval.isZero() || interval.isNegative() || interval.compareTo(watchdogLease) >= 0) {
             throw new IllegalArgumentException("renew interval must be positive and shorter than the watchdog lease ("
                     + watchdogLease + "), but was " + interval);
+        }
+        if (maxHold != null && maxHold.compareTo(watchdogLease) <= 0) {
+            throw new IllegalArgumentException("max hold must be longer than the watchdog lease (" + watchdogLease
+                    + "), or null for none, but was " + maxHold);
         }
         if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
             throw new IllegalArgumentException(

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -61,6 +62,17 @@ public final class RedlockBuilder {
      */
     public RedlockBuilder renewInterval(Duration renewInterval) {
         settings.renewInterval(renewInterval);
+        return this;
+    }
+
+    /**
+     * Sets the longest time an auto-renewed lease is kept alive, as {@link RedisLockBuilder#maxHold(Duration)}.
+     *
+     * @param maxHold longer than the watchdog lease, or null for none; default none
+     * @return this builder
+     */
+    public RedlockBuilder maxHold(@Nullable Duration maxHold) {
+        settings.maxHold(maxHold);
         return this;
     }
 

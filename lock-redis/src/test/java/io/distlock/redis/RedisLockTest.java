@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -64,6 +65,33 @@ class RedisLockTest {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
         clients.close();
+    }
+
+    @Test
+    void aRenewedHoldIsRenewedUntilTheMaxHoldAndReportedLostOnceItsLeaseRanOut() throws Exception {
+        RedisLock holder = clients.lock(
+                builder -> builder.watchdogLease(Duration.ofSeconds(1)).maxHold(Duration.ofSeconds(2)));
+        long start = System.nanoTime();
+        LockHandle held = holder.tryAcquire(key, Lease.renewed()).orElseThrow();
+        CompletableFuture<LockLostException> lost = new CompletableFuture<>();
+        held.onLost(lost::complete);
+
+        LockLostException reported = lost.get(20, TimeUnit.SECONDS);
+
+        assertThat(reported.reason()).isEqualTo(Reason.MAX_HOLD_REACHED);
+        assertThat(Duration.ofNanos(System.nanoTime() - start))
+                .as("renewed past its 1 s watchdog lease, up to the maximum hold")
+                .isGreaterThanOrEqualTo(Duration.ofSeconds(2));
+        assertThat(held.isLost()).isTrue();
+        RedisLock other = clients.lock();
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> other.tryAcquire(key, Lease.fixed(LONG)).isPresent());
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> RedisLock.builder(clients.template())
+                        .watchdogLease(Duration.ofSeconds(1))
+                        .maxHold(Duration.ofSeconds(1))
+                        .build())
+                .withMessageContaining("max hold must be longer than the watchdog lease");
     }
 
     @Test

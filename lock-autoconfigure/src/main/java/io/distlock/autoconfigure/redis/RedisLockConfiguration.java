@@ -60,6 +60,7 @@ class RedisLockConfiguration {
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
+                    .maxHold(properties.getWatchdog().getMaxHold())
                     .releaseSubscription(releaseSubscription)
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                     .replicaAcknowledgements(
@@ -105,6 +106,7 @@ class RedisLockConfiguration {
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
+                    .maxHold(properties.getWatchdog().getMaxHold())
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                     .clockDriftFactor(redlock.getClockDriftFactor())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
