@@ -18,6 +18,6 @@ import org.springframework.context.annotation.Conditional;
 @Conditional(OnLockBackendCondition.class)
 public @interface ConditionalOnLockBackend {
 
-    /** The backend. */
-    LockBackend value();
+    /** The backend's {@linkplain LockBackendCandidate#id() id}, such as {@code jdbc}. */
+    String value();
 }

@@ -15,7 +15,7 @@ import org.springframework.core.env.Environment;
  * Auto-configuration of distlock's {@link Lock} bean: the entry point of every backend's configuration, whose name an
  * application can exclude, order its own auto-configuration after, or list in a test's auto-configurations.
  *
- * <p>The lock is built on one backend ({@link LockBackend}): the one that {@code distlock.backend} names, or else the
+ * <p>The lock is built on one backend (a {@link LockBackendCandidate}): the one that {@code distlock.backend} names, or else the
  * only one present. When several are present and none is named, or the named one is missing, or the name is unknown,
  * start-up fails before any bean is created with a message that lists the choices ({@code LockBackendCheck}).
  *

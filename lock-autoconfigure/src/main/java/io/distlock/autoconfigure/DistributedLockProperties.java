@@ -20,8 +20,11 @@ public class DistributedLockProperties implements InitializingBean {
     /** Whether to configure distlock; when false, @DistributedLock methods run without a lock, with a warning. */
     private boolean enabled = true;
 
-    /** Store of the Lock bean: redis, jdbc, zookeeper, or in-memory for tests; unset means the only one present. */
-    private @Nullable LockBackend backend;
+    /**
+     * Store of the Lock bean, by its id: redis, jdbc, zookeeper, in-memory for tests, or the id of a backend of another
+     * module; unset means the only one present.
+     */
+    private @Nullable String backend;
 
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
     private String keyPrefix = "distlock:";
@@ -63,11 +66,11 @@ public class DistributedLockProperties implements InitializingBean {
         this.enabled = enabled;
     }
 
-    public @Nullable LockBackend getBackend() {
+    public @Nullable String getBackend() {
         return backend;
     }
 
-    public void setBackend(@Nullable LockBackend backend) {
+    public void setBackend(@Nullable String backend) {
         this.backend = backend;
     }
 

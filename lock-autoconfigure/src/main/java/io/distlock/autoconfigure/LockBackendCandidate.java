@@ -10,17 +10,20 @@ import org.springframework.core.env.Environment;
  *
  * <p>Candidates are listed in {@code META-INF/spring.factories} under this interface's name and loaded with Spring's
  * {@link org.springframework.core.io.support.SpringFactoriesLoader}, whether the backend's module is on the class path
- * or not: a missing module is what some messages are about. So a candidate names the module's classes, the connection's
+ * or not: a missing module is what some messages are about. A backend of another module lists its candidate in that
+ * module's own {@code spring.factories}, and is chosen like distlock's own. So a candidate names the module's classes, the connection's
  * type and its configuration by name, and loads none of them.
  */
 public interface LockBackendCandidate {
 
     /**
-     * The backend, as {@code distlock.backend} names it.
+     * The backend's id, as {@code distlock.backend} names it and {@link ConditionalOnLockBackend} matches it: lower-case
+     * letters, digits and dashes, starting with a letter, such as {@code jdbc} or {@code in-memory}. Two candidates
+     * with the same id fail start-up.
      *
-     * @return the backend
+     * @return the id
      */
-    LockBackend backend();
+    String id();
 
     /**
      * The module that brings the backend, for messages.

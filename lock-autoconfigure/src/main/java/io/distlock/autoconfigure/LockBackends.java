@@ -2,10 +2,10 @@ package io.distlock.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
-import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -14,21 +14,23 @@ import org.springframework.core.io.support.SpringFactoriesLoader;
 import org.springframework.util.ClassUtils;
 
 /**
- * Which {@link LockBackend} the {@link io.distlock.Lock} bean is built on: the one that {@code distlock.backend} names,
- * or else the only one present. The backends are the {@link LockBackendCandidate}s that their packages list in {@code
- * META-INF/spring.factories}. A backend is present when its module is on the class path and the application has its
+ * Which backend the {@link io.distlock.Lock} bean is built on, by its {@linkplain LockBackendCandidate#id() id}: the one
+ * that {@code distlock.backend} names, or else the only one present. The backends are the {@link LockBackendCandidate}s
+ * that their packages list in {@code META-INF/spring.factories}, of this module or of any other. A backend is present when its module is on the class path and the application has its
  * connection: a bean of the candidate's connection type, or the candidate's connection property.
  */
 final class LockBackends {
 
     static final String PROPERTY = "distlock.backend";
 
+    private static final Pattern ID = Pattern.compile("[a-z][a-z0-9]*(-[a-z0-9]+)*");
+
     private final List<LockBackendCandidate> candidates;
     private final ListableBeanFactory beans;
     private final @Nullable ClassLoader classLoader;
-    private final Map<LockBackend, String> present = new EnumMap<>(LockBackend.class);
-    private final Map<LockBackend, String> missing = new EnumMap<>(LockBackend.class);
-    private final @Nullable LockBackend chosen;
+    private final Map<String, String> present = new LinkedHashMap<>();
+    private final Map<String, String> missing = new LinkedHashMap<>();
+    private final @Nullable String chosen;
     private final @Nullable String invalidChoice;
 
     private LockBackends(ListableBeanFactory beans, Environment environment, @Nullable ClassLoader classLoader) {
@@ -36,18 +38,18 @@ final class LockBackends {
         this.beans = beans;
         this.classLoader = classLoader;
         String value = environment.getProperty(PROPERTY);
-        LockBackend named = null;
+        String named = null;
         String invalid = null;
         if (value != null && !value.isBlank()) {
             named = candidates.stream()
-                    .map(LockBackendCandidate::backend)
-                    .filter(backend -> matches(backend, value.trim()))
+                    .map(LockBackendCandidate::id)
+                    .filter(id -> matches(id, value.trim()))
                     .findFirst()
                     .orElse(null);
             invalid = named == null ? value : null;
         }
         for (LockBackendCandidate candidate : candidates) {
-            if (!candidate.chosenOnlyByName() || candidate.backend() == named) {
+            if (!candidate.chosenOnlyByName() || candidate.id().equals(named)) {
                 look(candidate, environment);
             }
         }
@@ -58,9 +60,9 @@ final class LockBackends {
                 : present.size() == 1 ? present.keySet().iterator().next() : null;
     }
 
-    /** As Spring Boot binds the property to the enum: case, dashes and underscores aside. */
-    private static boolean matches(LockBackend backend, String value) {
-        return canonical(backend.name()).equals(canonical(value));
+    /** As Spring Boot binds names relaxed: case, dashes and underscores aside. */
+    private static boolean matches(String id, String value) {
+        return canonical(id).equals(canonical(value));
     }
 
     private static String canonical(String name) {
@@ -72,28 +74,35 @@ final class LockBackends {
     }
 
     /**
-     * The backends' candidates, in the order of {@link LockBackend}.
+     * The backends' candidates, in the order in which {@code spring.factories} lists them (distlock's own first).
      *
-     * @throws IllegalStateException when two candidates describe the same backend
+     * @throws IllegalStateException when a candidate's id is not a valid id, or two candidates have the same one
      */
     static List<LockBackendCandidate> candidates(@Nullable ClassLoader classLoader) {
-        List<LockBackendCandidate> candidates = new ArrayList<>(
-                SpringFactoriesLoader.forDefaultResourceLocation(classLoader).load(LockBackendCandidate.class));
-        candidates.sort(Comparator.comparing(LockBackendCandidate::backend));
-        for (int i = 1; i < candidates.size(); i++) {
-            if (candidates.get(i).backend() == candidates.get(i - 1).backend()) {
-                throw new IllegalStateException("Two lock backend candidates describe "
-                        + candidates.get(i).backend()
-                        + ": " + candidates.get(i - 1).getClass().getName() + " and "
-                        + candidates.get(i).getClass().getName());
+        List<LockBackendCandidate> candidates =
+                SpringFactoriesLoader.forDefaultResourceLocation(classLoader).load(LockBackendCandidate.class);
+        Map<String, LockBackendCandidate> byId = new LinkedHashMap<>();
+        for (LockBackendCandidate candidate : candidates) {
+            String id = candidate.id();
+            if (id == null || !ID.matcher(id).matches()) {
+                throw new IllegalStateException("The lock backend candidate "
+                        + candidate.getClass().getName()
+                        + " has the id '" + id + "'; an id is lower-case letters, digits and single dashes, starting"
+                        + " with a letter, such as 'jdbc' or 'in-memory'");
+            }
+            LockBackendCandidate other = byId.putIfAbsent(canonical(id), candidate);
+            if (other != null) {
+                throw new IllegalStateException("Two lock backend candidates have the id '" + id + "': "
+                        + other.getClass().getName() + " and "
+                        + candidate.getClass().getName());
             }
         }
-        return candidates;
+        return List.copyOf(byId.values());
     }
 
-    /** Whether the lock bean is to be built on this backend. */
-    boolean chose(LockBackend backend) {
-        return chosen == backend && present.containsKey(backend);
+    /** Whether the lock bean is to be built on the backend of this id. */
+    boolean chose(String id) {
+        return id.equals(chosen) && present.containsKey(id);
     }
 
     /**
@@ -102,9 +111,7 @@ final class LockBackends {
      */
     @Nullable
     String problem() {
-        String choices = candidates.stream()
-                .map(candidate -> candidate.backend().propertyValue())
-                .collect(Collectors.joining("|"));
+        String choices = candidates.stream().map(LockBackendCandidate::id).collect(Collectors.joining("|"));
         if (invalidChoice != null) {
             return PROPERTY + "=" + invalidChoice + " is not a distlock backend; choose " + PROPERTY + "=" + choices;
         }
@@ -116,7 +123,7 @@ final class LockBackends {
                     + "=" + choices + ", or define your own io.distlock.Lock bean";
         }
         if (!present.containsKey(chosen)) {
-            return PROPERTY + "=" + chosen.propertyValue() + ", but " + missing.get(chosen) + describePresent();
+            return PROPERTY + "=" + chosen + ", but " + missing.get(chosen) + describePresent();
         }
         return null;
     }
@@ -134,7 +141,7 @@ final class LockBackends {
                     ? "the " + ClassUtils.getShortName(candidate.connectionType()) + " " + Arrays.toString(connections)
                     : String.valueOf(candidate.connectionProperty());
             return "distlock's auto-configuration backed off: when it ran, " + connection + " of the "
-                    + chosen.propertyValue()
+                    + chosen
                     + " backend was not yet defined (it is defined by a configuration processed"
                     + " later, or this Spring Boot version's auto-configuration of it is not the one distlock orders"
                     + " itself after)";
@@ -144,15 +151,15 @@ final class LockBackends {
             return problem;
         }
         List<String> parts = new ArrayList<>();
-        missing.forEach((backend, why) -> parts.add(backend.propertyValue() + ": " + why));
+        missing.forEach((id, why) -> parts.add(id + ": " + why));
         return "distlock found no lock backend, as none is both on the class path and connected ("
                 + String.join("; ", parts)
                 + "); an excluded auto-configuration of the connection, or a test slice without it, looks the same";
     }
 
-    private LockBackendCandidate candidate(LockBackend backend) {
+    private LockBackendCandidate candidate(String id) {
         return candidates.stream()
-                .filter(candidate -> candidate.backend() == backend)
+                .filter(candidate -> candidate.id().equals(id))
                 .findFirst()
                 .orElseThrow();
     }
@@ -161,14 +168,14 @@ final class LockBackends {
         return present.isEmpty() ? "" : ". Present: " + describe(present);
     }
 
-    private static String describe(Map<LockBackend, String> backends) {
+    private static String describe(Map<String, String> backends) {
         List<String> parts = new ArrayList<>();
-        backends.forEach((backend, why) -> parts.add(backend.propertyValue() + " (" + why + ")"));
+        backends.forEach((id, why) -> parts.add(id + " (" + why + ")"));
         return String.join(", ", parts);
     }
 
     private void look(LockBackendCandidate candidate, Environment environment) {
-        LockBackend backend = candidate.backend();
+        String backend = candidate.id();
         String connectionType = ClassUtils.getShortName(candidate.connectionType());
         if (!ClassUtils.isPresent(candidate.moduleClass(), classLoader)) {
             missing.put(backend, candidate.module() + " is not on the class path (add " + candidate.starter() + ")");

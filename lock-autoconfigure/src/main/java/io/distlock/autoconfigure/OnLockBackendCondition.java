@@ -19,12 +19,12 @@ class OnLockBackendCondition extends SpringBootCondition implements Configuratio
 
     @Override
     public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-        LockBackend backend = (LockBackend) metadata.getAnnotationAttributes(ConditionalOnLockBackend.class.getName())
+        String backend = (String) metadata.getAnnotationAttributes(ConditionalOnLockBackend.class.getName())
                 .get("value");
         LockBackends backends =
                 LockBackends.of(context.getBeanFactory(), context.getEnvironment(), context.getClassLoader());
         return backends.chose(backend)
-                ? ConditionOutcome.match("distlock chose the " + backend.propertyValue() + " backend")
-                : ConditionOutcome.noMatch("distlock did not choose the " + backend.propertyValue() + " backend");
+                ? ConditionOutcome.match("distlock chose the " + backend + " backend")
+                : ConditionOutcome.noMatch("distlock did not choose the " + backend + " backend");
     }
 }

@@ -36,7 +36,7 @@ class ConfigurationMetadataTest {
                 .containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
                         Map.entry("distlock.aspect.order", "java.lang.Integer = 2147483646"),
                         Map.entry("distlock.cluster.sharded-pub-sub", "java.lang.Boolean = true"),
-                        Map.entry("distlock.backend", "io.distlock.autoconfigure.LockBackend = unset"),
+                        Map.entry("distlock.backend", "java.lang.String = unset"),
                         Map.entry("distlock.default-lease", "java.time.Duration = unset"),
                         Map.entry("distlock.default-wait", "java.time.Duration = 5s"),
                         Map.entry("distlock.enabled", "java.lang.Boolean = true"),

@@ -42,23 +42,25 @@ class LockBackendCandidatesTest {
         List<LockBackendCandidate> candidates =
                 LockBackends.candidates(getClass().getClassLoader());
 
-        assertThat(candidates).extracting(LockBackendCandidate::backend).containsExactly(LockBackend.values());
+        assertThat(candidates)
+                .extracting(LockBackendCandidate::id)
+                .containsExactly("redis", "jdbc", "zookeeper", "in-memory");
         for (LockBackendCandidate candidate : candidates) {
-            String backendPackage = "io.distlock.autoconfigure." + packageSegment(candidate.backend());
+            String backendPackage = "io.distlock.autoconfigure." + packageSegment(candidate.id());
             assertThat(candidate.getClass().getPackageName()).isEqualTo(backendPackage);
             assertThat(candidate.configuration()).startsWith(backendPackage + ".");
             for (String type :
                     List.of(candidate.moduleClass(), candidate.connectionType(), candidate.configuration())) {
                 assertThat(ClassUtils.isPresent(type, null)).as(type).isTrue();
             }
-            assertThat(candidate.moduleClass()).startsWith("io.distlock." + packageSegment(candidate.backend()) + ".");
+            assertThat(candidate.moduleClass()).startsWith("io.distlock." + packageSegment(candidate.id()) + ".");
             assertThat(candidate.starter()).startsWith("io.distlock:lock-").endsWith("spring-boot-starter");
         }
     }
 
     /** The in-memory store lives in lock-core's {@code memory} package, the others in their modules' own. */
-    private static String packageSegment(LockBackend backend) {
-        return backend == LockBackend.IN_MEMORY ? "memory" : backend.propertyValue();
+    private static String packageSegment(String id) {
+        return id.equals("in-memory") ? "memory" : id;
     }
 
     /**

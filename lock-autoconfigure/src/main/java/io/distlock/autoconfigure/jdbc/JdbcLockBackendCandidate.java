@@ -1,6 +1,5 @@
 package io.distlock.autoconfigure.jdbc;
 
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.LockBackendCandidate;
 
 /**
@@ -10,8 +9,8 @@ import io.distlock.autoconfigure.LockBackendCandidate;
 final class JdbcLockBackendCandidate implements LockBackendCandidate {
 
     @Override
-    public LockBackend backend() {
-        return LockBackend.JDBC;
+    public String id() {
+        return "jdbc";
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.autoconfigure.ConditionalOnLockBackend;
 import io.distlock.autoconfigure.DistributedLockProperties;
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.monitor.LockObserver;
@@ -35,7 +34,7 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 class JdbcLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnLockBackend(LockBackend.JDBC)
+    @ConditionalOnLockBackend("jdbc")
     static class StoreLockConfiguration {
 
         @Bean

@@ -1,6 +1,5 @@
 package io.distlock.autoconfigure.memory;
 
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.LockBackendCandidate;
 import org.springframework.core.env.Environment;
 
@@ -11,8 +10,8 @@ import org.springframework.core.env.Environment;
 final class InMemoryLockBackendCandidate implements LockBackendCandidate {
 
     @Override
-    public LockBackend backend() {
-        return LockBackend.IN_MEMORY;
+    public String id() {
+        return "in-memory";
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.distlock.autoconfigure.memory;
 import io.distlock.Lock;
 import io.distlock.autoconfigure.ConditionalOnLockBackend;
 import io.distlock.autoconfigure.DistributedLockProperties;
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.monitor.LockObserver;
@@ -21,7 +20,7 @@ import org.springframework.core.env.Environment;
  * application serves requests ({@link InMemoryLockWarning}). An application's own {@code Lock} bean turns both off.
  */
 @Configuration(proxyBeanMethods = false)
-@ConditionalOnLockBackend(LockBackend.IN_MEMORY)
+@ConditionalOnLockBackend("in-memory")
 @ConditionalOnMissingBean(Lock.class)
 class InMemoryLockConfiguration {
 

@@ -1,6 +1,5 @@
 package io.distlock.autoconfigure.redis;
 
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.LockBackendCandidate;
 import org.springframework.core.env.Environment;
 
@@ -11,8 +10,8 @@ import org.springframework.core.env.Environment;
 final class RedisLockBackendCandidate implements LockBackendCandidate {
 
     @Override
-    public LockBackend backend() {
-        return LockBackend.REDIS;
+    public String id() {
+        return "redis";
     }
 
     @Override

@@ -3,7 +3,6 @@ package io.distlock.autoconfigure.redis;
 import io.distlock.Lock;
 import io.distlock.autoconfigure.ConditionalOnLockBackend;
 import io.distlock.autoconfigure.DistributedLockProperties;
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
@@ -35,7 +34,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 class RedisLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnLockBackend(LockBackend.REDIS)
+    @ConditionalOnLockBackend("redis")
     @ConditionalOnBean(RedisConnectionFactory.class)
     @Conditional(OnRedlockNodesCondition.None.class)
     static class SingleNodeConfiguration {
@@ -72,7 +71,7 @@ class RedisLockConfiguration {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnLockBackend(LockBackend.REDIS)
+    @ConditionalOnLockBackend("redis")
     @Conditional(OnRedlockNodesCondition.class)
     @ConditionalOnMissingBean(Lock.class)
     static class RedlockConfiguration {

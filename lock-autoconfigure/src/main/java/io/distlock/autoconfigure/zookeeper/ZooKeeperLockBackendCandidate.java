@@ -1,6 +1,5 @@
 package io.distlock.autoconfigure.zookeeper;
 
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.LockBackendCandidate;
 
 /**
@@ -10,8 +9,8 @@ import io.distlock.autoconfigure.LockBackendCandidate;
 final class ZooKeeperLockBackendCandidate implements LockBackendCandidate {
 
     @Override
-    public LockBackend backend() {
-        return LockBackend.ZOOKEEPER;
+    public String id() {
+        return "zookeeper";
     }
 
     @Override

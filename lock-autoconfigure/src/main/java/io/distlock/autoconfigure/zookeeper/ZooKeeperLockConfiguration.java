@@ -3,7 +3,6 @@ package io.distlock.autoconfigure.zookeeper;
 import io.distlock.Lock;
 import io.distlock.autoconfigure.ConditionalOnLockBackend;
 import io.distlock.autoconfigure.DistributedLockProperties;
-import io.distlock.autoconfigure.LockBackend;
 import io.distlock.autoconfigure.StoreLocks;
 import io.distlock.monitor.LockObserver;
 import io.distlock.store.StoreLock;
@@ -30,7 +29,7 @@ import org.springframework.context.annotation.Configuration;
 class ZooKeeperLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
-    @ConditionalOnLockBackend(LockBackend.ZOOKEEPER)
+    @ConditionalOnLockBackend("zookeeper")
     static class StoreLockConfiguration {
 
         @Bean
