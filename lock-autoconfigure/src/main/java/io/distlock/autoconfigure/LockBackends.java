@@ -2,6 +2,7 @@ package io.distlock.autoconfigure;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,8 @@ final class LockBackends {
     }
 
     /**
-     * The backends' candidates, in the order in which {@code spring.factories} lists them (distlock's own first).
+     * The backends' candidates: distlock's own in the order of its {@code spring.factories}, then those of other modules
+     * by id.
      *
      * @throws IllegalStateException when a candidate's id is not a valid id, or two candidates have the same one
      */
@@ -97,7 +99,16 @@ final class LockBackends {
                         + candidate.getClass().getName());
             }
         }
-        return List.copyOf(byId.values());
+        List<LockBackendCandidate> ordered = new ArrayList<>(byId.values());
+        // The class path decides the order of spring.factories files: distlock's own come first, in their listed order,
+        // and the others after them by id, so that messages list the choices alike on every class path.
+        ordered.sort(Comparator.comparing((LockBackendCandidate candidate) -> !isDistlocks(candidate))
+                .thenComparing(candidate -> isDistlocks(candidate) ? "" : candidate.id()));
+        return List.copyOf(ordered);
+    }
+
+    private static boolean isDistlocks(LockBackendCandidate candidate) {
+        return candidate.getClass().getName().startsWith(LockBackends.class.getPackageName() + ".");
     }
 
     /** Whether the lock bean is to be built on the backend of this id. */
