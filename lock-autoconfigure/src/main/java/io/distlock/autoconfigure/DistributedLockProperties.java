@@ -6,6 +6,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.Ordered;
 
@@ -160,7 +161,6 @@ public class DistributedLockProperties implements InitializingBean {
         }
         watchdog.validate();
         shutdown.validate();
-        replicaAck.validate();
         metrics.validate();
     }
 
@@ -259,40 +259,31 @@ public class DistributedLockProperties implements InitializingBean {
         }
     }
 
-    /** Waiting for replicas to acknowledge each grant, against losing locks at a failover (Redis WAIT). */
+    /** Deprecated names of {@code distlock.redis.replica-ack.*}, which they still set where it is not set itself. */
     public static class ReplicaAck {
 
-        /** How many replicas must acknowledge a grant before it counts; 0 waits for none. */
-        private int replicas;
+        /** How many replicas must acknowledge a grant before it counts. */
+        private @Nullable Integer replicas;
 
-        /** How long a grant waits for the replicas; shorter than spring.data.redis.timeout. */
-        private Duration timeout = Duration.ofMillis(100);
+        /** How long a grant waits for the replicas. */
+        private @Nullable Duration timeout;
 
-        public int getReplicas() {
+        @DeprecatedConfigurationProperty(replacement = "distlock.redis.replica-ack.replicas", since = "0.1.0")
+        public @Nullable Integer getReplicas() {
             return replicas;
         }
 
-        public void setReplicas(int replicas) {
+        public void setReplicas(@Nullable Integer replicas) {
             this.replicas = replicas;
         }
 
-        public Duration getTimeout() {
+        @DeprecatedConfigurationProperty(replacement = "distlock.redis.replica-ack.timeout", since = "0.1.0")
+        public @Nullable Duration getTimeout() {
             return timeout;
         }
 
-        public void setTimeout(Duration timeout) {
+        public void setTimeout(@Nullable Duration timeout) {
             this.timeout = timeout;
-        }
-
-        void validate() {
-            if (replicas < 0) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.replica-ack.replicas", replicas, "must be 0 (do not wait) or more");
-            }
-            if (timeout == null || timeout.toMillis() < 1) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.replica-ack.timeout", timeout, "must be at least 1ms");
-            }
         }
     }
 
@@ -314,20 +305,18 @@ public class DistributedLockProperties implements InitializingBean {
         }
     }
 
-    /** Release announcements on a Redis Cluster. */
+    /** Deprecated name of {@code distlock.redis.cluster.*}, which it still sets where that is not set itself. */
     public static class Cluster {
 
-        /**
-         * Whether to announce releases with sharded pub/sub (Redis 7 and later) within the key's shard, not to every
-         * node; the same on every instance.
-         */
-        private boolean shardedPubSub = true;
+        /** Whether to announce releases with sharded pub/sub within the key's shard. */
+        private @Nullable Boolean shardedPubSub;
 
-        public boolean isShardedPubSub() {
+        @DeprecatedConfigurationProperty(replacement = "distlock.redis.cluster.sharded-pub-sub", since = "0.1.0")
+        public @Nullable Boolean getShardedPubSub() {
             return shardedPubSub;
         }
 
-        public void setShardedPubSub(boolean shardedPubSub) {
+        public void setShardedPubSub(@Nullable Boolean shardedPubSub) {
             this.shardedPubSub = shardedPubSub;
         }
     }

@@ -221,14 +221,14 @@ class BadInputTest {
                         "distlock.watchdog.renew-interval"),
                 row(
                         "negative replica acknowledgements",
-                        () -> startWith("distlock.replica-ack.replicas=-1"),
+                        () -> startWith("distlock.redis.replica-ack.replicas=-1"),
                         IllegalStateException.class,
-                        "distlock.replica-ack.replicas"),
+                        "distlock.redis.replica-ack.replicas"),
                 row(
                         "replica acknowledgement timeout not shorter than the command timeout",
                         () -> startWith(
-                                "distlock.replica-ack.replicas=1",
-                                "distlock.replica-ack.timeout=5s",
+                                "distlock.redis.replica-ack.replicas=1",
+                                "distlock.redis.replica-ack.timeout=5s",
                                 "spring.data.redis.timeout=2s"),
                         IllegalStateException.class,
                         "shorter than the Redis command timeout (2000 ms)"),
@@ -340,9 +340,9 @@ class BadInputTest {
                         "read and fair cannot be combined"),
                 row(
                         "replica acknowledgements with a Redlock",
-                        () -> startWithRedlock(3, "distlock.replica-ack.replicas=1"),
+                        () -> startWithRedlock(3, "distlock.redis.replica-ack.replicas=1"),
                         IllegalStateException.class,
-                        "distlock.replica-ack.replicas with value '1' is invalid: must be 0 when"
+                        "distlock.redis.replica-ack.replicas with value '1' is invalid: must be 0 when"
                                 + " distlock.redlock.nodes are configured"),
                 row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),

@@ -35,7 +35,8 @@ class ConfigurationMetadataTest {
         assertThat(described)
                 .containsExactlyInAnyOrderEntriesOf(Map.ofEntries(
                         Map.entry("distlock.aspect.order", "java.lang.Integer = 2147483646"),
-                        Map.entry("distlock.cluster.sharded-pub-sub", "java.lang.Boolean = true"),
+                        Map.entry("distlock.cluster.sharded-pub-sub", "java.lang.Boolean = unset"),
+                        Map.entry("distlock.redis.cluster.sharded-pub-sub", "java.lang.Boolean = true"),
                         Map.entry("distlock.backend", "java.lang.String = unset"),
                         Map.entry("distlock.default-lease", "java.time.Duration = unset"),
                         Map.entry("distlock.default-wait", "java.time.Duration = 5s"),
@@ -47,8 +48,10 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.metrics.max-groups", "java.lang.Integer = 100"),
                         Map.entry("distlock.observations.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.on-lost", "io.distlock.OnLockLost = throw"),
-                        Map.entry("distlock.replica-ack.replicas", "java.lang.Integer = 0"),
-                        Map.entry("distlock.replica-ack.timeout", "java.time.Duration = 100ms"),
+                        Map.entry("distlock.replica-ack.replicas", "java.lang.Integer = unset"),
+                        Map.entry("distlock.replica-ack.timeout", "java.time.Duration = unset"),
+                        Map.entry("distlock.redis.replica-ack.replicas", "java.lang.Integer = 0"),
+                        Map.entry("distlock.redis.replica-ack.timeout", "java.time.Duration = 100ms"),
                         Map.entry("distlock.shutdown.grace-period", "java.time.Duration = 10s"),
                         Map.entry("distlock.watchdog.lease", "java.time.Duration = 30s"),
                         Map.entry("distlock.watchdog.max-hold", "java.time.Duration = unset"),

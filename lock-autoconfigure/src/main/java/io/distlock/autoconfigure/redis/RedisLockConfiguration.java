@@ -30,7 +30,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnClass({RedisLock.class, LettuceConnectionFactory.class})
-@EnableConfigurationProperties(RedlockProperties.class)
+@EnableConfigurationProperties({RedlockProperties.class, RedisLockProperties.class})
 class RedisLockConfiguration {
 
     @Configuration(proxyBeanMethods = false)
@@ -42,9 +42,11 @@ class RedisLockConfiguration {
         @Bean
         @ConditionalOnMissingBean
         ReleaseSubscription distlockReleaseSubscription(
-                RedisConnectionFactory connectionFactory, DistributedLockProperties properties) {
+                RedisConnectionFactory connectionFactory,
+                RedisLockProperties redis,
+                DistributedLockProperties properties) {
             return new ReleaseSubscription(
-                    connectionFactory, properties.getCluster().isShardedPubSub());
+                    connectionFactory, RedisSettings.of(redis, properties).shardedPubSub());
         }
 
         @Bean
@@ -53,8 +55,10 @@ class RedisLockConfiguration {
                 ObjectProvider<StringRedisTemplate> stringRedisTemplates,
                 RedisConnectionFactory connectionFactory,
                 ReleaseSubscription releaseSubscription,
+                RedisLockProperties redis,
                 DistributedLockProperties properties,
                 ObjectProvider<LockObserver> observers) {
+            RedisSettings settings = RedisSettings.of(redis, properties);
             return RedisLock.builder(LockTemplates.choose(stringRedisTemplates, connectionFactory))
                     .keyPrefix(properties.getKeyPrefix())
                     .watchdogLease(properties.getWatchdog().getLease())
@@ -62,9 +66,7 @@ class RedisLockConfiguration {
                     .maxHold(properties.getWatchdog().getMaxHold())
                     .releaseSubscription(releaseSubscription)
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
-                    .replicaAcknowledgements(
-                            properties.getReplicaAck().getReplicas(),
-                            properties.getReplicaAck().getTimeout())
+                    .replicaAcknowledgements(settings.replicas(), settings.acknowledgementTimeout())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }
@@ -80,13 +82,12 @@ class RedisLockConfiguration {
         @Bean
         RedlockNodes distlockRedlockNodes(
                 RedlockProperties redlock,
+                RedisLockProperties redis,
                 DistributedLockProperties properties,
                 ObjectProvider<SslBundles> sslBundles,
                 ObjectProvider<ClientResources> clientResources,
                 ObjectProvider<RedlockClientCustomizers> customizers) {
-            redlock.checkAgainst(
-                    properties.getWatchdog().getLease(),
-                    properties.getReplicaAck().getReplicas());
+            redlock.checkAgainst(properties.getWatchdog().getLease(), RedisSettings.of(redis, properties));
             return RedlockNodes.create(
                     redlock,
                     sslBundles.getIfAvailable(),

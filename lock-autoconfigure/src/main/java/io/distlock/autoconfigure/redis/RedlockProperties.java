@@ -143,7 +143,7 @@ public class RedlockProperties implements InitializingBean {
      * @param acknowledgingReplicas the replicas that must acknowledge a grant ({@code distlock.replica-ack.replicas})
      * @throws InvalidConfigurationPropertyValueException for the first value that does not agree
      */
-    void checkAgainst(Duration watchdogLease, int acknowledgingReplicas) {
+    void checkAgainst(Duration watchdogLease, RedisSettings redis) {
         // Compared only for a Redlock, whose timeout this is: a short watchdog lease on spring.data.redis is fine.
         if (timeout.compareTo(watchdogLease) >= 0) {
             throw new InvalidConfigurationPropertyValueException(
@@ -152,10 +152,10 @@ public class RedlockProperties implements InitializingBean {
                     "must be shorter than distlock.watchdog.lease (" + watchdogLease + "), or a node that hangs"
                             + " can outlast an auto-renewed lease");
         }
-        if (acknowledgingReplicas > 0) {
+        if (redis.replicas() > 0) {
             throw new InvalidConfigurationPropertyValueException(
-                    "distlock.replica-ack.replicas",
-                    acknowledgingReplicas,
+                    redis.replicasProperty(),
+                    redis.replicas(),
                     "must be 0 when distlock.redlock.nodes are configured: replica acknowledgements are a"
                             + " single-node feature, a Redlock counts a majority of independent masters instead");
         }

@@ -88,10 +88,11 @@ class ClusterAutoConfigurationTest {
     }
 
     /** The release goes out as SPUBLISH by default, and as classic PUBLISH with sharded pub/sub turned off. */
-    @ParameterizedTest(name = "distlock.cluster.sharded-pub-sub={0}")
+    @ParameterizedTest(name = "distlock.redis.cluster.sharded-pub-sub={0}")
     @ValueSource(booleans = {true, false})
     void waiterOfAnotherApplicationInstanceIsWokenByTheRelease(boolean sharded) {
-        ApplicationContextRunner instance = runner().withPropertyValues("distlock.cluster.sharded-pub-sub=" + sharded);
+        ApplicationContextRunner instance =
+                runner().withPropertyValues("distlock.redis.cluster.sharded-pub-sub=" + sharded);
         instance.run(first -> instance.run(second -> {
             String key = base + "handover:" + sharded;
             // Each instance finds out at its first release whether the cluster shards.

@@ -1,0 +1,110 @@
+package io.distlock.autoconfigure.redis;
+
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Settings of the Redis backend alone, under {@code distlock.redis}. Their former names, {@code distlock.replica-ack.*}
+ * and {@code distlock.cluster.*}, are deprecated and still apply where the new name is not set ({@link
+ * RedisSettings}).
+ */
+@ConfigurationProperties("distlock.redis")
+public class RedisLockProperties {
+
+    private final ReplicaAck replicaAck = new ReplicaAck();
+
+    private final Cluster cluster = new Cluster();
+
+    /**
+     * Waiting for replicas to acknowledge each grant.
+     *
+     * @return the settings
+     */
+    public ReplicaAck getReplicaAck() {
+        return replicaAck;
+    }
+
+    /**
+     * Redis Cluster.
+     *
+     * @return the settings
+     */
+    public Cluster getCluster() {
+        return cluster;
+    }
+
+    /** Waiting for replicas to acknowledge each grant, against losing locks at a failover (Redis WAIT). */
+    public static class ReplicaAck {
+
+        /** How many replicas must acknowledge a grant before it counts; 0 waits for none. */
+        private @Nullable Integer replicas;
+
+        /** How long a grant waits for the replicas; shorter than spring.data.redis.timeout. */
+        private @Nullable Duration timeout;
+
+        /**
+         * How many replicas must acknowledge a grant.
+         *
+         * @return the number, or null when unset
+         */
+        public @Nullable Integer getReplicas() {
+            return replicas;
+        }
+
+        /**
+         * Sets how many replicas must acknowledge a grant.
+         *
+         * @param replicas 0 or more
+         */
+        public void setReplicas(@Nullable Integer replicas) {
+            this.replicas = replicas;
+        }
+
+        /**
+         * How long a grant waits for the replicas.
+         *
+         * @return the wait, or null when unset
+         */
+        public @Nullable Duration getTimeout() {
+            return timeout;
+        }
+
+        /**
+         * Sets how long a grant waits for the replicas.
+         *
+         * @param timeout at least 1 ms
+         */
+        public void setTimeout(@Nullable Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** Redis Cluster. */
+    public static class Cluster {
+
+        /**
+         * Whether to announce releases with sharded pub/sub (Redis 7 and later) within the key's shard, not to every
+         * node; the same on every instance.
+         */
+        private @Nullable Boolean shardedPubSub;
+
+        /**
+         * Whether releases are announced with sharded pub/sub.
+         *
+         * @return the setting, or null when unset
+         */
+        public @Nullable Boolean getShardedPubSub() {
+            return shardedPubSub;
+        }
+
+        /**
+         * Sets whether releases are announced with sharded pub/sub.
+         *
+         * @param shardedPubSub the setting
+         */
+        public void setShardedPubSub(@Nullable Boolean shardedPubSub) {
+            this.shardedPubSub = shardedPubSub;
+        }
+    }
+}

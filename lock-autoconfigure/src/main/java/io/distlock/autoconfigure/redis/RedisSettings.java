@@ -1,0 +1,57 @@
+package io.distlock.autoconfigure.redis;
+
+import io.distlock.autoconfigure.DistributedLockProperties;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+
+/**
+ * The Redis backend's settings as they apply: each from {@code distlock.redis.*} when set, else from its deprecated
+ * name, else its default; checked here, naming the property that gave the value.
+ *
+ * @param replicas how many replicas acknowledge each grant
+ * @param replicasProperty the property that gave {@code replicas}
+ * @param acknowledgementTimeout how long a grant waits for them
+ * @param shardedPubSub whether releases are announced with sharded pub/sub
+ */
+record RedisSettings(int replicas, String replicasProperty, Duration acknowledgementTimeout, boolean shardedPubSub) {
+
+    private static final String REPLICAS = "distlock.redis.replica-ack.replicas";
+    private static final String TIMEOUT = "distlock.redis.replica-ack.timeout";
+
+    static RedisSettings of(RedisLockProperties redis, DistributedLockProperties deprecated) {
+        Integer replicas = redis.getReplicaAck().getReplicas();
+        String replicasProperty = REPLICAS;
+        if (replicas == null && deprecated.getReplicaAck().getReplicas() != null) {
+            replicas = deprecated.getReplicaAck().getReplicas();
+            replicasProperty = "distlock.replica-ack.replicas";
+        }
+        Duration timeout = redis.getReplicaAck().getTimeout();
+        String timeoutProperty = TIMEOUT;
+        if (timeout == null && deprecated.getReplicaAck().getTimeout() != null) {
+            timeout = deprecated.getReplicaAck().getTimeout();
+            timeoutProperty = "distlock.replica-ack.timeout";
+        }
+        int replicasValue = replicas == null ? 0 : replicas;
+        Duration timeoutValue = timeout == null ? Duration.ofMillis(100) : timeout;
+        if (replicasValue < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    replicasProperty, replicasValue, "must be 0 (do not wait) or more");
+        }
+        if (timeoutValue.toMillis() < 1) {
+            throw new InvalidConfigurationPropertyValueException(timeoutProperty, timeoutValue, "must be at least 1ms");
+        }
+        return new RedisSettings(
+                replicasValue,
+                replicasProperty,
+                timeoutValue,
+                first(
+                        redis.getCluster().getShardedPubSub(),
+                        deprecated.getCluster().getShardedPubSub(),
+                        true));
+    }
+
+    private static boolean first(@Nullable Boolean set, @Nullable Boolean deprecated, boolean otherwise) {
+        return set != null ? set : deprecated != null ? deprecated : otherwise;
+    }
+}
