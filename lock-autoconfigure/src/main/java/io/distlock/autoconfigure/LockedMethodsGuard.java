@@ -209,6 +209,6 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         }
         return LockBackends.of(beanFactory, environment, beanFactory.getBeanClassLoader())
                         .whyNoLock()
-                + ". See \"Choosing a backend\" in distlock's README" + defineOne;
+                + ". See \"Choosing a backend\" in distlock's documentation (docs/getting-started.md)" + defineOne;
     }
 }

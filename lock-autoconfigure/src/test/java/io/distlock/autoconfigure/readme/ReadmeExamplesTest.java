@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Every Java example of the README, and every distlock example of the migration guides (docs/migrating), compiles
+ * Every Java example of the README and of the documentation pages (docs), and every distlock example of the migration
+ * guides (docs/migrating), compiles
  * against distlock and its starters as they are, so that an example can never again fail to compile for a reader (as
  * {@code PathLock folders = lock.tree(...)} did against the injected {@code Lock} bean). How an example is wrapped:
  * {@link ReadmeSnippets}.
@@ -25,11 +26,42 @@ class ReadmeExamplesTest {
 
         List<ReadmeSnippets.Error> errors = ReadmeSnippets.compile(examples, classes);
 
-        // The README has a dozen examples; finding none would pass without testing anything.
-        assertThat(examples).hasSizeGreaterThanOrEqualTo(10);
+        // Finding none would pass without testing anything.
+        assertThat(examples).isNotEmpty();
         assertThat(errors)
                 .as("examples of %s that do not compile:%n%s", readme, describe(errors))
                 .isEmpty();
+    }
+
+    @Test
+    void everyJavaExampleOfTheDocumentationPagesCompiles(@TempDir Path classes) throws Exception {
+        Path docs = ReadmeSnippets.readme().resolveSibling("docs");
+        List<Path> pages;
+        try (Stream<Path> walked = Files.walk(docs)) {
+            // The migration guides have a test of their own; the benchmark results are written by the harness.
+            pages = walked.filter(file -> file.toString().endsWith(".md"))
+                    .filter(file -> !file.startsWith(docs.resolve("migrating")))
+                    .filter(file -> !file.startsWith(docs.resolve("benchmarks")))
+                    .sorted()
+                    .toList();
+        }
+        int compiled = 0;
+        for (Path page : pages) {
+            List<ReadmeSnippets.Snippet> examples = ReadmeSnippets.javaBlocks(Files.readAllLines(page));
+            if (examples.isEmpty()) {
+                continue;
+            }
+            List<ReadmeSnippets.Error> errors = ReadmeSnippets.compile(
+                    examples,
+                    Files.createDirectories(classes.resolve(
+                            docs.relativize(page).toString().replace('/', '-').replace(".md", ""))));
+            assertThat(errors)
+                    .as("examples of %s that do not compile:%n%s", page, describe(page, errors))
+                    .isEmpty();
+            compiled += examples.size();
+        }
+        // The pages have a dozen examples and more; finding fewer would mean the pages or the reading moved.
+        assertThat(compiled).as("Java examples under %s", docs).isGreaterThanOrEqualTo(10);
     }
 
     @Test
