@@ -40,7 +40,7 @@ public final class LeaderElectionAutoConfiguration {
             throw new IllegalStateException("distlock.leader.group=" + group + " needs one io.distlock.Lock bean to"
                     + " elect a leader with, but the application has "
                     + (locks.stream().count() == 0 ? "none" : "several")
-                    + "; configure a lock backend (Choosing a backend in distlock's docs/getting-started.md), or remove the property");
+                    + "; configure a lock backend (docs/getting-started.md), or remove the property");
         });
         AtomicReference<LeaderElection> built = new AtomicReference<>();
         LeaderElection election = LeaderElection.builder(lock, group)
