@@ -27,7 +27,10 @@ class LockBackendCheck implements BeanFactoryPostProcessor {
         String problem = LockBackends.of(beanFactory, environment, beanFactory.getBeanClassLoader())
                 .problem();
         if (problem != null) {
-            throw new IllegalStateException(problem);
+            throw new DistributedLockStartupException(
+                    problem,
+                    "Set distlock.backend to the backend the Lock bean is to use (docs/getting-started.md, Choosing a"
+                            + " backend), or define your own io.distlock.Lock bean.");
         }
     }
 }

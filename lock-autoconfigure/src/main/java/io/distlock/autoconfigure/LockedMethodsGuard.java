@@ -78,35 +78,44 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
         }
         String lockProblem = lockProblem();
         if (lockProblem != null) {
-            throw new IllegalStateException("@DistributedLock methods cannot run, because " + lockProblem
-                    + ". Methods: " + String.join(", ", annotated)
-                    + ". To run them without a lock deliberately, set distlock.enabled=false.");
+            throw new DistributedLockStartupException(
+                    "@DistributedLock methods cannot run, because " + lockProblem + ". Methods: "
+                            + String.join(", ", annotated) + ".",
+                    "To run them without a lock deliberately, set distlock.enabled=false.");
         }
         String fairProblem = fair.isEmpty() ? null : viewProblem("fair view", Lock::fair);
         if (fairProblem != null) {
-            throw new IllegalStateException("@DistributedLock(fair = true) methods cannot run, because " + fairProblem
-                    + ". Methods: " + String.join(", ", fair) + ". Remove fair = true from them, or give them a Lock"
-                    + " with a fair view, such as a RedisLock (a Redlock has none).");
+            throw new DistributedLockStartupException(
+                    "@DistributedLock(fair = true) methods cannot run, because " + fairProblem + ". Methods: "
+                            + String.join(", ", fair) + ".",
+                    "Remove fair = true from them, or give them a Lock with a fair view, such as a RedisLock (a"
+                            + " Redlock has none).");
         }
         String readProblem = read.isEmpty() ? null : viewProblem("read view", Lock::reading);
         if (readProblem != null) {
-            throw new IllegalStateException("@DistributedLock(read = true) methods cannot run, because " + readProblem
-                    + ". Methods: " + String.join(", ", read) + ". Remove read = true from them, or give them a Lock"
-                    + " with a read side, such as a RedisLock (a Redlock has none).");
+            throw new DistributedLockStartupException(
+                    "@DistributedLock(read = true) methods cannot run, because " + readProblem + ". Methods: "
+                            + String.join(", ", read) + ".",
+                    "Remove read = true from them, or give them a Lock with a read side, such as a RedisLock (a"
+                            + " Redlock has none).");
         }
         // Any valid name will do: asking for a tree's path lock only checks the name, and reaches no store.
         String treeProblem = tree.isEmpty() ? null : viewProblem("path lock", lock -> lock.tree("distlock-check"));
         if (treeProblem != null) {
-            throw new IllegalStateException("@DistributedLock(tree = ..., path = ...) methods cannot run, because "
-                    + treeProblem + ". Methods: " + String.join(", ", tree) + ". Lock them by key instead, or give"
-                    + " them a Lock with path locks, such as a RedisLock (a Redlock has none).");
+            throw new DistributedLockStartupException(
+                    "@DistributedLock(tree = ..., path = ...) methods cannot run, because " + treeProblem
+                            + ". Methods: " + String.join(", ", tree) + ".",
+                    "Lock them by key instead, or give them a Lock with path locks, such as a RedisLock (a Redlock"
+                            + " has none).");
         }
         if (!unproxied.isEmpty()) {
-            throw new IllegalStateException("@DistributedLock methods would run without their lock, because these "
-                    + "beans were created before distlock's post-processors were registered and so were not proxied: "
-                    + String.join("; ", unproxied) + ". A BeanPostProcessor, or a bean that one depends on, needed "
-                    + "them early; Spring logs them as 'not eligible for getting processed by all "
-                    + "BeanPostProcessors'. Inject them there lazily (ObjectProvider or @Lazy).");
+            throw new DistributedLockStartupException(
+                    "@DistributedLock methods would run without their lock, because these beans were created before"
+                            + " distlock's post-processors were registered and so were not proxied: "
+                            + String.join("; ", unproxied) + ". A BeanPostProcessor, or a bean that one depends on,"
+                            + " needed them early; Spring logs them as 'not eligible for getting processed by all"
+                            + " BeanPostProcessors'.",
+                    "Inject them there lazily (ObjectProvider or @Lazy).");
         }
     }
 

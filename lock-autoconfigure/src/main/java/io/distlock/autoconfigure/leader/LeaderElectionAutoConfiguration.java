@@ -2,6 +2,7 @@ package io.distlock.autoconfigure.leader;
 
 import io.distlock.Lock;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
+import io.distlock.autoconfigure.DistributedLockStartupException;
 import io.distlock.leader.LeaderElection;
 import io.distlock.leader.LeadershipListener;
 import java.util.concurrent.atomic.AtomicReference;
@@ -37,10 +38,10 @@ public final class LeaderElectionAutoConfiguration {
             ObjectProvider<LeadershipListener> listeners) {
         String group = properties.getGroup();
         Lock lock = locks.getIfUnique(() -> {
-            throw new IllegalStateException("distlock.leader.group=" + group + " needs one io.distlock.Lock bean to"
-                    + " elect a leader with, but the application has "
-                    + (locks.stream().count() == 0 ? "none" : "several")
-                    + "; configure a lock backend (docs/getting-started.md), or remove the property");
+            throw new DistributedLockStartupException(
+                    "distlock.leader.group=" + group + " needs one io.distlock.Lock bean to elect a leader with, but"
+                            + " the application has " + (locks.stream().count() == 0 ? "none" : "several") + ".",
+                    "Configure a lock backend (docs/getting-started.md), or remove the property.");
         });
         AtomicReference<LeaderElection> built = new AtomicReference<>();
         LeaderElection election = LeaderElection.builder(lock, group)

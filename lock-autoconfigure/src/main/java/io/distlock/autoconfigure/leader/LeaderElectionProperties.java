@@ -5,6 +5,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
  * Configuration of the application's leader election, under {@code distlock.leader.*}. Invalid values fail start-up,
@@ -43,12 +44,16 @@ public class LeaderElectionProperties implements InitializingBean {
     @Override
     public void afterPropertiesSet() {
         if (group != null && group.isBlank()) {
-            throw new IllegalStateException(
-                    "distlock.leader.group must not be blank; name the group, or leave it unset for no election");
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.leader.group",
+                    group,
+                    "must not be blank; name the group, or leave it unset for no election");
         }
         if (lease != null && (lease.toMillis() < 1 || lease.compareTo(Lease.MAX_FIXED) > 0)) {
-            throw new IllegalStateException("distlock.leader.lease must be from 1 ms to " + Lease.MAX_FIXED.toHours()
-                    + " hours, or unset for a renewed lease, but was " + lease);
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.leader.lease",
+                    lease,
+                    "must be from 1 ms to " + Lease.MAX_FIXED.toHours() + " hours, or unset for a renewed lease");
         }
     }
 }

@@ -94,12 +94,14 @@ class LeaderElectionAutoConfigurationTest {
                 .run(context -> assertThat(context)
                         .getFailure()
                         .rootCause()
-                        .hasMessageContaining("distlock.leader.group must not be blank"));
+                        .hasMessageContaining("distlock.leader.group")
+                        .hasMessageContaining("must not be blank"));
         runner.withPropertyValues("distlock.leader.group=" + group, "distlock.leader.lease=0s")
                 .run(context -> assertThat(context)
                         .getFailure()
                         .rootCause()
-                        .hasMessageContaining("distlock.leader.lease must be from 1 ms"));
+                        .hasMessageContaining("distlock.leader.lease")
+                        .hasMessageContaining("must be from 1 ms"));
     }
 
     /** A listener bean; kept outside the context so that what it heard at the close can be read after. */

@@ -1,0 +1,44 @@
+package io.distlock.autoconfigure;
+
+/**
+ * Why the application cannot start with distlock as it is configured: annotated methods that would find no lock, or a
+ * lock backend that cannot be chosen. Its message is the description followed by the action; Spring Boot's start-up
+ * report shows the two apart ("Description", "Action").
+ */
+public final class DistributedLockStartupException extends IllegalStateException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String description;
+    private final String action;
+
+    /**
+     * Creates the exception.
+     *
+     * @param description what is wrong, naming the methods, beans or properties concerned
+     * @param action what to do about it
+     */
+    public DistributedLockStartupException(String description, String action) {
+        super(description + " " + action);
+        this.description = description;
+        this.action = action;
+    }
+
+    /**
+     * What is wrong.
+     *
+     * @return the description, naming the methods, beans or properties concerned
+     */
+    public String description() {
+        return description;
+    }
+
+    /**
+     * What to do about it.
+     *
+     * @return the action
+     */
+    public String action() {
+        return action;
+    }
+}
