@@ -35,7 +35,7 @@ public final class LockGaugesBinder implements MeterBinder {
     @Override
     public void bindTo(MeterRegistry registry) {
         Gauge.builder(HELD_LOCKS, lock, InspectableLock::heldCount)
-                .description("Distributed locks this instance holds")
+                .description("Distributed locks this instance holds, neither released nor known lost")
                 .baseUnit("locks")
                 .register(registry);
         Gauge.builder(WAITING_THREADS, lock, InspectableLock::waitingCount)

@@ -66,17 +66,19 @@ public final class MicrometerLockObserver implements LockObserver {
         this.registry = registry;
         this.groups = groups;
         this.acquisitions = Timer.builder(ACQUIRE)
-                .description("Time taken to acquire a distributed lock, whether it was acquired or not")
+                .description(
+                        "Time from a call for a distributed lock until it was acquired or the caller gave up: the wait for a lock")
                 .withRegistry(registry);
         this.holds = Timer.builder(HELD)
-                .description("Time a distributed lock was held, from acquisition to release or loss")
+                .description(
+                        "Time a distributed lock was held, from its grant to its release, its loss, or the collection of a handle nobody released")
                 .withRegistry(registry);
         this.losses = Counter.builder(LOST)
                 .description("Distributed locks found lost before their release")
                 .baseUnit("holds")
                 .withRegistry(registry);
         Counter.Builder renewals = Counter.builder(RENEWALS)
-                .description("Auto-renewed leases renewed, or failed to be")
+                .description("Auto-renewed holds whose lease a renewal round extended, or failed to")
                 .baseUnit("holds");
         this.renewed = renewals.tag("outcome", "succeeded").register(registry);
         this.renewalsFailed = renewals.tag("outcome", "failed").register(registry);
