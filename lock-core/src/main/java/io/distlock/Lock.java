@@ -73,19 +73,15 @@ import java.util.concurrent.CompletionStage;
  * io.distlock.spi.KeysAtOnce}). Otherwise, or when a key was held and the caller waits, they take the keys one by one
  * in one global order (the keys' natural order) and give back what they took when a key cannot be had, so two callers
  * with overlapping sets never deadlock. Each key is an ordinary acquisition, with its own lease, renewal, loss
- * reporting and fencing token, and re-enters like any other. A key's lease counts from its own acquisition.
+ * reporting and fencing token, and re-enters like any other. A key's lease counts from its own acquisition. One call
+ * takes at most {@value #MAX_KEYS_AT_ONCE} keys, so that a collection built from a request cannot grow without bound.
  */
 public interface Lock {
 
     /** The longest key accepted, in characters. */
     int MAX_KEY_LENGTH = 1024;
 
-    /**
-     * The most keys that one call of {@link #tryAcquireAll}, {@link #acquireAll} or {@link #callWithLocks} (and so one
-     * {@code @DistributedLock(keys = ...)} method) takes, duplicates included. Each key is an acquisition with its own
-     * renewal, so a collection built from a request must not grow without bound; work on more keys locks one key that
-     * stands for the whole set.
-     */
+    /** The most keys that one multi-key call takes, duplicates included; see "Several keys at once" above. */
     int MAX_KEYS_AT_ONCE = 100;
 
     /**
@@ -193,10 +189,9 @@ public interface Lock {
      * with {@link IllegalStateException}: waiting for that scope from inside it might never end.
      *
      * <p>This default waits with {@link #tryAcquire(String, Lease, Duration)} on a thread of its own, which the cancel
-     * interrupts, and completes the stage on that thread: a virtual thread on Java 21 and later; before that, a thread
-     * of a pool that every lock of the JVM shares, of at most 512 threads. With 512 waits under way there, the stage
-     * fails at once with {@link java.util.concurrent.RejectedExecutionException}, and the key is not tried. {@code
-     * RedisLock} overrides it and waits without any thread.
+     * interrupts: a virtual thread on Java 21 and later, else one of a pool of at most 512 that the JVM's locks share;
+     * with 512 waits under way, the stage fails at once with {@link java.util.concurrent.RejectedExecutionException}
+     * and the key is not tried. {@code RedisLock} overrides it and waits without any thread.
      *
      * @param key the lock's name
      * @param lease the lease of the new hold
@@ -385,8 +380,7 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws IllegalArgumentException if {@code keys} is null or empty, has more than {@link #MAX_KEYS_AT_ONCE}
-     *     elements, or holds an invalid key, or the lease or wait is invalid; the work did not run
+     * @throws IllegalArgumentException if the keys, lease or wait are invalid, as for {@link #tryAcquireAll}
      * @throws LockNotAcquiredException naming the key that stayed held for the rest of the wait; the work did not run
      * @throws LockLostException if any key was lost before the work finished
      * @throws InterruptedException if interrupted while waiting for the locks; the work did not run
