@@ -6,7 +6,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -30,16 +34,42 @@ final class EvictionPolicyCheck {
             + "maxmemory-policy noeviction), or give distlock a Redis of its own that does.";
 
     private final RedisTemplate<String, ?> template;
+    private final Executor background;
     private final AtomicBoolean started = new AtomicBoolean();
+    private volatile @Nullable CompletableFuture<Void> underWay;
 
-    EvictionPolicyCheck(RedisTemplate<String, ?> template) {
+    /**
+     * @param template asks Redis
+     * @param background where the check runs, off the caller's thread
+     */
+    EvictionPolicyCheck(RedisTemplate<String, ?> template, Executor background) {
         this.template = template;
+        this.background = background;
     }
 
     /** Starts the check in the background the first time it is called; the caller never waits for Redis. */
-    void runOnce(Executor background) {
+    void runOnce() {
         if (started.compareAndSet(false, true)) {
-            background.execute(this::check);
+            underWay = CompletableFuture.runAsync(this::check, background);
+        }
+    }
+
+    /**
+     * Waits up to {@code nanos} for a check under way to end, at the lock's shutdown: the application closes the
+     * connection factory after the lock, and a cluster connection still being opened for the check while its client
+     * shuts down can keep both waiting for each other forever.
+     */
+    void awaitEnd(long nanos) {
+        CompletableFuture<Void> check = underWay;
+        if (check == null || nanos <= 0) {
+            return;
+        }
+        try {
+            check.get(nanos, TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException | TimeoutException e) {
+            log.debug("The eviction policy check had not ended when the lock closed", e);
         }
     }
 

@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * @param channels where releases are announced
  * @param subscriptions where releases of other instances are announced, one per server
  * @param ownsSubscriptions whether the lock closes the subscriptions when it closes
- * @param checkEviction starts the eviction policy check of every server in the background, once
+ * @param evictionChecks the eviction policy check of every server, each run once in the background
  * @param fair the fair lock's commands, or null where there is no fair lock (a Redlock)
  * @param paths the path lock's commands, or null where there is no path lock (a Redlock)
  */
@@ -26,6 +26,6 @@ record LockServers(
         ReleaseChannels channels,
         List<ReleaseSubscription> subscriptions,
         boolean ownsSubscriptions,
-        Runnable checkEviction,
+        List<EvictionPolicyCheck> evictionChecks,
         @Nullable FairCommands fair,
         @Nullable PathCommands paths) {}

@@ -2,6 +2,8 @@ package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 
@@ -12,17 +14,22 @@ import org.slf4j.Logger;
  */
 final class LockShutdown {
 
+    /** How long the shutdown waits for the eviction policy checks: each is one INFO per server, normally milliseconds. */
+    static final long CHECKS_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
+
     private final WaitingRoom waitingRoom;
     private final FairHandovers handovers;
     private final LockSubscriptions subscriptions;
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final @Nullable PathLocks paths;
+    private final List<EvictionPolicyCheck> evictionChecks;
     private final long graceNanos;
     private final Logger log;
 
     /**
      * @param paths the lock's path locks, or null where there are none
+     * @param evictionChecks the eviction policy checks, which may still be under way
      * @param log where the holds still open at the end of the grace period are reported: the lock's own log
      */
     LockShutdown(
@@ -32,8 +39,10 @@ final class LockShutdown {
             LiveHolds live,
             LeaseRenewer renewer,
             @Nullable PathLocks paths,
+            List<EvictionPolicyCheck> evictionChecks,
             Duration gracePeriod,
             Logger log) {
+        this.evictionChecks = evictionChecks;
         this.waitingRoom = waitingRoom;
         this.handovers = handovers;
         this.subscriptions = subscriptions;
@@ -48,7 +57,10 @@ final class LockShutdown {
         return Duration.ofNanos(graceNanos);
     }
 
-    /** Blocks for at most the grace period, plus a few seconds for a subscription in progress. */
+    /**
+     * Blocks for at most the grace period, plus a few seconds for a subscription in progress and up to {@link
+     * #CHECKS_WAIT_NANOS} for eviction policy checks under way.
+     */
     void run() {
         waitingRoom.close();
         handovers.wakeAll();
@@ -66,5 +78,7 @@ final class LockShutdown {
             paths.close();
         }
         subscriptions.closeOwned();
+        long checksEnd = System.nanoTime() + CHECKS_WAIT_NANOS;
+        evictionChecks.forEach(check -> check.awaitEnd(checksEnd - System.nanoTime()));
     }
 }

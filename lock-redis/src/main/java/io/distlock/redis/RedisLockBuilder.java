@@ -202,7 +202,13 @@ public final class RedisLockBuilder {
         Releaser releaser = new Releaser(
                 commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observerCalls);
         Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
-        LockKit kit = new LockKit(servers.name(), keys, holds, observerCalls, subscriptions, servers.checkEviction());
+        LockKit kit = new LockKit(
+                servers.name(),
+                keys,
+                holds,
+                observerCalls,
+                subscriptions,
+                () -> servers.evictionChecks().forEach(EvictionPolicyCheck::runOnce));
         PathLocks paths = servers.paths() == null
                 ? null
                 : new PathLocks(
@@ -237,7 +243,15 @@ public final class RedisLockBuilder {
                         servers.subscriptions(),
                         () -> renewer.isRunning() && (paths == null || paths.isRenewerRunning())),
                 new LockShutdown(
-                        waitingRoom, handovers, subscriptions, live, renewer, paths, shutdownGracePeriod, log));
+                        waitingRoom,
+                        handovers,
+                        subscriptions,
+                        live,
+                        renewer,
+                        paths,
+                        servers.evictionChecks(),
+                        shutdownGracePeriod,
+                        log));
     }
 
     /** The checks of {@link #build()} that hold for a Redlock's settings too. */
@@ -274,7 +288,7 @@ public final class RedisLockBuilder {
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
         SingleNodeCommands commands =
                 new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
-        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template);
+        EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template, runner::inBackground);
         WaitingRoom waitingRoom = new WaitingRoom();
         return new LockServers(
                 "RedisLock",
@@ -284,7 +298,7 @@ public final class RedisLockBuilder {
                 channels,
                 List.of(subscription),
                 ownsSubscription,
-                () -> evictionPolicy.runOnce(runner::inBackground),
+                List.of(evictionPolicy),
                 new FairCommands(runner, channels, instanceId, waitingRoom::released),
                 new PathCommands(runner, channels, instanceId, acknowledgement, waitingRoom::released));
     }

@@ -127,13 +127,12 @@ public final class RedlockBuilder {
         ReleaseChannels channels = ReleaseChannels.classicOnly(new RedisKeys(settings.keyPrefix).releaseChannel());
         List<SingleNodeCommands> commands = new ArrayList<>(nodes.size());
         List<ReleaseSubscription> subscriptions = new ArrayList<>(nodes.size());
-        List<Runnable> evictionChecks = new ArrayList<>(nodes.size());
+        List<EvictionPolicyCheck> evictionChecks = new ArrayList<>(nodes.size());
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
             commands.add(new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
             subscriptions.add(new ReleaseSubscription(node, false));
-            EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(new StringRedisTemplate(node));
-            evictionChecks.add(() -> evictionPolicy.runOnce(runner::inBackground));
+            evictionChecks.add(new EvictionPolicyCheck(new StringRedisTemplate(node), runner::inBackground));
         }
         WaitingRoom waitingRoom = new WaitingRoom();
         QuorumCommands quorum = new QuorumCommands(commands, clockDriftFactor, waitingRoom::released);
@@ -145,7 +144,7 @@ public final class RedlockBuilder {
                 channels,
                 subscriptions,
                 true,
-                () -> evictionChecks.forEach(Runnable::run),
+                List.copyOf(evictionChecks),
                 null,
                 null);
         return new Redlock(settings.wire(instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
