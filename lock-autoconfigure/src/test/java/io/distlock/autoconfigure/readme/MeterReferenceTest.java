@@ -1,19 +1,9 @@
 package io.distlock.autoconfigure.readme;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import io.distlock.LockLostException;
-import io.distlock.autoconfigure.metrics.LockGaugesBinder;
-import io.distlock.autoconfigure.metrics.MicrometerLockObserver;
-import io.distlock.memory.InMemoryLeaseStore;
-import io.distlock.monitor.LockKind;
-import io.distlock.monitor.LockObserver;
-import io.distlock.store.StoreLock;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,51 +32,14 @@ class MeterReferenceTest {
 
     @Test
     void theMeterReferenceListsTheMetersTheCodeRegisters() throws IOException {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        EveryMeterEvent.recordInto(registry, any -> {});
         Path page = ReadmeSnippets.readme()
                 .resolveSibling("docs")
                 .resolve("reference")
                 .resolve("observability.md");
-        String text = Files.readString(page);
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        assertThat(begin).as("%s has the generated part's first marker", page).isNotNegative();
-        assertThat(end).as("%s has the generated part's last marker", page).isGreaterThan(begin);
 
-        String generated = BEGIN + "\n\n" + table(everyMeter()) + "\n" + END;
-        String current = text.substring(begin, end + END.length());
-        if (Boolean.getBoolean("docs.write") && !current.equals(generated)) {
-            Files.writeString(page, text.substring(0, begin) + generated + text.substring(end + END.length()));
-            return;
-        }
-        assertThat(current)
-                .as(
-                        "the meter reference of %s, against the meters the code registers; write it with "
-                                + "-Ddocs.write=true",
-                        page)
-                .isEqualTo(generated);
-    }
-
-    /** Every meter, after every event with every value its tags can take. */
-    private static List<Meter> everyMeter() {
-        SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        LockObserver observer = new MicrometerLockObserver(registry, (key, kind) -> "stock");
-        for (LockKind kind : LockKind.values()) {
-            observer.acquisitionStarted("stock:1", kind).acquired();
-            observer.acquisitionStarted("stock:1", kind).notAcquired();
-            observer.acquisitionStarted("stock:1", kind).failed(new IllegalStateException("for the reference"));
-            observer.holdStarted("stock:1", kind, 1).released();
-            observer.holdStarted("stock:1", kind, 1).dropped();
-            for (LockLostException.Reason reason : LockLostException.Reason.values()) {
-                observer.holdStarted("stock:1", kind, 1).lost(reason);
-            }
-        }
-        observer.renewed(1);
-        observer.renewalFailed(1);
-        observer.handedOver("stock:1");
-        try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
-            new LockGaugesBinder(lock).bindTo(registry);
-        }
-        return registry.getMeters();
+        GeneratedSection.check(page, BEGIN, END, table(registry.getMeters()));
     }
 
     static String table(List<Meter> meters) {

@@ -3,13 +3,6 @@ package io.distlock.autoconfigure.readme;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.jayway.jsonpath.JsonPath;
-import io.distlock.LockLostException;
-import io.distlock.autoconfigure.metrics.LockGaugesBinder;
-import io.distlock.autoconfigure.metrics.MicrometerLockObserver;
-import io.distlock.memory.InMemoryLeaseStore;
-import io.distlock.monitor.LockKind;
-import io.distlock.monitor.LockObserver;
-import io.distlock.store.StoreLock;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -38,23 +31,7 @@ class MonitoringFilesTest {
     @BeforeAll
     static void scrapeEveryMeter() {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        LockObserver observer = new MicrometerLockObserver(registry, (key, kind) -> "stock");
-        for (LockKind kind : LockKind.values()) {
-            observer.acquisitionStarted("stock:1", kind).acquired();
-            observer.acquisitionStarted("stock:1", kind).notAcquired();
-            observer.acquisitionStarted("stock:1", kind).failed(new IllegalStateException("for the scrape"));
-            observer.holdStarted("stock:1", kind, 1).released();
-            for (LockLostException.Reason reason : LockLostException.Reason.values()) {
-                observer.holdStarted("stock:1", kind, 1).lost(reason);
-            }
-        }
-        observer.renewed(1);
-        observer.renewalFailed(1);
-        observer.handedOver("stock:1");
-        try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
-            new LockGaugesBinder(lock).bindTo(registry);
-            scrape = registry.scrape();
-        }
+        EveryMeterEvent.recordInto(registry, any -> scrape = registry.scrape());
         monitoring = ReadmeSnippets.readme()
                 .resolveSibling("docs")
                 .resolve("operations")

@@ -6,7 +6,6 @@ import com.jayway.jsonpath.JsonPath;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -34,23 +33,8 @@ class PropertyReferenceTest {
                 .resolveSibling("docs")
                 .resolve("reference")
                 .resolve("properties.md");
-        String text = Files.readString(page);
-        int begin = text.indexOf(BEGIN);
-        int end = text.indexOf(END);
-        assertThat(begin).as("%s has the generated part's first marker", page).isNotNegative();
-        assertThat(end).as("%s has the generated part's last marker", page).isGreaterThan(begin);
 
-        String generated = BEGIN + "\n\n" + tables(metadata()) + "\n" + END;
-        String current = text.substring(begin, end + END.length());
-        if (Boolean.getBoolean("docs.write") && !current.equals(generated)) {
-            Files.writeString(page, text.substring(0, begin) + generated + text.substring(end + END.length()));
-            return;
-        }
-        assertThat(current)
-                .as(
-                        "the property reference of %s, against the configuration metadata; write it with -Ddocs.write=true",
-                        page)
-                .isEqualTo(generated);
+        GeneratedSection.check(page, BEGIN, END, tables(metadata()));
     }
 
     /** The tables of the page: the properties, then their deprecated names. */
