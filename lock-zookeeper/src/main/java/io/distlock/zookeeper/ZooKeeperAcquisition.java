@@ -328,46 +328,44 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
     /** Removes a first node that nobody claimed, unless its owner claimed it since it was read. */
     private void removeUnclaimed(String headPath, int version) {
-        CuratorEvent answer = store.calls()
-                .await(
-                        key,
-                        "removing an unclaimed node",
-                        cb -> client().delete()
-                                .withVersion(version)
-                                .inBackground(cb)
-                                .forPath(headPath));
-        switch (Calls.code(answer)) {
-            case OK ->
-                log.warn(
-                        "Removed {} for key {}: it stayed first in the queue, unclaimed, for {} ms; the client that "
-                                + "created it had left it behind",
-                        headPath,
-                        PrintableText.of(key),
-                        TimeUnit.NANOSECONDS.toMillis(unclaimedGraceNanos()));
-            case NONODE, BADVERSION -> {}
-            default -> throw Calls.failure(key, "removing an unclaimed node", answer);
+        if (deleteIfUnchanged(headPath, version, "removing an unclaimed node")) {
+            log.warn(
+                    "Removed {} for key {}: it stayed first in the queue, unclaimed, for {} ms; the client that created"
+                            + " it had left it behind",
+                    headPath,
+                    PrintableText.of(key),
+                    TimeUnit.NANOSECONDS.toMillis(unclaimedGraceNanos()));
         }
     }
 
     /** Removes a holder's node whose lease ran out, unless the holder extended it since it was read. */
     private void removeExpired(String holderPath, int version) {
+        if (deleteIfUnchanged(holderPath, version, "removing an expired holder")) {
+            log.debug(
+                    "Removed {} for key {}: its lease ran out on the server's clock",
+                    holderPath,
+                    PrintableText.of(key));
+        }
+    }
+
+    /**
+     * Deletes a node ahead of this waiter at the version it was read at, so that a node its owner changed since (a
+     * claim, an extension) stays. True if this call deleted it; false if it had changed or was gone already.
+     */
+    private boolean deleteIfUnchanged(String path, int version, String what) {
         CuratorEvent answer = store.calls()
                 .await(
                         key,
-                        "removing an expired holder",
+                        what,
                         cb -> client().delete()
                                 .withVersion(version)
                                 .inBackground(cb)
-                                .forPath(holderPath));
-        switch (Calls.code(answer)) {
-            case OK ->
-                log.debug(
-                        "Removed {} for key {}: its lease ran out on the server's clock",
-                        holderPath,
-                        PrintableText.of(key));
-            case NONODE, BADVERSION -> {}
-            default -> throw Calls.failure(key, "removing an expired holder", answer);
-        }
+                                .forPath(path));
+        return switch (Calls.code(answer)) {
+            case OK -> true;
+            case NONODE, BADVERSION -> false;
+            default -> throw Calls.failure(key, what, answer);
+        };
     }
 
     private void forgetWatch(String path) {
