@@ -3,8 +3,11 @@ package io.distlock.store;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.monitor.LockKind;
+import io.distlock.spi.GuardedObserver;
 import io.distlock.spi.HoldHandle;
 import io.distlock.spi.HoldOperations;
+import io.distlock.spi.HoldSettings;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,26 +31,13 @@ final class StoreHolds implements HoldOperations<StoreHold> {
 
     private static final Logger log = LoggerFactory.getLogger(StoreHolds.class);
 
-    private final Duration watchdogLease;
-    private final long renewIntervalNanos;
-    /** Zero for no maximum hold. */
-    private final long maxHoldNanos;
-
-    private final StoreObserver observer;
+    private final HoldSettings settings;
+    private final GuardedObserver observer;
     private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
 
-    /**
-     * @param maxHold how long a renewed lease is renewed at most, or null for as long as it is held
-     */
-    StoreHolds(Duration watchdogLease, Duration renewInterval, @Nullable Duration maxHold, StoreObserver observer) {
-        this.maxHoldNanos = maxHold == null ? 0 : maxHold.toNanos();
-        this.watchdogLease = watchdogLease;
-        this.renewIntervalNanos = renewInterval.toNanos();
+    StoreHolds(HoldSettings settings, GuardedObserver observer) {
+        this.settings = settings;
         this.observer = observer;
-    }
-
-    Duration storeLease(Lease lease) {
-        return lease.isRenewed() ? watchdogLease : lease.duration();
     }
 
     private static Executor work() {
@@ -62,8 +51,8 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 lease,
                 requested,
                 sentNanos,
-                storeLease(requested),
-                observer.holdStarted(key, lease.fencingToken()));
+                settings.storeLease(requested),
+                observer.holdStarted(key, LockKind.EXCLUSIVE, lease.fencingToken()));
         live.add(hold);
         lease.whenGone((Reason reason) -> work().execute(() -> lost(hold, reason)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));
@@ -255,14 +244,13 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         return pastMaxHold(hold) ? Reason.MAX_HOLD_REACHED : Reason.RENEWAL_FAILED;
     }
 
-    /** Whether a renewed hold was held for the maximum hold, by this process's clock: renewals stop then. */
     private boolean pastMaxHold(StoreHold hold) {
-        return maxHoldNanos > 0 && System.nanoTime() - hold.acquiredNanos() - maxHoldNanos >= 0;
+        return settings.pastMaxHold(hold.acquiredNanos());
     }
 
     private long nextRenewal(StoreHold hold) {
         return hold.requested().isRenewed() && !pastMaxHold(hold)
-                ? System.nanoTime() + renewIntervalNanos
+                ? System.nanoTime() + settings.renewInterval().toNanos()
                 : Long.MAX_VALUE;
     }
 
@@ -277,9 +265,9 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 return;
             }
             long sent = System.nanoTime();
-            if (hold.callStore(() -> hold.lease().extend(watchdogLease))) {
-                hold.leaseMoved(sent, watchdogLease);
-                observer.renewed();
+            if (hold.callStore(() -> hold.lease().extend(settings.watchdogLease()))) {
+                hold.leaseMoved(sent, settings.watchdogLease());
+                observer.renewed(1);
             } else {
                 lost(hold, Reason.KEY_GONE);
             }
@@ -289,7 +277,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                     hold.key(),
                     hold.remainingLease(),
                     e);
-            observer.renewalFailed();
+            observer.renewalFailed(1);
         } finally {
             hold.renewalDone();
         }

@@ -10,7 +10,10 @@ import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
+import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.GuardedObserver;
+import io.distlock.spi.HoldSettings;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.LockArguments;
 import io.distlock.spi.PrintableText;
@@ -61,25 +64,21 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
 
     private final LeaseStore store;
     private final StoreHolds holds;
-    private final StoreObserver observer;
+    private final GuardedObserver observer;
     private final StoreInspection inspection;
     private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
     private final StoreReentry reentry;
     private final CallsUnderWay calls;
-    private final Duration watchdogLease;
-    private final Duration renewInterval;
-    private final Duration shutdownGracePeriod;
+    private final HoldSettings settings;
     private volatile boolean closed;
 
-    StoreLock(StoreLockBuilder settings) {
-        this.store = settings.store;
-        this.watchdogLease = settings.watchdogLease;
-        this.renewInterval = settings.effectiveRenewInterval();
-        this.shutdownGracePeriod = settings.shutdownGracePeriod;
-        this.observer = new StoreObserver(settings.observer);
-        this.holds = new StoreHolds(watchdogLease, renewInterval, settings.maxHold, observer);
+    StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
+        this.store = store;
+        this.settings = settings;
+        this.observer = new GuardedObserver(settings.observer());
+        this.holds = new StoreHolds(settings, observer);
         this.inspection = new StoreInspection(store, holds);
-        this.calls = new CallsUnderWay(settings.maxCallsUnderWay);
+        this.calls = new CallsUnderWay(maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);
     }
 
@@ -111,9 +110,9 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         if (joined != null) {
             return Optional.of(joined);
         }
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key, LockKind.EXCLUSIVE);
         String owner = newOwner();
-        try (LeaseStore.Acquisition attempt = store.begin(key, owner, holds.storeLease(lease))) {
+        try (LeaseStore.Acquisition attempt = store.begin(key, owner, settings.storeLease(lease))) {
             return Optional.ofNullable(observed(observed, tryTake(attempt, key, owner, lease)));
         } catch (RuntimeException e) {
             observed.failed(e);
@@ -190,7 +189,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      * @return the watchdog lease
      */
     public Duration watchdogLease() {
-        return watchdogLease;
+        return settings.watchdogLease();
     }
 
     /**
@@ -199,7 +198,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      * @return the renew interval
      */
     public Duration renewInterval() {
-        return renewInterval;
+        return settings.renewInterval();
     }
 
     /**
@@ -208,7 +207,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      * @return the shutdown grace period
      */
     public Duration shutdownGracePeriod() {
-        return shutdownGracePeriod;
+        return settings.shutdownGracePeriod();
     }
 
     /**
@@ -223,13 +222,13 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         }
         closed = true;
         try {
-            int abandoned = holds.close(shutdownGracePeriod.toNanos());
+            int abandoned = holds.close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
                 log.warn(
                         "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are"
                                 + " reported lost and expire with their leases",
                         abandoned,
-                        shutdownGracePeriod);
+                        settings.shutdownGracePeriod());
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -296,11 +295,11 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         }
         boolean unbounded = waitNanos == FOREVER;
         long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key, LockKind.EXCLUSIVE);
         String owner = newOwner();
         inspection.waitStarted(key);
         try (BoundedAcquisition attempt = new BoundedAcquisition(
-                store.begin(key, owner, holds.storeLease(lease)), store, calls, key, deadline, unbounded)) {
+                store.begin(key, owner, settings.storeLease(lease)), store, calls, key, deadline, unbounded)) {
             while (true) {
                 if (closed) {
                     throw closedLock(key);

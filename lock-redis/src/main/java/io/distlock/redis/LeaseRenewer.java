@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.redis.LockCommands.Ownership;
+import io.distlock.spi.HoldSettings;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,9 +35,7 @@ final class LeaseRenewer implements AutoCloseable {
 
     private final LockCommands commands;
     private final boolean clustered;
-    private final long leaseMillis;
-    /** Zero for no maximum hold. */
-    private final long maxHoldNanos;
+    private final HoldSettings settings;
 
     private final Duration interval;
     private final ScheduledThreadPoolExecutor scheduler;
@@ -52,22 +50,12 @@ final class LeaseRenewer implements AutoCloseable {
     private final ObserverCalls observer;
     private final ScheduledFuture<?> rounds;
 
-    /**
-     * @param maxHold how long a hold is renewed at most, or null for as long as it is held
-     */
-    LeaseRenewer(
-            LockCommands commands,
-            boolean clustered,
-            Duration lease,
-            Duration interval,
-            @Nullable Duration maxHold,
-            ObserverCalls observer) {
-        this.maxHoldNanos = maxHold == null ? 0 : maxHold.toNanos();
+    LeaseRenewer(LockCommands commands, boolean clustered, HoldSettings settings, ObserverCalls observer) {
+        this.settings = settings;
         this.observer = observer;
         this.commands = commands;
         this.clustered = clustered;
-        this.leaseMillis = lease.toMillis();
-        this.interval = interval;
+        this.interval = settings.renewInterval();
         // A round must be over before the next one starts, or a reply that never comes would make that one skip its
         // holds.
         this.roundTimeoutNanos = Math.min(commands.commandTimeoutNanos(), interval.toNanos() / 4 * 3);
@@ -93,7 +81,7 @@ final class LeaseRenewer implements AutoCloseable {
     }
 
     long leaseMillis() {
-        return leaseMillis;
+        return settings.watchdogLease().toMillis();
     }
 
     Duration interval() {
@@ -167,15 +155,14 @@ final class LeaseRenewer implements AutoCloseable {
         scheduler.schedule(this::checkDeadlines, Math.max(0, earliestExpiry), TimeUnit.NANOSECONDS);
     }
 
-    /** Whether a hold was held for the maximum hold, by this process's clock: renewals stop then. */
     private boolean pastMaxHold(Hold hold) {
-        return maxHoldNanos > 0 && System.nanoTime() - hold.acquiredNanos() - maxHoldNanos >= 0;
+        return settings.pastMaxHold(hold.acquiredNanos());
     }
 
     private void renew(List<Hold> batch) {
         ScriptCall<List<Ownership>> call;
         try {
-            call = commands.renew(batch, leaseMillis);
+            call = commands.renew(batch, leaseMillis());
         } catch (RuntimeException e) {
             renewalFailed(batch, e);
             return;
@@ -201,7 +188,7 @@ final class LeaseRenewer implements AutoCloseable {
             Hold hold = batch.get(i);
             Ownership result = results.get(i);
             if (result == Ownership.OWNED) {
-                hold.leaseAtLeast(sentNanos, leaseMillis);
+                hold.leaseAtLeast(sentNanos, leaseMillis());
                 renewed++;
             } else {
                 hold.markLost(result.lossReason());

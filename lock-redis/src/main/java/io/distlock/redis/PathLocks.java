@@ -1,7 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.monitor.LockKind;
-import java.time.Duration;
+import io.distlock.spi.HoldSettings;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,10 +15,8 @@ final class PathLocks {
     private final WaitingRoom waitingRoom;
     private final LiveHolds live;
     private final boolean clustered;
-    private final Duration watchdogLease;
-    private final Duration renewInterval;
+    private final HoldSettings settings;
     private final ObserverCalls observer;
-    private final @Nullable Duration maxHold;
 
     /** Guarded by this. */
     private @Nullable LeaseRenewer renewer;
@@ -34,18 +32,14 @@ final class PathLocks {
             WaitingRoom waitingRoom,
             LiveHolds live,
             boolean clustered,
-            Duration watchdogLease,
-            Duration renewInterval,
-            @Nullable Duration maxHold,
+            HoldSettings settings,
             ObserverCalls observer) {
-        this.maxHold = maxHold;
+        this.settings = settings;
         this.observer = observer;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
         this.live = live;
         this.clustered = clustered;
-        this.watchdogLease = watchdogLease;
-        this.renewInterval = renewInterval;
     }
 
     PathCommands commands() {
@@ -64,7 +58,7 @@ final class PathLocks {
         }
         synchronized (this) {
             if (holds == null) {
-                renewer = new LeaseRenewer(commands, clustered, watchdogLease, renewInterval, maxHold, observer);
+                renewer = new LeaseRenewer(commands, clustered, settings, observer);
                 Releaser releaser =
                         new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer);
                 holds = new Holds(commands, live, renewer, releaser, LockKind.PATH);

@@ -1,8 +1,8 @@
 package io.distlock.redis;
 
-import io.distlock.Lease;
 import io.distlock.monitor.LockKind;
-import io.distlock.monitor.LockObserver;
+import io.distlock.spi.HoldSettings;
+import io.distlock.spi.LockBuilder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -15,8 +15,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
-/** Settings of a {@link RedisLock}; created by {@link RedisLock#builder(RedisTemplate)}. */
-public final class RedisLockBuilder {
+/**
+ * Settings of a {@link RedisLock}: those every engine shares ({@link LockBuilder}) and Redis's own; created by {@link
+ * RedisLock#builder(RedisTemplate)}.
+ */
+public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
     private static final String KEY_PROBE = "distlock:{probe}";
@@ -24,13 +27,8 @@ public final class RedisLockBuilder {
     private final RedisTemplate<String, ?> template;
     private final LettuceConnectionFactory connectionFactory;
     String keyPrefix = "distlock:";
-    private Duration watchdogLease = Duration.ofSeconds(30);
-    private @Nullable Duration renewInterval;
-    private @Nullable Duration maxHold;
     private @Nullable ReleaseSubscription releaseSubscription;
     private boolean shardedPubSub = true;
-    private Duration shutdownGracePeriod = Duration.ofSeconds(10);
-    private LockObserver observer = LockObserver.NONE;
 
     private int acknowledgingReplicas;
     private @Nullable Duration acknowledgementTimeout;
@@ -49,42 +47,6 @@ public final class RedisLockBuilder {
      */
     public RedisLockBuilder keyPrefix(String keyPrefix) {
         this.keyPrefix = keyPrefix;
-        return this;
-    }
-
-    /**
-     * Sets the lease of auto-renewed acquisitions: how long a lock outlives a holder that died.
-     *
-     * @param watchdogLease from 100 ms to {@link Lease#MAX_FIXED}; default 30 s
-     * @return this builder
-     */
-    public RedisLockBuilder watchdogLease(Duration watchdogLease) {
-        this.watchdogLease = watchdogLease;
-        return this;
-    }
-
-    /**
-     * Sets how often auto-renewed leases are renewed.
-     *
-     * @param renewInterval positive and shorter than the watchdog lease; default a third of it
-     * @return this builder
-     */
-    public RedisLockBuilder renewInterval(Duration renewInterval) {
-        this.renewInterval = renewInterval;
-        return this;
-    }
-
-    /**
-     * Sets the longest time an auto-renewed lease is kept alive: past it, renewals stop, the lease runs out in Redis
-     * within the watchdog lease, and the holder is then told it lost the lock ({@link
-     * io.distlock.LockLostException.Reason#MAX_HOLD_REACHED}), as if it had died. It bounds how long a holder that hung
-     * keeps the key from everyone else. Fixed leases and explicit {@code extend} calls are not bounded by it.
-     *
-     * @param maxHold longer than the watchdog lease, or null for none; default none
-     * @return this builder
-     */
-    public RedisLockBuilder maxHold(@Nullable Duration maxHold) {
-        this.maxHold = maxHold;
         return this;
     }
 
@@ -112,33 +74,6 @@ public final class RedisLockBuilder {
      */
     public RedisLockBuilder shardedPubSub(boolean shardedPubSub) {
         this.shardedPubSub = shardedPubSub;
-        return this;
-    }
-
-    /**
-     * Sets how long {@link RedisLock#close()} keeps renewing and waits for held locks to be released before it reports
-     * them lost.
-     *
-     * @param shutdownGracePeriod zero or positive; default 10 s
-     * @return this builder
-     */
-    public RedisLockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
-        this.shutdownGracePeriod = shutdownGracePeriod;
-        return this;
-    }
-
-    /**
-     * Sets what hears the lock's acquisitions, holds, renewals and handovers, such as distlock's Micrometer binding.
-     *
-     * @param observer the observer; {@link LockObserver#NONE}, the default, hears nothing
-     * @return this builder
-     * @throws IllegalArgumentException if the observer is null
-     */
-    public RedisLockBuilder observer(LockObserver observer) {
-        if (observer == null) {
-            throw new IllegalArgumentException("observer must not be null; use LockObserver.NONE for none");
-        }
-        this.observer = observer;
         return this;
     }
 
@@ -171,10 +106,11 @@ public final class RedisLockBuilder {
      * @throws IllegalArgumentException naming the setting that is out of range
      */
     public RedisLock build() {
-        validateLeaseSettings();
+        HoldSettings settings = holdSettings();
+        validateKeyPrefix();
         validateReplicaAcknowledgements();
         String instanceId = OwnerTokens.newInstanceId();
-        return wire(instanceId, singleServer(instanceId));
+        return wire(instanceId, singleServer(instanceId), settings);
     }
 
     /**
@@ -182,15 +118,15 @@ public final class RedisLockBuilder {
      * it with its nodes.
      *
      * @param instanceId this lock's id, which its commands put into waiters' marks and release announcements
+     * @param settings the settings of the lock's holds, checked together
      */
-    RedisLock wire(String instanceId, LockServers servers) {
+    RedisLock wire(String instanceId, LockServers servers, HoldSettings settings) {
         RedisKeys keys = new RedisKeys(keyPrefix);
         LockCommands commands = servers.commands();
         WaitingRoom waitingRoom = servers.waitingRoom();
         LiveHolds live = new LiveHolds();
-        ObserverCalls observerCalls = new ObserverCalls(observer);
-        LeaseRenewer renewer = new LeaseRenewer(
-                commands, servers.clustered(), watchdogLease, effectiveRenewInterval(), maxHold, observerCalls);
+        ObserverCalls observerCalls = new ObserverCalls(settings.observer());
+        LeaseRenewer renewer = new LeaseRenewer(commands, servers.clustered(), settings, observerCalls);
         FairHandovers handovers =
                 servers.fair() == null ? new FairHandovers() : servers.fair().handovers();
         LockSubscriptions subscriptions = new LockSubscriptions(
@@ -211,15 +147,7 @@ public final class RedisLockBuilder {
                 () -> servers.evictionChecks().forEach(EvictionPolicyCheck::runOnce));
         PathLocks paths = servers.paths() == null
                 ? null
-                : new PathLocks(
-                        servers.paths(),
-                        waitingRoom,
-                        live,
-                        servers.clustered(),
-                        watchdogLease,
-                        effectiveRenewInterval(),
-                        maxHold,
-                        observerCalls);
+                : new PathLocks(servers.paths(), waitingRoom, live, servers.clustered(), settings, observerCalls);
         return new RedisLock(
                 template,
                 servers.name(),
@@ -250,32 +178,13 @@ public final class RedisLockBuilder {
                         renewer,
                         paths,
                         servers.evictionChecks(),
-                        shutdownGracePeriod,
+                        settings.shutdownGracePeriod(),
                         log));
     }
 
-    /** The checks of {@link #build()} that hold for a Redlock's settings too. */
-    void validateLeaseSettings() {
+    /** Checks the key prefix, which a Redlock's settings share. */
+    void validateKeyPrefix() {
         new RedisKeys(keyPrefix);
-        if (watchdogLease == null
-                || watchdogLease.compareTo(Duration.ofMillis(100)) < 0
-                || watchdogLease.compareTo(Lease.MAX_FIXED) > 0) {
-            throw new IllegalArgumentException(
-                    "watchdog lease must be from 100 ms to " + Lease.MAX_FIXED + ", but was " + watchdogLease);
-        }
-        Duration interval = effectiveRenewInterval();
-        if (interval.isZero() || interval.isNegative() || interval.compareTo(watchdogLease) >= 0) {
-            throw new IllegalArgumentException("renew interval must be positive and shorter than the watchdog lease ("
-                    + watchdogLease + "), but was " + interval);
-        }
-        if (maxHold != null && maxHold.compareTo(watchdogLease) <= 0) {
-            throw new IllegalArgumentException("max hold must be longer than the watchdog lease (" + watchdogLease
-                    + "), or null for none, but was " + maxHold);
-        }
-        if (shutdownGracePeriod == null || shutdownGracePeriod.isNegative()) {
-            throw new IllegalArgumentException(
-                    "shutdown grace period must be zero or positive, but was " + shutdownGracePeriod);
-        }
     }
 
     private LockServers singleServer(String instanceId) {
@@ -326,10 +235,6 @@ public final class RedisLockBuilder {
         return acknowledgingReplicas == 0
                 ? null
                 : new ReplicaAcknowledgement(acknowledgingReplicas, acknowledgementTimeout.toMillis());
-    }
-
-    private Duration effectiveRenewInterval() {
-        return renewInterval != null ? renewInterval : watchdogLease.dividedBy(3);
     }
 
     /**

@@ -1,22 +1,23 @@
 package io.distlock.redis;
 
-import io.distlock.Lease;
-import io.distlock.monitor.LockObserver;
+import io.distlock.spi.HoldSettings;
+import io.distlock.spi.LockBuilder;
 import io.lettuce.core.ClientOptions;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** Settings of a {@link Redlock}; created by {@link Redlock#builder(List)}. */
-public final class RedlockBuilder {
+/**
+ * Settings of a {@link Redlock}: those every engine shares ({@link LockBuilder}) and the vote's own; created by {@link
+ * Redlock#builder(List)}.
+ */
+public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
 
     private static final Logger log = LoggerFactory.getLogger(Redlock.class);
 
@@ -44,63 +45,6 @@ public final class RedlockBuilder {
     }
 
     /**
-     * Sets the lease of auto-renewed acquisitions: how long a lock outlives a holder that died.
-     *
-     * @param watchdogLease from 100 ms to {@link Lease#MAX_FIXED}; default 30 s
-     * @return this builder
-     */
-    public RedlockBuilder watchdogLease(Duration watchdogLease) {
-        settings.watchdogLease(watchdogLease);
-        return this;
-    }
-
-    /**
-     * Sets how often auto-renewed leases are renewed.
-     *
-     * @param renewInterval positive and shorter than the watchdog lease; default a third of it
-     * @return this builder
-     */
-    public RedlockBuilder renewInterval(Duration renewInterval) {
-        settings.renewInterval(renewInterval);
-        return this;
-    }
-
-    /**
-     * Sets the longest time an auto-renewed lease is kept alive, as {@link RedisLockBuilder#maxHold(Duration)}.
-     *
-     * @param maxHold longer than the watchdog lease, or null for none; default none
-     * @return this builder
-     */
-    public RedlockBuilder maxHold(@Nullable Duration maxHold) {
-        settings.maxHold(maxHold);
-        return this;
-    }
-
-    /**
-     * Sets how long {@link Redlock#close()} keeps renewing and waits for held locks to be released before it reports
-     * them lost.
-     *
-     * @param shutdownGracePeriod zero or positive; default 10 s
-     * @return this builder
-     */
-    public RedlockBuilder shutdownGracePeriod(Duration shutdownGracePeriod) {
-        settings.shutdownGracePeriod(shutdownGracePeriod);
-        return this;
-    }
-
-    /**
-     * Sets what hears the lock's acquisitions, holds, renewals and handovers, such as distlock's Micrometer binding.
-     *
-     * @param observer the observer; {@link LockObserver#NONE}, the default, hears nothing
-     * @return this builder
-     * @throws IllegalArgumentException if the observer is null
-     */
-    public RedlockBuilder observer(LockObserver observer) {
-        settings.observer(observer);
-        return this;
-    }
-
-    /**
      * Sets the share of every lease that is allowed for the clocks of the client and the nodes running at different
      * speeds: a hold counts its lease as over {@code lease * clockDriftFactor + 2 ms} before the nodes would.
      *
@@ -122,7 +66,8 @@ public final class RedlockBuilder {
         if (!(clockDriftFactor >= 0 && clockDriftFactor <= 0.5)) {
             throw new IllegalArgumentException("clock drift factor must be from 0 to 0.5, but was " + clockDriftFactor);
         }
-        settings.validateLeaseSettings();
+        HoldSettings holdSettings = holdSettings();
+        settings.validateKeyPrefix();
         String instanceId = OwnerTokens.newInstanceId();
         ReleaseChannels channels = ReleaseChannels.classicOnly(new RedisKeys(settings.keyPrefix).releaseChannel());
         List<SingleNodeCommands> commands = new ArrayList<>(nodes.size());
@@ -147,7 +92,8 @@ public final class RedlockBuilder {
                 List.copyOf(evictionChecks),
                 null,
                 null);
-        return new Redlock(settings.wire(instanceId, servers), nodes.size(), quorum.quorum(), clockDriftFactor);
+        return new Redlock(
+                settings.wire(instanceId, servers, holdSettings), nodes.size(), quorum.quorum(), clockDriftFactor);
     }
 
     /**
