@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <H> the backend's hold
  */
-public final class HoldHandle<H> implements LockHandle {
+public final class HoldHandle<H extends HeldKey> implements LockHandle {
 
     private static final Logger log = LoggerFactory.getLogger(HoldHandle.class);
     private static final Cleaner DROPPED_HANDLES = Cleaner.create(task -> {
@@ -75,17 +75,17 @@ public final class HoldHandle<H> implements LockHandle {
 
     @Override
     public String key() {
-        return holds.key(hold);
+        return hold.key();
     }
 
     @Override
     public long fencingToken() {
-        return holds.fencingToken(hold);
+        return hold.fencingToken();
     }
 
     @Override
     public String ownerToken() {
-        return holds.ownerToken(hold);
+        return hold.ownerToken();
     }
 
     @Override
@@ -179,7 +179,7 @@ public final class HoldHandle<H> implements LockHandle {
 
     /** The current thread owns this handle's hold through a {@link JavaLockView}. */
     void boundToCurrentThread() {
-        holds.boundTo(hold, Thread.currentThread().getName());
+        hold.boundTo(Thread.currentThread().getName());
     }
 
     private IllegalStateException alreadyReleased() {
@@ -194,8 +194,8 @@ public final class HoldHandle<H> implements LockHandle {
     }
 
     /** Runs when a handle was collected; does nothing if it had been released. Holds no reference to the handle. */
-    private record ForgetDropped<H>(HoldOperations<H> holds, H hold, Lease lease, AtomicBoolean released)
-            implements Runnable {
+    private record ForgetDropped<H extends HeldKey>(
+            HoldOperations<H> holds, H hold, Lease lease, AtomicBoolean released) implements Runnable {
 
         @Override
         public void run() {
@@ -205,7 +205,7 @@ public final class HoldHandle<H> implements LockHandle {
             log.warn(
                     "A handle of lock '{}' was dropped without being released: it is no longer renewed, and the key "
                             + "expires with its lease. Release every handle, for example with try-with-resources",
-                    holds.key(hold));
+                    hold.key());
             holds.dropped(hold, lease);
         }
     }

@@ -15,31 +15,7 @@ import java.util.function.Consumer;
  *
  * @param <H> the backend's hold
  */
-public interface HoldOperations<H> {
-
-    /**
-     * The key of a hold.
-     *
-     * @param hold the hold
-     * @return the key as the application named it
-     */
-    String key(H hold);
-
-    /**
-     * The fencing token of a hold, which its re-entries share.
-     *
-     * @param hold the hold
-     * @return the fencing token
-     */
-    long fencingToken(H hold);
-
-    /**
-     * The secret that identifies a hold in the store.
-     *
-     * @param hold the hold
-     * @return the owner token
-     */
-    String ownerToken(H hold);
+public interface HoldOperations<H extends HeldKey> {
 
     /**
      * Whether a hold still owns its key, asking the store if the backend's answer depends on it.
@@ -128,12 +104,4 @@ public interface HoldOperations<H> {
      * @param handleLease the lease the dropped handle asked for
      */
     void dropped(H hold, Lease handleLease);
-
-    /**
-     * Records that a thread owns a hold through a {@link JavaLockView}, so that the lock's inspection names it.
-     *
-     * @param hold the hold
-     * @param threadName the owning thread's name
-     */
-    void boundTo(H hold, String threadName);
 }

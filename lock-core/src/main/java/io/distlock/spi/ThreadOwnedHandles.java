@@ -36,7 +36,8 @@ public final class ThreadOwnedHandles {
      * @param <H> the backend's hold
      * @return the hold, or null if the current thread holds none that fits
      */
-    public <H> @Nullable H heldByCurrentThread(String key, HoldOperations<H> holds, Predicate<? super H> which) {
+    public <H extends HeldKey> @Nullable H heldByCurrentThread(
+            String key, HoldOperations<H> holds, Predicate<? super H> which) {
         Predicate<LockHandle> accepted = handle -> {
             H hold = holdOf(handle, holds);
             return hold != null && which.test(hold);
@@ -77,7 +78,7 @@ public final class ThreadOwnedHandles {
     }
 
     @SuppressWarnings("unchecked") // a handle made for these holds is on one of their holds
-    private static <H> @Nullable H holdOf(LockHandle handle, HoldOperations<H> holds) {
+    private static <H extends HeldKey> @Nullable H holdOf(LockHandle handle, HoldOperations<H> holds) {
         return handle instanceof HoldHandle<?> own && own.belongsTo(holds) ? (H) own.hold() : null;
     }
 

@@ -6,6 +6,7 @@ import io.distlock.LockLostException.Reason;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
+import io.distlock.spi.HeldKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * clock, a deadline that never lies after the store's expiry: every deadline counts from before the request that set the
  * lease was sent.
  */
-final class StoreHold {
+final class StoreHold implements HeldKey {
 
     private enum State {
         HELD,
@@ -65,15 +66,18 @@ final class StoreHold {
         this.deadlineNanos = sentNanos + storeLease.toNanos();
     }
 
-    String key() {
+    @Override
+    public String key() {
         return key;
     }
 
-    String owner() {
+    @Override
+    public String ownerToken() {
         return owner;
     }
 
-    long fencingToken() {
+    @Override
+    public long fencingToken() {
         return lease.fencingToken();
     }
 
@@ -272,7 +276,8 @@ final class StoreHold {
     }
 
     /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
-    void boundTo(String threadName) {
+    @Override
+    public void boundTo(String threadName) {
         boundThread = threadName;
     }
 

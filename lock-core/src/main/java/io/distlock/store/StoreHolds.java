@@ -60,21 +60,6 @@ final class StoreHolds implements HoldOperations<StoreHold> {
     }
 
     @Override
-    public String key(StoreHold hold) {
-        return hold.key();
-    }
-
-    @Override
-    public long fencingToken(StoreHold hold) {
-        return hold.fencingToken();
-    }
-
-    @Override
-    public String ownerToken(StoreHold hold) {
-        return hold.owner();
-    }
-
-    @Override
     public boolean isHeld(StoreHold hold) {
         return hold.isHeld();
     }
@@ -171,11 +156,6 @@ final class StoreHolds implements HoldOperations<StoreHold> {
     /** Whether a live hold of this lock holds the key now. */
     boolean holdsKey(String key) {
         return live.stream().anyMatch(hold -> hold.key().equals(key) && hold.isHeld());
-    }
-
-    @Override
-    public void boundTo(StoreHold hold, String threadName) {
-        hold.boundTo(threadName);
     }
 
     @Override

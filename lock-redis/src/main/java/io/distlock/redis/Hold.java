@@ -6,6 +6,7 @@ import io.distlock.LockLostException.Reason;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver.Holding;
+import io.distlock.spi.HeldKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * <em>sent</em>, plus the lease it set, by the monotonic clock. Once that passes without a newer confirmation the hold
  * counts as lost, even if Redis would still answer that it owns the key.
  */
-final class Hold {
+final class Hold implements HeldKey {
 
     private static final Object RELEASED = new Object();
     private static final Holding UNOBSERVED = new Holding() {};
@@ -100,7 +101,8 @@ final class Hold {
         return kind;
     }
 
-    String key() {
+    @Override
+    public String key() {
         return key;
     }
 
@@ -112,7 +114,13 @@ final class Hold {
         return token;
     }
 
-    long fencingToken() {
+    @Override
+    public String ownerToken() {
+        return token;
+    }
+
+    @Override
+    public long fencingToken() {
         return fencingToken;
     }
 
@@ -249,7 +257,8 @@ final class Hold {
     }
 
     /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
-    void boundTo(@Nullable String threadName) {
+    @Override
+    public void boundTo(String threadName) {
         boundThread = threadName;
     }
 

@@ -160,21 +160,6 @@ final class Holds implements HoldOperations<Hold> {
     }
 
     @Override
-    public String key(Hold hold) {
-        return hold.key();
-    }
-
-    @Override
-    public long fencingToken(Hold hold) {
-        return hold.fencingToken();
-    }
-
-    @Override
-    public String ownerToken(Hold hold) {
-        return hold.token();
-    }
-
-    @Override
     public void release(Hold hold, Lease handleLease) {
         releaser.release(hold, handleLease);
     }
@@ -188,11 +173,6 @@ final class Holds implements HoldOperations<Hold> {
     @Override
     public CompletionStage<Void> releaseAsync(Hold hold, Lease handleLease) {
         return releaser.releaseAsync(hold, handleLease).whenCompleteAsync((done, failure) -> {}, AsyncThreads.shared());
-    }
-
-    @Override
-    public void boundTo(Hold hold, String threadName) {
-        hold.boundTo(threadName);
     }
 
     @Override
