@@ -51,20 +51,15 @@ import java.util.concurrent.CompletionStage;
  * is never shortened by a nested acquisition or a renewal: it is at least as long as the longest lease an open handle
  * asked for. {@link LockHandle#extend(Duration)} sets it exactly.
  *
- * <h2>Shutdown</h2>
- * An implementation that is closed (the application shuts down) refuses new acquisitions and wakes waiting ones with
- * {@link IllegalStateException}. Locks still held keep their leases for a grace period and are then reported lost.
- *
- * <h2>Failures</h2>
+ * <h2>Failures and shutdown</h2>
  * Invalid arguments throw {@link IllegalArgumentException} naming the argument and what is allowed. When the store
  * cannot be asked, methods throw {@link LockBackendException}, never a plain "not acquired". A waiting form ends no
  * later than its wait time, or 200 ms after it when an attempt is still on its way: if the store answered earlier
  * attempts of the same call, the lock counts as not acquired; if the store never answered, {@link LockBackendException}
  * is thrown. An abandoned attempt is always followed by a release with its owner token, which the store runs after the
- * attempt, so a lock granted after its caller gave up is freed again at once.
- *
- * <h2>Keys</h2>
- * A key is any non-blank text of at most {@value #MAX_KEY_LENGTH} characters. It is a value, never evaluated.
+ * attempt, so a lock granted after its caller gave up is freed again at once. An implementation that is closed (the
+ * application shuts down) refuses new acquisitions and wakes waiting ones with {@link IllegalStateException}; locks
+ * still held keep their leases for a grace period and are then reported lost.
  *
  * <h2>Several keys at once</h2>
  * {@link #tryAcquireAll}, {@link #acquireAll} and {@link #callWithLocks} take several keys all or none, for work that
@@ -78,7 +73,7 @@ import java.util.concurrent.CompletionStage;
  */
 public interface Lock {
 
-    /** The longest key accepted, in characters. */
+    /** The longest key accepted, in characters: a key is any non-blank text up to it, a value never evaluated. */
     int MAX_KEY_LENGTH = 1024;
 
     /** The most keys that one multi-key call takes, duplicates included; see "Several keys at once" above. */
@@ -293,39 +288,46 @@ public interface Lock {
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);
 
     /**
-     * The fair view of this lock, if it has one: the same keys, leases and handles, with the waiters of every process
-     * served in the order they arrived ({@code RedisLock#fair()}).
+     * The locks of another {@link Kind} on this lock's store and keys, if its backend offers the kind.
      *
-     * @return the fair lock
-     * @throws UnsupportedOperationException if this implementation has no fair view (a {@code Redlock}, for one)
+     * @param kind the kind, such as {@link Kind#FAIR}
+     * @param <V> what the kind hands out
+     * @return the kind's locks, or empty if this lock's backend lacks the kind; this default offers none
+     */
+    default <V> Optional<V> kind(Kind<V> kind) {
+        return Optional.empty();
+    }
+
+    /**
+     * The fair lock of this lock's keys ({@link Kind#FAIR}).
+     *
+     * @return {@code Kind.FAIR.of(this)}
+     * @throws UnsupportedOperationException if the backend lacks the kind
      */
     default Lock fair() {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no fair lock");
+        return Kind.FAIR.of(this);
     }
 
     /**
-     * The read side of this lock's keys, if it has one: readers share a key, and exclude and are excluded by this
-     * lock's own acquisitions, which are the writers ({@code ReadLock}).
+     * The read side of this lock's keys ({@link Kind#READ}).
      *
-     * @return the read lock
-     * @throws UnsupportedOperationException if this implementation has no read lock (a {@code Redlock}, for one)
+     * @return {@code Kind.READ.of(this)}
+     * @throws UnsupportedOperationException if the backend lacks the kind
      */
     default Lock reading() {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no read lock");
+        return Kind.READ.of(this);
     }
 
     /**
-     * Locks on the paths of a named tree, if this implementation has them: a path conflicts with itself, its ancestors
-     * and its descendants, never with its siblings; each method of the returned lock takes a path ({@code "A/C"}) where
-     * it takes a key ({@code PathLock}).
+     * The path lock of a named tree ({@link Kind#PATH}).
      *
      * @param tree the tree's name, such as {@code project:42}
-     * @return the path lock of that tree
+     * @return {@code Kind.PATH.of(this).tree(tree)}
      * @throws IllegalArgumentException if the tree's name is invalid
-     * @throws UnsupportedOperationException if this implementation has no path lock (a {@code Redlock}, for one)
+     * @throws UnsupportedOperationException if the backend lacks the kind
      */
     default Lock tree(String tree) {
-        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no path lock");
+        return Kind.PATH.of(this).tree(tree);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.distlock.autoconfigure;
 
 import io.distlock.DistributedLock;
+import io.distlock.Kind;
 import io.distlock.Lock;
 import io.distlock.annotation.DistributedLockAdvisor;
 import io.distlock.annotation.DistributedLockDefinitionException;
@@ -8,10 +9,11 @@ import io.distlock.annotation.LockedMethods;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +32,7 @@ import org.springframework.util.ClassUtils;
  * Makes sure no {@code @DistributedLock} method runs without its lock unnoticed. Once all singletons exist, it collects
  * the annotated methods of every bean: those created so far, lazy ones by their declared type, and those created
  * before post-processors ran. Start-up then fails, with the reason and the fix, if there is no single {@link Lock} for
- * them, if that Lock lacks the fair view, read side or path locks that some of them ask for, or if a bean with
+ * them, if that Lock lacks a lock {@link Kind} that some of them ask for, or if a bean with
  * annotated methods was created without distlock's proxy. With {@code distlock.enabled=false} it only warns, naming
  * the methods that run unlocked.
  */
@@ -41,9 +43,8 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     private final Environment environment;
     private final boolean enabled;
     private final Set<String> created = new ConcurrentSkipListSet<>();
-    private final Set<String> fair = new ConcurrentSkipListSet<>();
-    private final Set<String> read = new ConcurrentSkipListSet<>();
-    private final Set<String> tree = new ConcurrentSkipListSet<>();
+    /** The methods that ask for each kind beside the exclusive lock. */
+    private final Map<Kind<?>, Set<String>> kinds = new ConcurrentHashMap<>();
 
     LockedMethodsGuard(ConfigurableListableBeanFactory beanFactory, Environment environment, boolean enabled) {
         this.beanFactory = beanFactory;
@@ -83,31 +84,7 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
                             + String.join(", ", annotated) + ".",
                     "To run them without a lock deliberately, set distlock.enabled=false.");
         }
-        String fairProblem = fair.isEmpty() ? null : viewProblem("fair view", Lock::fair);
-        if (fairProblem != null) {
-            throw new DistributedLockStartupException(
-                    "@DistributedLock(fair = true) methods cannot run, because " + fairProblem + ". Methods: "
-                            + String.join(", ", fair) + ".",
-                    "Remove fair = true from them, or give them a Lock with a fair view, such as a RedisLock (a"
-                            + " Redlock has none).");
-        }
-        String readProblem = read.isEmpty() ? null : viewProblem("read view", Lock::reading);
-        if (readProblem != null) {
-            throw new DistributedLockStartupException(
-                    "@DistributedLock(read = true) methods cannot run, because " + readProblem + ". Methods: "
-                            + String.join(", ", read) + ".",
-                    "Remove read = true from them, or give them a Lock with a read side, such as a RedisLock (a"
-                            + " Redlock has none).");
-        }
-        // Any valid name will do: asking for a tree's path lock only checks the name, and reaches no store.
-        String treeProblem = tree.isEmpty() ? null : viewProblem("path lock", lock -> lock.tree("distlock-check"));
-        if (treeProblem != null) {
-            throw new DistributedLockStartupException(
-                    "@DistributedLock(tree = ..., path = ...) methods cannot run, because " + treeProblem
-                            + ". Methods: " + String.join(", ", tree) + ".",
-                    "Lock them by key instead, or give them a Lock with path locks, such as a RedisLock (a Redlock"
-                            + " has none).");
-        }
+        checkKinds();
         if (!unproxied.isEmpty()) {
             throw new DistributedLockStartupException(
                     "@DistributedLock methods would run without their lock, because these beans were created before"
@@ -162,29 +139,30 @@ final class LockedMethodsGuard implements BeanPostProcessor, SmartInitializingSi
     private void describeViews(List<Method> methods) {
         for (Method method : methods) {
             DistributedLock annotation = AnnotatedElementUtils.findMergedAnnotation(method, DistributedLock.class);
-            if (annotation != null && annotation.fair()) {
-                fair.add(DistributedLockDefinitionException.describe(method));
-            }
-            if (annotation != null && annotation.read()) {
-                read.add(DistributedLockDefinitionException.describe(method));
-            }
-            if (annotation != null && !annotation.tree().isEmpty()) {
-                tree.add(DistributedLockDefinitionException.describe(method));
+            if (annotation != null) {
+                LockedMethods.kindAskedFor(annotation)
+                        .ifPresent(kind -> kinds.computeIfAbsent(kind, asked -> new ConcurrentSkipListSet<>())
+                                .add(DistributedLockDefinitionException.describe(method)));
             }
         }
     }
 
-    /** Why the single Lock lacks what some methods ask for, such as its "fair view", or null if it has it. */
-    private @Nullable String viewProblem(String view, Function<Lock, Lock> viewOf) {
+    /** Fails start-up if the single Lock lacks a kind that annotated methods ask for, naming the kind and the lock. */
+    private void checkKinds() {
         Lock lock = beanFactory.getBeanProvider(Lock.class).getIfUnique();
         if (lock == null) {
-            return null;
+            return;
         }
-        try {
-            viewOf.apply(lock);
-            return null;
-        } catch (UnsupportedOperationException e) {
-            return "the Lock bean " + lock + " has no " + view + " (" + e.getMessage() + ")";
+        for (Map.Entry<Kind<?>, Set<String>> asked : kinds.entrySet()) {
+            Kind<?> kind = asked.getKey();
+            if (lock.kind(kind).isEmpty()) {
+                throw new DistributedLockStartupException(
+                        "@DistributedLock(" + kind.annotationAttributes() + ") methods cannot run, because the Lock"
+                                + " bean " + lock + " has no " + kind
+                                + ". Methods: " + String.join(", ", asked.getValue()) + ".",
+                        "Remove " + kind.annotationAttributes() + " from them, or choose a backend that offers the "
+                                + kind + " (docs/reference/lock-kinds.md lists which do).");
+            }
         }
     }
 

@@ -334,6 +334,12 @@ class BadInputTest {
                         IllegalStateException.class,
                         "@DistributedLock(read = true) methods cannot run, because the Lock bean"),
                 row(
+                        "fair annotated method on the in-memory backend, which lacks the kind",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(FairJob.class).withPropertyValues("distlock.backend=in-memory")),
+                        IllegalStateException.class,
+                        "has no fair lock. Methods: " + FairJob.class.getName()),
+                row(
                         "annotation both read and fair",
                         () -> startWith(ReadAndFairJob.class),
                         IllegalStateException.class,

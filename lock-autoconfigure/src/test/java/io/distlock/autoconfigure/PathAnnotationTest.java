@@ -245,9 +245,9 @@ class PathAnnotationTest {
                         .getFailure()
                         .hasMessageContaining("@DistributedLock(tree = ..., path = ...) methods cannot run, because the"
                                 + " Lock bean")
-                        .hasMessageContaining("has no path lock (Redlock has no path lock)")
+                        .hasMessageContaining("Redlock[prefix=distlock:] has no path lock")
                         .hasMessageContaining("TreeJob.run(String)")
-                        .hasMessageContaining("such as a RedisLock"));
+                        .hasMessageContaining("choose a backend that offers the path lock"));
     }
 
     private LockHandle holdElsewhere(String tree, String path) throws Exception {

@@ -59,9 +59,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             }
             return invokeOnPath(invocation, locked, onPath, target, args);
         }
-        Lock taking = locked.read()
-                ? lock.get().reading()
-                : locked.fair() ? lock.get().fair() : lock.get();
+        Lock taking = locked.lockIn(lock.get());
         if (locked.severalKeys()) {
             return invokeWithKeys(invocation, locked, taking, target, args);
         }

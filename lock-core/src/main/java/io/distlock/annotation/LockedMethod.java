@@ -1,6 +1,8 @@
 package io.distlock.annotation;
 
+import io.distlock.Kind;
 import io.distlock.Lease;
+import io.distlock.Lock;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
 import java.lang.reflect.InvocationTargetException;
@@ -30,8 +32,7 @@ final class LockedMethod {
 
     private final Method method;
     private final ReturnKind kind;
-    private final boolean fair;
-    private final boolean read;
+    private final @Nullable Kind<Lock> lockKind;
     private final boolean severalKeys;
     private final List<String> keyTexts;
     private final List<Expression> keys;
@@ -50,8 +51,7 @@ final class LockedMethod {
     LockedMethod(
             Method method,
             ReturnKind kind,
-            boolean fair,
-            boolean read,
+            @Nullable Kind<Lock> lockKind,
             boolean severalKeys,
             List<String> keyTexts,
             List<? extends Expression> keys,
@@ -67,8 +67,7 @@ final class LockedMethod {
             @Nullable BeanResolver beans) {
         this.method = method;
         this.kind = kind;
-        this.fair = fair;
-        this.read = read;
+        this.lockKind = lockKind;
         this.severalKeys = severalKeys;
         this.keyTexts = keyTexts;
         this.keys = List.copyOf(keys);
@@ -112,14 +111,13 @@ final class LockedMethod {
         return holdAtLeast;
     }
 
-    /** Whether the lock is taken through the lock's fair view. */
-    boolean fair() {
-        return fair;
-    }
-
-    /** Whether the lock is taken for reading. */
-    boolean read() {
-        return read;
+    /**
+     * The lock the method's keys are taken through: the kind it asks for, or the lock itself.
+     *
+     * @throws UnsupportedOperationException if the lock lacks the kind; the start-up check refuses that earlier
+     */
+    Lock lockIn(Lock lock) {
+        return lockKind == null ? lock : lockKind.of(lock);
     }
 
     /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */

@@ -1,7 +1,9 @@
 package io.distlock.annotation;
 
 import io.distlock.DistributedLock;
+import io.distlock.Kind;
 import io.distlock.Lease;
+import io.distlock.Lock;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
 import java.lang.reflect.Method;
@@ -12,6 +14,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
@@ -147,8 +150,7 @@ public final class LockedMethods {
         return new LockedMethod(
                 method,
                 kind,
-                annotation.fair(),
-                annotation.read(),
+                keyKind(annotation),
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),
@@ -162,6 +164,22 @@ public final class LockedMethods {
                 holdAtLeast,
                 expressions.parameterNames(),
                 beanFactory == null ? null : new BeanFactoryResolver(beanFactory));
+    }
+
+    /**
+     * The lock kind an annotation asks for, beside the exclusive lock: {@link Kind#FAIR}, {@link Kind#READ} or {@link
+     * Kind#PATH}; the start-up check asks the {@link Lock} bean for it.
+     *
+     * @param annotation the annotation
+     * @return the kind, or empty for the exclusive lock
+     */
+    public static Optional<Kind<?>> kindAskedFor(DistributedLock annotation) {
+        return annotation.tree().isEmpty() ? Optional.ofNullable(keyKind(annotation)) : Optional.of(Kind.PATH);
+    }
+
+    /** The kind that a method locking keys (not paths) takes them through, or null for the exclusive lock. */
+    private static @Nullable Kind<Lock> keyKind(DistributedLock annotation) {
+        return annotation.read() ? Kind.READ : annotation.fair() ? Kind.FAIR : null;
     }
 
     private static void checkReachable(Method method) {

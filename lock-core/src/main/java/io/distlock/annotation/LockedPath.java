@@ -1,6 +1,7 @@
 package io.distlock.annotation;
 
 import io.distlock.DistributedLock;
+import io.distlock.Kind;
 import io.distlock.Lock;
 import io.distlock.spi.PrintableText;
 import java.lang.reflect.Method;
@@ -194,7 +195,7 @@ final class LockedPath {
          */
         Lock lockIn(Lock lock) {
             try {
-                return lock.tree(tree);
+                return Kind.PATH.of(lock).tree(tree);
             } catch (IllegalArgumentException e) {
                 throw invalid(
                         "tree",

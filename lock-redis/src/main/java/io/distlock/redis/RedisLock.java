@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.Kind;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockContext;
@@ -12,6 +13,7 @@ import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
+import io.distlock.spi.OfferedKinds;
 import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.List;
@@ -67,10 +69,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final LeaseRenewer renewer;
     private final Acquirer acquirer;
     private final AsyncAcquirer asyncAcquirer;
-    private final @Nullable FairLock fair;
-    private final @Nullable ReadLock reading;
     private final @Nullable KeysTogether together;
-    private final @Nullable PathLocks paths;
+    private final OfferedKinds kinds;
     private final LockInspection inspection;
     private final LockShutdown shutdown;
 
@@ -79,11 +79,9 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      *
      * @param name how the lock names itself in messages
      * @param renewer renews the auto-renewed leases of every kind but paths
-     * @param fair the fair lock, or null where there is none (a Redlock)
-     * @param reading the read lock, or null where there is none (a Redlock)
      * @param together takes several keys in one script, or null where that cannot be (a Redlock, replica
      *     acknowledgements)
-     * @param paths what the path locks share, or null where there are none (a Redlock)
+     * @param kinds the kinds beside the exclusive lock that the builder registered: none on a Redlock
      */
     RedisLock(
             RedisTemplate<String, ?> template,
@@ -92,10 +90,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
             LeaseRenewer renewer,
             Acquirer acquirer,
             AsyncAcquirer asyncAcquirer,
-            @Nullable FairLock fair,
-            @Nullable ReadLock reading,
             @Nullable KeysTogether together,
-            @Nullable PathLocks paths,
+            OfferedKinds kinds,
             LockInspection inspection,
             LockShutdown shutdown) {
         this.template = template;
@@ -104,10 +100,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         this.renewer = renewer;
         this.acquirer = acquirer;
         this.asyncAcquirer = asyncAcquirer;
-        this.fair = fair;
-        this.reading = reading;
         this.together = together;
-        this.paths = paths;
+        this.kinds = kinds;
         this.inspection = inspection;
         this.shutdown = shutdown;
     }
@@ -336,10 +330,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public FairLock fair() {
-        if (fair == null) {
-            throw new UnsupportedOperationException(name + " has no fair lock");
-        }
-        return fair;
+        return (FairLock) Kind.FAIR.of(this);
     }
 
     /**
@@ -350,10 +341,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public ReadLock reading() {
-        if (reading == null) {
-            throw new UnsupportedOperationException(name + " has no read lock");
-        }
-        return reading;
+        return (ReadLock) Kind.READ.of(this);
     }
 
     /**
@@ -367,10 +355,18 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      */
     @Override
     public PathLock tree(String tree) {
-        if (paths == null) {
-            throw new UnsupportedOperationException(name + " has no path lock");
-        }
-        return new PathLock(kit, paths, tree);
+        return (PathLock) Kind.PATH.of(this).tree(tree);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A lock of one Redis server, Sentinel or Cluster offers {@link Kind#FAIR} ({@link FairLock}), {@link Kind#READ}
+     * ({@link ReadLock}) and {@link Kind#PATH} ({@link PathLock}); the one a {@link Redlock} votes with offers none.
+     */
+    @Override
+    public <V> Optional<V> kind(Kind<V> kind) {
+        return kinds.find(kind);
     }
 
     @Override

@@ -1,8 +1,10 @@
 package io.distlock.redis;
 
+import io.distlock.Kind;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.HoldSettings;
 import io.distlock.spi.LockBuilder;
+import io.distlock.spi.OfferedKinds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -155,14 +157,10 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 renewer,
                 new Acquirer(kit, commands, waitingRoom, releaser),
                 new AsyncAcquirer(kit, commands, waitingRoom, releaser, AsyncThreads.shared()),
-                servers.fair() == null ? null : new FairLock(kit, servers.fair(), handovers, waitingRoom.readers()),
-                commands instanceof SingleNodeCommands single
-                        ? new ReadLock(kit, single, waitingRoom.readers(), true)
-                        : null,
                 commands instanceof SingleNodeCommands single && single.handsOver()
                         ? new KeysTogether(kit, single, servers.clustered(), waitingRoom::released)
                         : null,
-                paths,
+                kinds(kit, servers, handovers, paths),
                 new LockInspection(
                         keys,
                         commands,
@@ -180,6 +178,32 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                         servers.evictionChecks(),
                         settings.shutdownGracePeriod(),
                         log));
+    }
+
+    /**
+     * Registers the kinds these servers offer beside the exclusive lock, each one unit of its own: its commands (and
+     * their scripts), its holds and the lock that hands them out.
+     */
+    private static OfferedKinds kinds(
+            LockKit kit, LockServers servers, FairHandovers handovers, @Nullable PathLocks paths) {
+        OfferedKinds kinds = OfferedKinds.none();
+        if (servers.fair() != null) {
+            kinds = kinds.with(
+                    Kind.FAIR,
+                    new FairLock(
+                            kit,
+                            servers.fair(),
+                            handovers,
+                            servers.waitingRoom().readers()));
+        }
+        if (servers.commands() instanceof SingleNodeCommands single) {
+            kinds = kinds.with(
+                    Kind.READ, new ReadLock(kit, single, servers.waitingRoom().readers(), true));
+        }
+        if (paths != null) {
+            kinds = kinds.with(Kind.PATH, tree -> new PathLock(kit, paths, tree));
+        }
+        return kinds;
     }
 
     /** Checks the key prefix, which a Redlock's settings share. */
