@@ -30,14 +30,6 @@ final class FairCommands {
         this.freed = freed;
     }
 
-    /**
-     * The channel on which handovers to this instance's waiters are announced: a release channel, a colon and the
-     * instance id, so that an announcement reaches only the instance it is for.
-     */
-    static String handoverChannel(String releaseChannel, String instanceId) {
-        return releaseChannel + ":" + instanceId;
-    }
-
     /** Where this instance's waiters hear of handovers. */
     FairHandovers handovers() {
         return handovers;
@@ -127,7 +119,7 @@ final class FairCommands {
 
     /** The prefix of every instance's handover channel on the route, which the scripts take as ARGV[1]. */
     private static String handoverChannels(ReleaseChannels.Route route) {
-        return handoverChannel(route.channel(), "");
+        return ReleaseChannels.handoverChannel(route.channel(), "");
     }
 
     private static String text(Object value) {

@@ -60,8 +60,8 @@ final class FairHandovers {
     }
 
     /** A listener that gives handovers to this registry, and every other announcement to {@code others}. */
-    ReleaseSubscription.Listener routing(ReleaseSubscription.Listener others) {
-        return new ReleaseSubscription.Listener() {
+    ReleaseListener routing(ReleaseListener others) {
+        return new ReleaseListener() {
             @Override
             public void released(String message) {
                 if (isHandover(message)) {

@@ -21,7 +21,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * waiter extends it to its full lease if it still holds the lock after a third of it. A waiter of the instance that
  * runs the script is alive as that instance is: it gets its full lease at once, and hears of the handover from the
  * script's answer. A handover to another instance's waiter is announced on that instance's own channel (see {@link
- * FairCommands#handoverChannel}) as {@code !<ticket> <fencing token> <server time ms> <lease ms>}; tickets, unlike
+ * ReleaseChannels#handoverChannel}) as {@code !<ticket> <fencing token> <server time ms> <lease ms>}; tickets, unlike
  * owner tokens, are not secret. Lease time is Redis's: every deadline is compared with Redis's {@code TIME}.
  */
 final class FairScripts {

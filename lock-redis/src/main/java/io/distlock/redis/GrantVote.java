@@ -176,7 +176,7 @@ final class GrantVote {
         int busy = refused.size();
         if (votes.pastDeadline()) {
             return granted.size() + busy >= quorum
-                    ? new Busy(QuorumCommands.retryAfterSplitMillis())
+                    ? new Busy(ReleaseIds.retryAfterSplitMillis())
                     : votes.shortOfQuorum();
         }
         boolean outranked = votes.count(answer -> answer instanceof Busy refusal && ranksAbove(refusal)) > 0;
@@ -262,7 +262,7 @@ final class GrantVote {
     private long retryAfterMillis(QuorumVotes<Attempted> votes, int busy) {
         int mustFree = busy - (nodes.size() - quorum);
         if (mustFree <= 0) {
-            return QuorumCommands.retryAfterSplitMillis();
+            return ReleaseIds.retryAfterSplitMillis();
         }
         long[] ttls = votes.answers().stream()
                 .filter(answer -> answer instanceof Busy)
@@ -288,7 +288,7 @@ final class GrantVote {
                         grantIfValid(won, fencingToken, combined);
                     } else {
                         giveUp();
-                        combined.complete(System.nanoTime(), new Busy(QuorumCommands.retryAfterSplitMillis()));
+                        combined.complete(System.nanoTime(), new Busy(ReleaseIds.retryAfterSplitMillis()));
                     }
                 });
     }
@@ -299,7 +299,7 @@ final class GrantVote {
                 won.earliestSentNanos() + TimeUnit.MILLISECONDS.toNanos(leaseMillis - group.driftMillis(leaseMillis));
         if (System.nanoTime() - validUntil >= 0) {
             giveUp();
-            combined.complete(System.nanoTime(), new Busy(QuorumCommands.retryAfterSplitMillis()));
+            combined.complete(System.nanoTime(), new Busy(ReleaseIds.retryAfterSplitMillis()));
             return;
         }
         group.lateGrants().expect(token, nodes, attempts);
@@ -317,7 +317,7 @@ final class GrantVote {
         List<Integer> skip = refused;
         List<@Nullable Attempted> answers = latestAnswers;
         List<LockCommands.Attempt> latest = attempts;
-        String releaseId = QuorumCommands.newSplitReleaseId();
+        String releaseId = ReleaseIds.newSplitReleaseId();
         List<CompletableFuture<Boolean>> grantsReleased = new ArrayList<>();
         for (int node = 0; node < latest.size(); node++) {
             if (skip.contains(node)) {
@@ -330,7 +330,7 @@ final class GrantVote {
             } else {
                 latest.get(node).call().answer().thenAccept(late -> {
                     if (late instanceof Granted) {
-                        commands.releaseQuietly(key, lockKey, token, QuorumCommands.newSplitReleaseId())
+                        commands.releaseQuietly(key, lockKey, token, ReleaseIds.newSplitReleaseId())
                                 .thenRun(() -> group.releasedHere(lockKey));
                     }
                 });
@@ -342,7 +342,7 @@ final class GrantVote {
                     .thenRunAsync(
                             () -> group.releasedHere(lockKey),
                             CompletableFuture.delayedExecutor(
-                                    QuorumCommands.retryAfterSplitMillis(), TimeUnit.MILLISECONDS));
+                                    ReleaseIds.retryAfterSplitMillis(), TimeUnit.MILLISECONDS));
         }
     }
 

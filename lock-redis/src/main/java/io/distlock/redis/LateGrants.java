@@ -45,7 +45,7 @@ final class LateGrants {
         for (Late late : pending) {
             late.answer().thenAccept(answer -> {
                 if (answer instanceof Granted) {
-                    late.node().releaseQuietly(key, lockKey, token, QuorumCommands.newReleaseId());
+                    late.node().releaseQuietly(key, lockKey, token, ReleaseIds.newReleaseId());
                 }
             });
         }

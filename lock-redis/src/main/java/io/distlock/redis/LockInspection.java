@@ -28,7 +28,7 @@ final class LockInspection {
     private final LockCommands commands;
     private final LiveHolds live;
     private final WaitingRoom waitingRoom;
-    private final List<ReleaseSubscription> subscriptions;
+    private final List<ReleaseConnection> subscriptions;
     private final BooleanSupplier renewersRunning;
 
     LockInspection(
@@ -36,7 +36,7 @@ final class LockInspection {
             LockCommands commands,
             LiveHolds live,
             WaitingRoom waitingRoom,
-            List<ReleaseSubscription> subscriptions,
+            List<ReleaseConnection> subscriptions,
             BooleanSupplier renewersRunning) {
         this.keys = keys;
         this.commands = commands;
@@ -132,7 +132,7 @@ final class LockInspection {
     /** The worst state among the subscriptions (one per node for a Redlock). */
     private BackendState.Subscription subscription() {
         BackendState.Subscription worst = BackendState.Subscription.SUBSCRIBED;
-        for (ReleaseSubscription subscription : subscriptions) {
+        for (ReleaseConnection subscription : subscriptions) {
             BackendState.Subscription state = subscription.state(keys.releaseChannel());
             if (state.ordinal() > worst.ordinal()) {
                 worst = state;

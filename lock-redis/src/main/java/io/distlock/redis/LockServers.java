@@ -24,7 +24,7 @@ record LockServers(
         WaitingRoom waitingRoom,
         boolean clustered,
         ReleaseChannels channels,
-        List<ReleaseSubscription> subscriptions,
+        List<ReleaseConnection> subscriptions,
         boolean ownsSubscriptions,
         List<EvictionPolicyCheck> evictionChecks,
         @Nullable FairCommands fair,

@@ -5,19 +5,19 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Where one lock hears other instances: releases on its release channel and, with a fair lock, handovers to its
- * waiters on its own handover channel, through one {@link ReleaseSubscription} per server. Where a subscription shards,
+ * waiters on its own handover channel, through one {@link ReleaseConnection} per server. Where a subscription shards,
  * also on the sharded channels of the slot of each key its threads wait for.
  */
 final class LockSubscriptions {
 
-    private final List<ReleaseSubscription> subscriptions;
+    private final List<ReleaseConnection> subscriptions;
     private final boolean owned;
     private final ReleaseChannels channels;
     /** The classic release channel, then the fair lock's classic handover channel if there is one. */
     private final List<String> classicChannels;
 
     private final @Nullable String fairInstanceId;
-    private final ReleaseSubscription.Listener listener;
+    private final ReleaseListener listener;
 
     /**
      * @param owned whether the lock closes the subscriptions when it closes (false when the builder was given a shared
@@ -27,24 +27,24 @@ final class LockSubscriptions {
      * @param listener where the announcements go
      */
     LockSubscriptions(
-            List<ReleaseSubscription> subscriptions,
+            List<ReleaseConnection> subscriptions,
             boolean owned,
             ReleaseChannels channels,
             @Nullable String fairInstanceId,
-            ReleaseSubscription.Listener listener) {
+            ReleaseListener listener) {
         this.subscriptions = subscriptions;
         this.owned = owned;
         this.channels = channels;
         this.classicChannels = fairInstanceId == null
                 ? List.of(channels.classic())
-                : List.of(channels.classic(), FairCommands.handoverChannel(channels.classic(), fairInstanceId));
+                : List.of(channels.classic(), ReleaseChannels.handoverChannel(channels.classic(), fairInstanceId));
         this.fairInstanceId = fairInstanceId;
         this.listener = listener;
     }
 
     /** Makes sure, in the background, that every classic channel is heard. Never blocks. */
     void ensureSubscribed() {
-        for (ReleaseSubscription subscription : subscriptions) {
+        for (ReleaseConnection subscription : subscriptions) {
             for (String channel : classicChannels) {
                 subscription.ensureSubscribed(channel, listener);
             }
@@ -57,12 +57,13 @@ final class LockSubscriptions {
      * subscription shards. Never blocks.
      */
     void ensureShardSubscribed(String lockKey, boolean fair) {
-        for (ReleaseSubscription subscription : subscriptions) {
+        for (ReleaseConnection subscription : subscriptions) {
             if (subscription.shards()) {
                 String sharded = channels.shardedChannel(lockKey);
                 subscription.ensureShardSubscribed(sharded, listener);
                 if (fair && fairInstanceId != null) {
-                    subscription.ensureShardSubscribed(FairCommands.handoverChannel(sharded, fairInstanceId), listener);
+                    subscription.ensureShardSubscribed(
+                            ReleaseChannels.handoverChannel(sharded, fairInstanceId), listener);
                 }
             }
         }
@@ -70,7 +71,7 @@ final class LockSubscriptions {
 
     /** Stops hearing every channel: the lock is closing. */
     void unsubscribe() {
-        for (ReleaseSubscription subscription : subscriptions) {
+        for (ReleaseConnection subscription : subscriptions) {
             for (String channel : classicChannels) {
                 subscription.unsubscribe(channel, listener);
             }
@@ -80,7 +81,7 @@ final class LockSubscriptions {
     /** Closes the subscriptions unless they were shared through the builder. */
     void closeOwned() {
         if (owned) {
-            subscriptions.forEach(ReleaseSubscription::close);
+            subscriptions.forEach(ReleaseConnection::close);
         }
     }
 }

@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * attempt on every node. The release of an attempt that did not win a majority wakes a waiter only after a random
  * delay, so that the contenders of a split vote do not all try again at once.
  */
-final class OtherInstancesReleases implements ReleaseSubscription.Listener {
+final class OtherInstancesReleases implements ReleaseListener {
 
     /** How many recent release ids are remembered; far more than can arrive in the time one release is announced. */
     private static final int REMEMBERED_RELEASES = 1024;
@@ -49,8 +49,8 @@ final class OtherInstancesReleases implements ReleaseSubscription.Listener {
             return;
         }
         String lockKey = rest.substring(end + 1);
-        if (QuorumCommands.isSplitRelease(rest.substring(0, end))) {
-            CompletableFuture.delayedExecutor(QuorumCommands.retryAfterSplitMillis(), TimeUnit.MILLISECONDS)
+        if (ReleaseIds.isSplitRelease(rest.substring(0, end))) {
+            CompletableFuture.delayedExecutor(ReleaseIds.retryAfterSplitMillis(), TimeUnit.MILLISECONDS)
                     .execute(() -> waitingRoom.released(lockKey));
         } else {
             waitingRoom.released(lockKey);

@@ -4,7 +4,6 @@ import io.distlock.LockBackendException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -33,14 +32,11 @@ import org.jspecify.annotations.Nullable;
 final class QuorumCommands implements LockCommands {
 
     /** A split vote retries after a random delay of up to this long, so that contenders stop colliding. */
-    private static final int SPLIT_VOTE_RETRY_MAX_MILLIS = 20;
-
     private static final long DRIFT_FLOOR_MILLIS = 2;
 
     /** Starts the release id of an attempt that did not win a majority; release ids are otherwise hexadecimal. */
-    private static final String SPLIT_RELEASE = "s";
-
     private final List<SingleNodeCommands> nodes;
+
     private final int quorum;
     private final double clockDriftFactor;
     private final Consumer<String> releasedHere;
@@ -163,7 +159,7 @@ final class QuorumCommands implements LockCommands {
     @Override
     public ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst) {
         lateGrants.released(key, lockKey, token);
-        String releaseId = newReleaseId();
+        String releaseId = ReleaseIds.newReleaseId();
         List<ScriptCall<Released>> calls = send(node -> node.release(key, lockKey, token, othersFirst, releaseId));
         return combine(key, "release", calls, 0, votes -> {
             Ownership found = decideOwnership(votes, Released::ownership);
@@ -267,39 +263,12 @@ final class QuorumCommands implements LockCommands {
     @Override
     public CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token) {
         lateGrants.released(key, lockKey, token);
-        String releaseId = newReleaseId();
+        String releaseId = ReleaseIds.newReleaseId();
         List<CompletableFuture<Boolean>> releases = nodes.stream()
                 .map(node -> node.releaseQuietly(key, lockKey, token, releaseId))
                 .toList();
         return CompletableFuture.allOf(releases.toArray(CompletableFuture[]::new))
                 .thenApply(done -> releases.stream().anyMatch(CompletableFuture::join));
-    }
-
-    /**
-     * A new id for one release made on several nodes; every node announces it under this id, so other instances wake
-     * their waiters once per release (see {@link OtherInstancesReleases}). Never contains {@code {} or {@code |}.
-     */
-    static String newReleaseId() {
-        return Long.toHexString(ThreadLocalRandom.current().nextLong());
-    }
-
-    /**
-     * A new id for the release of an attempt that did not win a majority. Other instances wake their waiters for it
-     * only after a random delay ({@link #retryAfterSplitMillis()}), as the Redlock algorithm asks after a split vote:
-     * woken at once, every contender of a split would try again at the same moment and split again.
-     */
-    static String newSplitReleaseId() {
-        return SPLIT_RELEASE + newReleaseId();
-    }
-
-    /** Whether a release id is that of an attempt that did not win a majority. */
-    static boolean isSplitRelease(String releaseId) {
-        return releaseId.startsWith(SPLIT_RELEASE);
-    }
-
-    /** A random delay of 1 to {@value #SPLIT_VOTE_RETRY_MAX_MILLIS} ms before trying again after a split vote. */
-    static long retryAfterSplitMillis() {
-        return ThreadLocalRandom.current().nextLong(1, SPLIT_VOTE_RETRY_MAX_MILLIS + 1);
     }
 
     private ScriptCall<Ownership> ownership(

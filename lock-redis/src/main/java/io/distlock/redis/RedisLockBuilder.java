@@ -137,8 +137,15 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 servers.channels(),
                 servers.fair() == null ? null : instanceId,
                 handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
+        FairCommands fair = servers.fair();
         Releaser releaser = new Releaser(
-                commands, waitingRoom, live, renewer, OwnerTokens::newToken, servers.fair(), observerCalls);
+                commands,
+                waitingRoom,
+                live,
+                renewer,
+                OwnerTokens::newToken,
+                fair == null ? null : fair::release,
+                observerCalls);
         Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
         LockKit kit = new LockKit(
                 servers.name(),
@@ -214,8 +221,9 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
     private LockServers singleServer(String instanceId) {
         ScriptRunner runner = new ScriptRunner(connectionFactory);
         boolean ownsSubscription = releaseSubscription == null;
-        ReleaseSubscription subscription =
-                ownsSubscription ? new ReleaseSubscription(connectionFactory, shardedPubSub) : releaseSubscription;
+        ReleaseConnection subscription = ownsSubscription
+                ? new ReleaseConnection(connectionFactory, shardedPubSub)
+                : releaseSubscription.connection();
         ReleaseChannels channels =
                 new ReleaseChannels(new RedisKeys(keyPrefix).releaseChannel(), subscription::announcesSharded);
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();

@@ -71,12 +71,12 @@ public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
         String instanceId = OwnerTokens.newInstanceId();
         ReleaseChannels channels = ReleaseChannels.classicOnly(new RedisKeys(settings.keyPrefix).releaseChannel());
         List<SingleNodeCommands> commands = new ArrayList<>(nodes.size());
-        List<ReleaseSubscription> subscriptions = new ArrayList<>(nodes.size());
+        List<ReleaseConnection> subscriptions = new ArrayList<>(nodes.size());
         List<EvictionPolicyCheck> evictionChecks = new ArrayList<>(nodes.size());
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
             commands.add(new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
-            subscriptions.add(new ReleaseSubscription(node, false));
+            subscriptions.add(new ReleaseConnection(node, false));
             evictionChecks.add(new EvictionPolicyCheck(new StringRedisTemplate(node), runner::inBackground));
         }
         WaitingRoom waitingRoom = new WaitingRoom();

@@ -12,7 +12,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code SPUBLISH} stays within the shard that serves the key. That channel ends in a hash tag chosen to fall in the
  * key's slot, so that the script holding the key may publish on it, and one channel serves every key of a slot.
  *
- * <p>A lock announces with sharded pub/sub only once its {@link ReleaseSubscription} found that the cluster takes
+ * <p>A lock announces with sharded pub/sub only once its {@link ReleaseConnection} found that the cluster takes
  * {@code SSUBSCRIBE}; until then, and on Redis 6.2, it announces the classic way, and its subscription listens on both.
  */
 final class ReleaseChannels {
@@ -34,6 +34,14 @@ final class ReleaseChannels {
         this.classic = classic;
         this.classicRoute = new Route(classic, false);
         this.sharded = sharded;
+    }
+
+    /**
+     * The channel on which handovers to this instance's waiters are announced: a release channel, a colon and the
+     * instance id, so that an announcement reaches only the instance it is for.
+     */
+    static String handoverChannel(String releaseChannel, String instanceId) {
+        return releaseChannel + ":" + instanceId;
     }
 
     /** Releases announced the classic way on {@code classic}, always. */

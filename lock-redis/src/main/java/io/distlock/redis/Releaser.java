@@ -30,17 +30,26 @@ final class Releaser {
     private final LiveHolds live;
     private final LeaseRenewer renewer;
     private final Supplier<String> newToken;
-    private final @Nullable FairCommands fair;
+    private final @Nullable QueueRelease fair;
     private final ObserverCalls observer;
 
-    /** @param fair the fair lock's commands, or null where there is no fair lock */
+    /**
+     * The release of a hold taken through a queue in Redis (the fair lock's), which hands the key to the first waiter
+     * of that queue, of whatever instance.
+     */
+    @FunctionalInterface
+    interface QueueRelease {
+        ScriptCall<Ownership> release(String key, String lockKey, String token);
+    }
+
+    /** @param fair the release of fair holds, or null where there is no fair lock */
     Releaser(
             LockCommands commands,
             WaitingRoom waitingRoom,
             LiveHolds live,
             LeaseRenewer renewer,
             Supplier<String> newToken,
-            @Nullable FairCommands fair,
+            @Nullable QueueRelease fair,
             ObserverCalls observer) {
         this.observer = observer;
         this.commands = commands;
@@ -171,7 +180,7 @@ final class Releaser {
     }
 
     /** Releases a fair hold, which hands the key to the first waiter in its queue in Redis, of whatever instance. */
-    private static CompletableFuture<Void> releaseFair(Hold hold, FairCommands fair, boolean block) {
+    private static CompletableFuture<Void> releaseFair(Hold hold, QueueRelease fair, boolean block) {
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
         hold.lostOrNull();
         return answer(fair.release(hold.key(), hold.lockKey(), hold.token()), block)

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 import reactor.core.Disposable;
 
 /**
- * The sharded pub/sub half of a {@link ReleaseSubscription} on a Redis Cluster: each sharded release channel
+ * The sharded pub/sub half of a {@link ReleaseConnection} on a Redis Cluster: each sharded release channel
  * subscribed with {@code SSUBSCRIBE} on the master that serves its slot, and moved when the slot's master changes.
  *
  * <p>All work runs on one distlock thread, in passes that compare the channels wanted with where they are subscribed,
@@ -57,7 +57,7 @@ final class ShardedSubscriptions implements AutoCloseable {
      */
     private static final String PROBE_CHANNEL = "distlock:sharded-pub-sub-probe";
 
-    private static final ReleaseSubscription.Listener NOBODY = new ReleaseSubscription.Listener() {
+    private static final ReleaseListener NOBODY = new ReleaseListener() {
         @Override
         public void released(String message) {}
 
@@ -67,7 +67,7 @@ final class ShardedSubscriptions implements AutoCloseable {
 
     private final RedisClusterClient client;
     private final long timeoutMillis;
-    private final Map<String, Set<ReleaseSubscription.Listener>> listeners = new ConcurrentHashMap<>();
+    private final Map<String, Set<ReleaseListener>> listeners = new ConcurrentHashMap<>();
     /** The node each subscribed channel is subscribed on, by node id. */
     private final Map<String, String> nodeOfChannel = new ConcurrentHashMap<>();
 
@@ -114,7 +114,7 @@ final class ShardedSubscriptions implements AutoCloseable {
     }
 
     /** Makes sure, in the background, that the listener hears the channel. Never blocks. */
-    void ensureSubscribed(String channel, ReleaseSubscription.Listener listener) {
+    void ensureSubscribed(String channel, ReleaseListener listener) {
         listeners.computeIfAbsent(channel, any -> new CopyOnWriteArraySet<>()).add(listener);
         if (!nodeOfChannel.containsKey(channel)) {
             requestPass(0);
@@ -122,7 +122,7 @@ final class ShardedSubscriptions implements AutoCloseable {
     }
 
     /** Stops the listener hearing any channel. */
-    void unsubscribe(ReleaseSubscription.Listener listener) {
+    void unsubscribe(ReleaseListener listener) {
         listeners.values().forEach(registered -> registered.remove(listener));
     }
 
@@ -282,8 +282,8 @@ final class ShardedSubscriptions implements AutoCloseable {
         }
     }
 
-    private void forEachListener(String channel, Consumer<ReleaseSubscription.Listener> action) {
-        Set<ReleaseSubscription.Listener> registered = listeners.get(channel);
+    private void forEachListener(String channel, Consumer<ReleaseListener> action) {
+        Set<ReleaseListener> registered = listeners.get(channel);
         if (registered != null) {
             registered.forEach(action);
         }
@@ -299,7 +299,7 @@ final class ShardedSubscriptions implements AutoCloseable {
 
         @Override
         public void ssubscribed(RedisClusterNode node, String channel, long count) {
-            forEachListener(channel, ReleaseSubscription.Listener::subscribed);
+            forEachListener(channel, ReleaseListener::subscribed);
         }
 
         @Override

@@ -23,7 +23,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 
 /** The shared release subscription when subscribing fails and is retried. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-class ReleaseSubscriptionTest {
+class ReleaseConnectionTest {
 
     private static TestRedis redis;
 
@@ -53,7 +53,7 @@ class ReleaseSubscriptionTest {
     @Test
     void subscriptionThatFailedIsRetriedAndItsListenerHearsEachReleaseOnce() {
         redis.command("ACL", "SETUSER", user, "on", ">secret", "~*", "allchannels", "+@all", "-subscribe");
-        ReleaseSubscription subscription = new ReleaseSubscription(connectionFactoryOf(user));
+        ReleaseConnection subscription = new ReleaseConnection(connectionFactoryOf(user), true);
         Counting listener = new Counting();
         await().during(Duration.ofMillis(1500))
                 .atMost(Duration.ofSeconds(5))
@@ -94,7 +94,7 @@ class ReleaseSubscriptionTest {
     @Test
     void everyChannelAskedForWhileASubscriptionIsUnderWayGetsSubscribed() throws Exception {
         redis.command("ACL", "SETUSER", user, "on", ">secret", "~*", "allchannels", "+@all");
-        ReleaseSubscription subscription = new ReleaseSubscription(connectionFactoryOf(user));
+        ReleaseConnection subscription = new ReleaseConnection(connectionFactoryOf(user), true);
         Counting listener = new Counting();
         List<String> channels =
                 IntStream.range(0, 200).mapToObj(i -> channel + ":" + i).toList();
@@ -132,7 +132,7 @@ class ReleaseSubscriptionTest {
         return factory;
     }
 
-    private static final class Counting implements ReleaseSubscription.Listener {
+    private static final class Counting implements ReleaseListener {
         final AtomicInteger released = new AtomicInteger();
         final AtomicInteger subscribed = new AtomicInteger();
 
