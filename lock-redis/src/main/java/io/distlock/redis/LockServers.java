@@ -1,5 +1,12 @@
 package io.distlock.redis;
 
+import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.engine.LockCommands;
+import io.distlock.redis.internal.fair.FairCommands;
+import io.distlock.redis.internal.path.PathCommands;
+import io.distlock.redis.internal.pubsub.ReleaseConnection;
+import io.distlock.redis.internal.scripts.ReleaseChannels;
+import io.distlock.redis.internal.waiting.WaitingRoom;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 

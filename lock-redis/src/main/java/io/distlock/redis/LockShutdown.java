@@ -1,6 +1,13 @@
 package io.distlock.redis;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.engine.LeaseRenewer;
+import io.distlock.redis.internal.engine.LiveHolds;
+import io.distlock.redis.internal.engine.LockSubscriptions;
+import io.distlock.redis.internal.fair.FairHandovers;
+import io.distlock.redis.internal.path.PathLocks;
+import io.distlock.redis.internal.waiting.WaitingRoom;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -11,6 +11,13 @@ import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
+import io.distlock.redis.internal.engine.Acquirer;
+import io.distlock.redis.internal.engine.AsyncAcquirer;
+import io.distlock.redis.internal.engine.KeysTogether;
+import io.distlock.redis.internal.engine.LeaseRenewer;
+import io.distlock.redis.internal.engine.LockKit;
+import io.distlock.redis.internal.waiting.WaitingRoom;
+import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
 import io.distlock.spi.OfferedKinds;
@@ -31,10 +38,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * StringRedisTemplate}) whose connection factory is Lettuce's.
  *
  * <p>Every operation is one Lua script, built once as a {@link org.springframework.data.redis.core.script.RedisScript}
- * and run by Spring Data Redis's script execution on the template's connection factory (see {@link LockScripts} and
- * the typed {@link LockCommands} over them). An uncontended acquisition is one round trip (one script that sets the key
+ * and run by Spring Data Redis's script execution on the template's connection factory (see {@link io.distlock.redis.internal.scripts.LockScripts} and
+ * the typed {@link io.distlock.redis.internal.engine.LockCommands} over them). An uncontended acquisition is one round trip (one script that sets the key
  * with its lease, {@code SET NX PX}, and increments the key's fencing counter); a release is one round trip. A release
- * hands the key straight to the longest waiting thread of this instance if there is one ({@link Releaser}); otherwise
+ * hands the key straight to the longest waiting thread of this instance if there is one ({@link io.distlock.redis.internal.engine.Releaser}); otherwise
  * it wakes waiters of other instances through the application's one {@link ReleaseSubscription}, publishing only when
  * another instance waits. Redis counts every lease ({@code PX}); no wall clock of any machine is compared with another.
  *

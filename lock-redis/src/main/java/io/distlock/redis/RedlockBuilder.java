@@ -1,5 +1,15 @@
 package io.distlock.redis;
 
+import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.engine.Releaser;
+import io.distlock.redis.internal.engine.SingleNodeCommands;
+import io.distlock.redis.internal.pubsub.ReleaseConnection;
+import io.distlock.redis.internal.redlock.QuorumCommands;
+import io.distlock.redis.internal.scripts.OwnerTokens;
+import io.distlock.redis.internal.scripts.RedisKeys;
+import io.distlock.redis.internal.scripts.ReleaseChannels;
+import io.distlock.redis.internal.scripts.ScriptRunner;
+import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.spi.HoldSettings;
 import io.distlock.spi.LockBuilder;
 import io.lettuce.core.ClientOptions;

@@ -1,5 +1,6 @@
 package io.distlock.redis;
 
+import io.distlock.redis.internal.pubsub.ReleaseConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 

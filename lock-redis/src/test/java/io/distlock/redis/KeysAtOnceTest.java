@@ -9,6 +9,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.MultiLockHandle;
+import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;

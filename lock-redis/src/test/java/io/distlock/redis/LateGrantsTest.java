@@ -3,8 +3,16 @@ package io.distlock.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.distlock.redis.LockCommands.Attempted;
-import io.distlock.redis.LockCommands.Granted;
+import io.distlock.redis.internal.engine.LockCommands;
+import io.distlock.redis.internal.engine.LockCommands.Attempted;
+import io.distlock.redis.internal.engine.LockCommands.Granted;
+import io.distlock.redis.internal.engine.Releaser;
+import io.distlock.redis.internal.engine.SingleNodeCommands;
+import io.distlock.redis.internal.redlock.LateGrants;
+import io.distlock.redis.internal.scripts.OwnerTokens;
+import io.distlock.redis.internal.scripts.ReleaseChannels;
+import io.distlock.redis.internal.scripts.ScriptCall;
+import io.distlock.redis.internal.scripts.ScriptRunner;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Lock;
+import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.tck.contract.LockContract;
 import io.distlock.tck.contract.StoreOutage;
 import io.distlock.test.redis.TestRedisCluster;

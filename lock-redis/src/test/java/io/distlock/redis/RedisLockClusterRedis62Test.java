@@ -9,6 +9,7 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.redis.internal.pubsub.ShardedSubscriptions;
 import io.distlock.test.redis.TestRedis;
 import io.distlock.test.redis.TestRedisCluster;
 import java.time.Duration;

@@ -10,6 +10,8 @@ import ch.qos.logback.core.read.ListAppender;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.MultiLockHandle;
+import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.test.redis.TestRedis;
 import io.distlock.test.redis.TestRedisCluster;
 import io.lettuce.core.cluster.SlotHash;

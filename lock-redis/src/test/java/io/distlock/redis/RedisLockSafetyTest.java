@@ -10,6 +10,8 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.redis.internal.scripts.LockScripts;
+import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.tck.net.TcpProxy;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;

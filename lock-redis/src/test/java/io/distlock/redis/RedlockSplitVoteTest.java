@@ -5,6 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.redis.internal.redlock.GrantVote;
+import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -2,6 +2,8 @@ package io.distlock.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.redis.internal.scripts.ScriptCall;
+import io.distlock.redis.internal.scripts.ScriptRunner;
 import io.distlock.test.redis.TestRedis;
 import java.util.ArrayList;
 import java.util.List;

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.test.redis.TestRedis;
 import io.distlock.test.redis.TestRedisSentinel;
 import java.time.Duration;
