@@ -11,7 +11,6 @@ import io.distlock.redis.internal.fair.FairHandovers;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.waiting.ReleaseSignals;
-import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.PrintableText;
@@ -85,7 +84,7 @@ public final class FairLock implements Lock {
     }
 
     private @Nullable LockHandle tryOnce(String key, Lease lease) {
-        LockHandle nested = kit.reenter(key, lease, WaitingRoom.FOREVER);
+        LockHandle nested = kit.reenter(key, lease, Waits.FOREVER);
         if (nested != null) {
             return nested;
         }
@@ -116,8 +115,7 @@ public final class FairLock implements Lock {
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         kit.validate(key, lease);
-        LockHandle handle =
-                kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, WaitingRoom.FOREVER));
+        LockHandle handle = kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -133,7 +131,7 @@ public final class FairLock implements Lock {
 
     /**
      * Waits in the queue until the lock is handed over or taken, or {@code waitNanos} have passed ({@link
-     * WaitingRoom#FOREVER}: no limit).
+     * Waits#FOREVER}: no limit).
      *
      * @return the handle, or null if the wait ended first
      */
@@ -249,7 +247,7 @@ public final class FairLock implements Lock {
             throws InterruptedException {
         long waitMillis = holderMillis >= 0 ? Math.min(HEARTBEAT_MILLIS, holderMillis + 1) : HEARTBEAT_MILLIS;
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(waitMillis);
-        if (deadline != WaitingRoom.FOREVER) {
+        if (deadline != Waits.FOREVER) {
             waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
         }
         try {

@@ -11,7 +11,6 @@ import io.distlock.redis.internal.engine.SignalledWait;
 import io.distlock.redis.internal.path.PathCommands;
 import io.distlock.redis.internal.path.PathLocks;
 import io.distlock.redis.internal.path.TreePath;
-import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeyOrder;
@@ -153,8 +152,7 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public LockHandle acquire(String path, Lease lease) throws InterruptedException {
         TreePath treePath = validate(path, lease);
-        LockHandle handle =
-                kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, WaitingRoom.FOREVER));
+        LockHandle handle = kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for path '" + PrintableText.of(path) + "' ended without the lock");
@@ -223,7 +221,7 @@ public final class PathLock implements Lock, KeyOrder {
 
     /**
      * Takes the path: re-enters a hold of this thread's scope on it or an ancestor, or tries until {@code waitNanos}
-     * have passed (0: once; {@link WaitingRoom#FOREVER}: no limit).
+     * have passed (0: once; {@link Waits#FOREVER}: no limit).
      *
      * @return the handle, or null if a conflicting hold kept the path for the whole wait
      */
@@ -232,7 +230,7 @@ public final class PathLock implements Lock, KeyOrder {
         if (waitNanos != 0 && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring path '" + PrintableText.of(key) + "'");
         }
-        long deadline = waitNanos == 0 ? WaitingRoom.FOREVER : Waits.deadline(waitNanos);
+        long deadline = waitNanos == 0 ? Waits.FOREVER : Waits.deadline(waitNanos);
         Holds holds = paths.holds();
         for (int depth = path.depth(); depth >= 0; depth--) {
             String holderKey = path.holderKey(depth);

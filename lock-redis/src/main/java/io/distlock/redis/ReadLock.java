@@ -9,7 +9,6 @@ import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.SignalledWait;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.waiting.ReleaseSignals;
-import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.PrintableText;
@@ -91,7 +90,7 @@ public final class ReadLock implements Lock {
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
         kit.validate(key, lease);
-        LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, WaitingRoom.FOREVER));
+        LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -113,7 +112,7 @@ public final class ReadLock implements Lock {
 
     /**
      * Takes a reader's share: re-enters a read hold of this thread's scope, or tries until {@code waitNanos} have passed
-     * (0: once; {@link WaitingRoom#FOREVER}: no limit).
+     * (0: once; {@link Waits#FOREVER}: no limit).
      *
      * @return the handle, or null if a writer kept the key for the whole wait
      */
@@ -121,9 +120,7 @@ public final class ReadLock implements Lock {
         if (waitNanos != 0 && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
-        long deadline = waitNanos == WaitingRoom.FOREVER || waitNanos == 0
-                ? WaitingRoom.FOREVER
-                : System.nanoTime() + waitNanos;
+        long deadline = waitNanos == Waits.FOREVER || waitNanos == 0 ? Waits.FOREVER : System.nanoTime() + waitNanos;
         Hold scope = kit.heldInScope(key);
         if (scope != null) {
             // Inside a read scope this re-enters; inside a write scope the write hold, exclusive, covers reading too.

@@ -16,7 +16,6 @@ import io.distlock.redis.internal.engine.AsyncAcquirer;
 import io.distlock.redis.internal.engine.KeysTogether;
 import io.distlock.redis.internal.engine.LeaseRenewer;
 import io.distlock.redis.internal.engine.LockKit;
-import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
@@ -167,9 +166,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         kit.validate(key, lease);
         LockHandle handle = kit.observer()
                 .acquisition(
-                        key,
-                        LockKind.EXCLUSIVE,
-                        () -> acquirer.acquire(key, kit.lockKey(key), lease, WaitingRoom.FOREVER));
+                        key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");

@@ -11,7 +11,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
 import io.distlock.redis.internal.scripts.LockScripts;
-import io.distlock.redis.internal.waiting.WaitingRoom;
+import io.distlock.redis.internal.waiting.KeyQueue;
 import io.distlock.tck.net.TcpProxy;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
@@ -374,8 +374,8 @@ class RedisLockSafetyTest {
         // From the mark on, at most 8 handovers, and a few acquisitions while the mark's news travels back.
         assertThat(othersInBetween)
                 .as("acquisitions by the busy process while the other one waited")
-                .allSatisfy(count ->
-                        assertThat(count).isLessThanOrEqualTo(WaitingRoom.MAX_HANDOVERS_WHILE_OTHERS_WAIT + 4));
+                .allSatisfy(
+                        count -> assertThat(count).isLessThanOrEqualTo(KeyQueue.MAX_HANDOVERS_WHILE_OTHERS_WAIT + 4));
     }
 
     private void assertThatGrantedThenFreed(String lockKeyName) {

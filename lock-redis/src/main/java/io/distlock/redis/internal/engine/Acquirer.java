@@ -6,6 +6,7 @@ import io.distlock.redis.internal.engine.LockCommands.Attempted;
 import io.distlock.redis.internal.engine.LockCommands.Busy;
 import io.distlock.redis.internal.engine.LockCommands.Granted;
 import io.distlock.redis.internal.scripts.OwnerTokens;
+import io.distlock.redis.internal.waiting.Turn;
 import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
@@ -34,7 +35,7 @@ public final class Acquirer {
 
     /** One attempt, waiting for Redis's answer no longer than the client would. */
     public Optional<LockHandle> tryOnce(String key, String lockKey, Lease lease) {
-        LockHandle nested = kit.reenter(key, lease, WaitingRoom.FOREVER);
+        LockHandle nested = kit.reenter(key, lease, Waits.FOREVER);
         if (nested != null) {
             return Optional.of(nested);
         }
@@ -56,7 +57,7 @@ public final class Acquirer {
     }
 
     /**
-     * Waits until {@code waitNanos} have passed ({@link WaitingRoom#FOREVER}: no limit). An attempt that Redis does not
+     * Waits until {@code waitNanos} have passed ({@link Waits#FOREVER}: no limit). An attempt that Redis does not
      * answer, or fails for a reason that passes, is tried again until then ({@link Waits.Answers}), so a bounded wait
      * rides out a failover that ends before it does.
      *
@@ -113,16 +114,16 @@ public final class Acquirer {
                 if (Waits.isOver(deadline)) {
                     return answers.over();
                 }
-                WaitingRoom.Turn turn = waiter.await(deadline);
-                if (turn == WaitingRoom.Turn.HANDED_OVER) {
+                Turn turn = waiter.await(deadline);
+                if (turn == Turn.HANDED_OVER) {
                     handoverTaken = true;
                     return kit.holds()
                             .held(key, lockKey, waiter.token(), waiter.fencingToken(), lease, waiter.handedOverNanos());
                 }
-                if (turn == WaitingRoom.Turn.TIMED_OUT) {
+                if (turn == Turn.TIMED_OUT) {
                     return answers.over();
                 }
-                if (turn == WaitingRoom.Turn.CLOSED) {
+                if (turn == Turn.CLOSED) {
                     throw kit.closed(key);
                 }
                 attempt = true;

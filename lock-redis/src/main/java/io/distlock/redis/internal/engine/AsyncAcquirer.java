@@ -12,66 +12,21 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class AsyncAcquirer {
 
-    private final LockKit kit;
-    private final LockCommands commands;
-    private final WaitingRoom waitingRoom;
-    private final Releaser releaser;
-    private final AsyncThreads threads;
+    private final AsyncParts parts;
 
     public AsyncAcquirer(
             LockKit kit, LockCommands commands, WaitingRoom waitingRoom, Releaser releaser, AsyncThreads threads) {
-        this.kit = kit;
-        this.commands = commands;
-        this.waitingRoom = waitingRoom;
-        this.releaser = releaser;
-        this.threads = threads;
+        this.parts = new AsyncParts(kit, commands, waitingRoom, releaser, threads);
     }
 
     /**
-     * Starts an acquisition that waits up to {@code waitNanos} ({@link WaitingRoom#FOREVER}: no limit; zero: one
+     * Starts an acquisition that waits up to {@code waitNanos} ({@link Waits#FOREVER}: no limit; zero: one
      * attempt).
      */
     public CompletableFuture<Optional<LockHandle>> acquire(String key, String lockKey, Lease lease, long waitNanos) {
-        if (commands.isConnected()) {
-            startBackgroundWork();
+        if (parts.commands().isConnected()) {
+            parts.startBackgroundWork();
         }
-        return new AsyncAcquisition(this, key, lockKey, lease, waitNanos).start();
-    }
-
-    void startBackgroundWork() {
-        kit.startBackgroundWork();
-    }
-
-    /** See {@link LockKit#waitsFor}. */
-    void waitsFor(String lockKey) {
-        kit.waitsFor(lockKey, false);
-    }
-
-    Holds holds() {
-        return kit.holds();
-    }
-
-    LockCommands commands() {
-        return commands;
-    }
-
-    WaitingRoom waitingRoom() {
-        return waitingRoom;
-    }
-
-    Releaser releaser() {
-        return releaser;
-    }
-
-    AsyncThreads threads() {
-        return threads;
-    }
-
-    ObserverCalls observer() {
-        return kit.observer();
-    }
-
-    IllegalStateException closed(String key) {
-        return kit.closed(key);
+        return new AsyncAcquisition(parts, key, lockKey, lease, waitNanos).start();
     }
 }

@@ -10,6 +10,7 @@ import io.distlock.redis.internal.engine.LockCommands.Busy;
 import io.distlock.redis.internal.engine.LockCommands.Granted;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ScriptCall;
+import io.distlock.redis.internal.waiting.Turn;
 import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
@@ -38,7 +39,7 @@ public final class AsyncAcquisition {
 
     private static final Logger log = LoggerFactory.getLogger(AsyncAcquisition.class);
 
-    private final AsyncAcquirer acquirer;
+    private final AsyncParts parts;
     private final String key;
     private final String lockKey;
     private final Lease lease;
@@ -54,14 +55,14 @@ public final class AsyncAcquisition {
     private volatile boolean over;
     private @Nullable Runnable settle;
 
-    AsyncAcquisition(AsyncAcquirer acquirer, String key, String lockKey, Lease lease, long waitNanos) {
-        this.acquirer = acquirer;
+    AsyncAcquisition(AsyncParts parts, String key, String lockKey, Lease lease, long waitNanos) {
+        this.parts = parts;
         this.key = key;
         this.lockKey = lockKey;
         this.lease = lease;
         this.deadline = Waits.deadline(waitNanos);
         this.willWait = waitNanos > 0;
-        this.observed = acquirer.observer().asyncStarted(key, LockKind.EXCLUSIVE);
+        this.observed = parts.observer().asyncStarted(key, LockKind.EXCLUSIVE);
     }
 
     /** Joins the key's queue and tries or waits; the result completes later, or at once if the lock is closed. */
@@ -72,8 +73,8 @@ public final class AsyncAcquisition {
             }
         });
         step(() -> {
-            waiter = acquirer.waitingRoom()
-                    .enter(lockKey, OwnerTokens.newToken(), acquirer.holds().leaseMillis(lease));
+            waiter = parts.waitingRoom()
+                    .enter(lockKey, OwnerTokens.newToken(), parts.holds().leaseMillis(lease));
             if (waiter.tryFirst() || !willWait) {
                 attempt();
             } else {
@@ -106,19 +107,18 @@ public final class AsyncAcquisition {
     private void attempt() {
         Waiter queued = queued();
         LockCommands.Attempt sent =
-                acquirer.commands().acquire(key, lockKey, queued.token(), queued.leaseMillis(), willWait);
+                parts.commands().acquire(key, lockKey, queued.token(), queued.leaseMillis(), willWait);
         inFlight = sent;
         // A single attempt gives Redis as long as the blocking tryAcquire does; a wait gives it no longer than itself.
         long answerWait = willWait
-                ? Waits.answerWait(acquirer.commands().answerTimeoutNanos(), deadline)
-                : acquirer.commands().answerTimeoutNanos();
+                ? Waits.answerWait(parts.commands().answerTimeoutNanos(), deadline)
+                : parts.commands().answerTimeoutNanos();
         sent.call()
                 .answer()
                 .copy()
                 .orTimeout(answerWait, TimeUnit.NANOSECONDS)
                 .whenCompleteAsync(
-                        (answer, failure) -> step(() -> answered(sent, answer, failure, answerWait)),
-                        acquirer.threads());
+                        (answer, failure) -> step(() -> answered(sent, answer, failure, answerWait)), parts.threads());
     }
 
     private void answered(
@@ -139,10 +139,10 @@ public final class AsyncAcquisition {
             return;
         }
         answers.answered();
-        acquirer.startBackgroundWork();
+        parts.startBackgroundWork();
         if (answer instanceof Granted granted) {
             succeed(
-                    acquirer.holds()
+                    parts.holds()
                             .held(
                                     key,
                                     lockKey,
@@ -154,7 +154,7 @@ public final class AsyncAcquisition {
             return;
         }
         queued().holderBusy(((Busy) answer).holderTtlMillis());
-        acquirer.waitsFor(lockKey);
+        parts.waitsFor(lockKey);
         if (Waits.isOver(deadline)) {
             succeed(null, false);
         } else {
@@ -201,11 +201,11 @@ public final class AsyncAcquisition {
 
     private void awaitTurn() {
         Waiter queued = queued();
-        WaitingRoom.Turn turn = queued.turnOrWakeUp(deadline, this::wakeUp);
+        Turn turn = queued.turnOrWakeUp(deadline, this::wakeUp);
         if (turn == null) {
             long sleep = queued.sleepNanos();
             if (sleep != Long.MAX_VALUE) {
-                timer = acquirer.threads().schedule(this::wakeUp, sleep);
+                timer = parts.threads().schedule(this::wakeUp, sleep);
             }
             return;
         }
@@ -213,7 +213,7 @@ public final class AsyncAcquisition {
             case TRY -> attempt();
             case HANDED_OVER ->
                 succeed(
-                        acquirer.holds()
+                        parts.holds()
                                 .held(
                                         key,
                                         lockKey,
@@ -223,13 +223,13 @@ public final class AsyncAcquisition {
                                         queued.handedOverNanos()),
                         true);
             case TIMED_OUT -> timedOut();
-            case CLOSED -> fail(acquirer.closed(key));
+            case CLOSED -> fail(parts.closed(key));
         }
     }
 
     /** A release, a handover, a turn or a timer may have brought this waiter's turn: look, on a thread of ours. */
     private void wakeUp() {
-        acquirer.threads()
+        parts.threads()
                 .execute(() -> step(() -> {
                     if (inFlight == null) {
                         cancelTimer();
@@ -243,7 +243,7 @@ public final class AsyncAcquisition {
      * stops when it ends early.
      */
     private void endedElsewhere() {
-        acquirer.observer()
+        parts.observer()
                 .asyncEnded(observed, key, LockKind.EXCLUSIVE, null, new CancellationException("ended by the caller"));
         LockCommands.Attempt sent = inFlight;
         inFlight = null;
@@ -260,7 +260,7 @@ public final class AsyncAcquisition {
     private void succeed(@Nullable LockHandle handle, boolean handoverTaken) {
         end(handoverTaken);
         settle = () -> {
-            acquirer.observer().asyncEnded(observed, key, LockKind.EXCLUSIVE, handle, null);
+            parts.observer().asyncEnded(observed, key, LockKind.EXCLUSIVE, handle, null);
             if (!result.complete(Optional.ofNullable(handle)) && handle != null) {
                 giveBack(handle);
             }
@@ -275,7 +275,7 @@ public final class AsyncAcquisition {
         }
         end(false);
         settle = () -> {
-            acquirer.observer().asyncEnded(observed, key, LockKind.EXCLUSIVE, null, failure);
+            parts.observer().asyncEnded(observed, key, LockKind.EXCLUSIVE, null, failure);
             result.completeExceptionally(failure);
         };
     }
@@ -289,12 +289,12 @@ public final class AsyncAcquisition {
         cancelTimer();
         Waiter queued = waiter;
         if (queued != null && queued.leave() && !handoverTaken) {
-            acquirer.releaser().releaseInBackground(key, lockKey, queued.token());
+            parts.releaser().releaseInBackground(key, lockKey, queued.token());
         }
     }
 
     private void abandon(LockCommands.Attempt sent) {
-        sent.abandon(() -> acquirer.waitingRoom().released(lockKey));
+        sent.abandon(() -> parts.waitingRoom().released(lockKey));
     }
 
     private void cancelTimer() {

@@ -120,7 +120,7 @@ public final class Holds implements HoldOperations<Hold> {
     /**
      * A nested handle on a hold of a scope, confirmed in Redis; null if that hold just ended.
      *
-     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.WaitingRoom#FOREVER} for the command timeout
+     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the command timeout
      */
     @Nullable
     public LockHandle join(Hold hold, Lease lease, long deadline) {

@@ -127,7 +127,7 @@ public final class LockKit {
      * <p>A scope that holds the key for reading cannot take it for writing: the two readers that tried would each wait
      * for the other forever, so that fails at once.
      *
-     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.WaitingRoom#FOREVER} for the command timeout
+     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the command timeout
      * @return the nested handle, or null if no scope of this thread holds the key
      * @throws IllegalStateException if the scope holds the key for reading
      */

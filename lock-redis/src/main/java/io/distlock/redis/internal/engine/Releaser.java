@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
- * releases it in Redis and lets the next waiter try. After {@value WaitingRoom#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
+ * releases it in Redis and lets the next waiter try. After {@value KeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
  * handovers in a row while other instances wait, the release reserves the key for them for {@value
  * #OTHERS_TURN_MILLIS} ms instead.
  */

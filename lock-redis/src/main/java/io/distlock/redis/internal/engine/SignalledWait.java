@@ -49,7 +49,7 @@ public final class SignalledWait {
     }
 
     /**
-     * Tries until {@code waitNanos} have passed (0: once; {@link WaitingRoom#FOREVER}: no limit).
+     * Tries until {@code waitNanos} have passed (0: once; {@link Waits#FOREVER}: no limit).
      *
      * @param releaseKey the key whose release signals wake this waiter
      * @return the handle, or null if the key stayed held for the whole wait
@@ -113,7 +113,7 @@ public final class SignalledWait {
             throws InterruptedException {
         long waitNanos = TimeUnit.MILLISECONDS.toNanos(
                 holderTtlMillis < 0 ? NO_EXPIRY_RECHECK_MILLIS : Math.min(holderTtlMillis + 1, Integer.MAX_VALUE));
-        if (deadline != WaitingRoom.FOREVER) {
+        if (deadline != Waits.FOREVER) {
             waitNanos = Math.min(waitNanos, deadline - System.nanoTime());
         }
         try {

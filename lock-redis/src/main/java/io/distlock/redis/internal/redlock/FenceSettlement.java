@@ -26,7 +26,7 @@ public final class FenceSettlement {
      *     so that it cannot be told
      */
     static CompletableFuture<Long> settle(
-            QuorumCommands group, String key, String lockKey, String token, List<Integer> granted, long[] fences) {
+            RedlockNodes group, String key, String lockKey, String token, List<Integer> granted, long[] fences) {
         long fencingToken = Arrays.stream(fences).max().orElseThrow();
         List<Integer> behind =
                 granted.stream().filter(node -> fences[node] < fencingToken).toList();

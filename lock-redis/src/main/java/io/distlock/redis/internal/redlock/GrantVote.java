@@ -72,7 +72,7 @@ public final class GrantVote {
     /** Each next time comes twice as late as the one before, but no later than this. */
     private static final long SETTLE_RETRY_MAX_MILLIS = 16;
 
-    private final QuorumCommands group;
+    private final RedlockNodes group;
     private final List<SingleNodeCommands> nodes;
     private final int quorum;
 
@@ -110,7 +110,7 @@ public final class GrantVote {
      * @param willWait whether the caller will wait, so that attempts sent again mark the key as the first ones did
      */
     GrantVote(
-            QuorumCommands group,
+            RedlockNodes group,
             String key,
             String lockKey,
             String token,

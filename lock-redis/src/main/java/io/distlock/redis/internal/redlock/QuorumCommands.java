@@ -37,18 +37,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class QuorumCommands implements LockCommands {
 
-    /** A split vote retries after a random delay of up to this long, so that contenders stop colliding. */
-    private static final long DRIFT_FLOOR_MILLIS = 2;
-
-    /** Starts the release id of an attempt that did not win a majority; release ids are otherwise hexadecimal. */
+    private final RedlockNodes group;
     private final List<SingleNodeCommands> nodes;
-
     private final int quorum;
-    private final double clockDriftFactor;
-    private final Consumer<String> releasedHere;
-    private final LateGrants lateGrants = new LateGrants();
-    /** The longest command timeout of the nodes: how long a combined call may take at most. */
-    private final long commandTimeoutNanos;
 
     /**
      * @param releasedHere told the lock key whenever a failed attempt was released on a node, so that this instance's
@@ -56,14 +47,9 @@ public final class QuorumCommands implements LockCommands {
      *     it over pub/sub
      */
     public QuorumCommands(List<SingleNodeCommands> nodes, double clockDriftFactor, Consumer<String> releasedHere) {
-        this.nodes = List.copyOf(nodes);
-        this.quorum = nodes.size() / 2 + 1;
-        this.clockDriftFactor = clockDriftFactor;
-        this.releasedHere = releasedHere;
-        this.commandTimeoutNanos = nodes.stream()
-                .mapToLong(SingleNodeCommands::commandTimeoutNanos)
-                .max()
-                .orElseThrow();
+        this.group = new RedlockNodes(nodes, clockDriftFactor, releasedHere);
+        this.nodes = group.nodes();
+        this.quorum = group.quorum();
     }
 
     public int quorum() {
@@ -74,21 +60,6 @@ public final class QuorumCommands implements LockCommands {
         return nodes;
     }
 
-    /** The nodes that had not answered won acquisitions, which a release must cover again. */
-    LateGrants lateGrants() {
-        return lateGrants;
-    }
-
-    /** Tells this instance's waiters that a failed attempt released the key on some node. */
-    void releasedHere(String lockKey) {
-        releasedHere.accept(lockKey);
-    }
-
-    /** The clock-drift allowance of a lease: how much sooner than the nodes a holder counts its lease as over. */
-    long driftMillis(long leaseMillis) {
-        return (long) Math.ceil(leaseMillis * clockDriftFactor) + DRIFT_FLOOR_MILLIS;
-    }
-
     @Override
     public boolean handsOver() {
         return true;
@@ -96,7 +67,7 @@ public final class QuorumCommands implements LockCommands {
 
     @Override
     public long commandTimeoutNanos() {
-        return commandTimeoutNanos;
+        return group.commandTimeoutNanos();
     }
 
     @Override
@@ -123,7 +94,7 @@ public final class QuorumCommands implements LockCommands {
         for (SingleNodeCommands node : nodes) {
             attempts.add(node.acquireNamingHolder(key, lockKey, token, leaseMillis, willWait));
         }
-        GrantVote vote = new GrantVote(this, key, lockKey, token, leaseMillis, willWait, attempts);
+        GrantVote vote = new GrantVote(group, key, lockKey, token, leaseMillis, willWait, attempts);
         ScriptCall<Attempted> combined = ScriptCall.combined(key, "acquire", commandTimeoutNanos(), vote::progress);
         vote.start(combined);
         return new Attempt(this, combined, key, lockKey, token);
@@ -142,7 +113,7 @@ public final class QuorumCommands implements LockCommands {
     @Override
     public ScriptCall<Status> status(Hold hold) {
         List<ScriptCall<Status>> calls = send(node -> node.status(hold));
-        long drift = driftMillis(hold.leaseMillis());
+        long drift = group.driftMillis(hold.leaseMillis());
         return combine(hold.key(), "check", calls, drift, votes -> {
             Ownership found = decideOwnership(votes, Status::ownership);
             if (found != Ownership.OWNED) {
@@ -164,7 +135,7 @@ public final class QuorumCommands implements LockCommands {
 
     @Override
     public ScriptCall<Released> release(String key, String lockKey, String token, boolean othersFirst) {
-        lateGrants.released(key, lockKey, token);
+        group.lateGrants().released(key, lockKey, token);
         String releaseId = ReleaseIds.newReleaseId();
         List<ScriptCall<Released>> calls = send(node -> node.release(key, lockKey, token, othersFirst, releaseId));
         return combine(key, "release", calls, 0, votes -> {
@@ -184,7 +155,7 @@ public final class QuorumCommands implements LockCommands {
      */
     @Override
     public ScriptCall<HandedOver> handOver(Hold hold, String receiverToken, long receiverLeaseMillis) {
-        lateGrants.released(hold.key(), hold.lockKey(), hold.token());
+        group.lateGrants().released(hold.key(), hold.lockKey(), hold.token());
         List<ScriptCall<HandedOver>> calls = send(node -> node.handOver(hold, receiverToken, receiverLeaseMillis));
         QuorumVotes<HandedOver>[] counted = newVotesHolder();
         ScriptCall<HandedOver> combined = ScriptCall.combined(
@@ -222,8 +193,8 @@ public final class QuorumCommands implements LockCommands {
         }
         boolean othersWait = votes.count(answer -> handedOver.test(answer) && answer.othersWait()) > 0;
         long sentNanos = votes.earliestSent(handedOver);
-        long driftNanos = TimeUnit.MILLISECONDS.toNanos(driftMillis(receiverLeaseMillis));
-        FenceSettlement.settle(this, hold.key(), hold.lockKey(), receiverToken, granted, fences)
+        long driftNanos = TimeUnit.MILLISECONDS.toNanos(group.driftMillis(receiverLeaseMillis));
+        FenceSettlement.settle(group, hold.key(), hold.lockKey(), receiverToken, granted, fences)
                 .whenComplete((fencingToken, error) -> {
                     boolean valid = error == null
                             && fencingToken != FenceSettlement.GONE
@@ -252,7 +223,7 @@ public final class QuorumCommands implements LockCommands {
     @Override
     public ScriptCall<List<Ownership>> renew(List<Hold> holds, long leaseMillis) {
         List<ScriptCall<List<Ownership>>> calls = send(node -> node.renew(holds, leaseMillis));
-        return combine(holds.get(0).key(), "renew", calls, driftMillis(leaseMillis), votes -> {
+        return combine(holds.get(0).key(), "renew", calls, group.driftMillis(leaseMillis), votes -> {
             List<Ownership> found = new ArrayList<>(holds.size());
             for (int i = 0; i < holds.size(); i++) {
                 int hold = i;
@@ -268,7 +239,7 @@ public final class QuorumCommands implements LockCommands {
 
     @Override
     public CompletableFuture<Boolean> releaseQuietly(String key, String lockKey, String token) {
-        lateGrants.released(key, lockKey, token);
+        group.lateGrants().released(key, lockKey, token);
         String releaseId = ReleaseIds.newReleaseId();
         List<CompletableFuture<Boolean>> releases = nodes.stream()
                 .map(node -> node.releaseQuietly(key, lockKey, token, releaseId))
@@ -286,7 +257,7 @@ public final class QuorumCommands implements LockCommands {
                 key,
                 operation,
                 send(command),
-                driftMillis(leaseMillis),
+                group.driftMillis(leaseMillis),
                 votes -> decideOwnership(votes, found -> found));
     }
 

@@ -4,6 +4,8 @@ import io.distlock.redis.internal.waiting.Waiter.State;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiPredicate;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -16,8 +18,15 @@ public final class KeyQueue {
     /** How long a waiter that tries because the holder's lease ran out keeps the others from trying too. */
     private static final long EXPIRY_CLAIM_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
+    /**
+     * How many times in a row a key may be handed over inside this process while other processes wait for it; then it
+     * is released in Redis so that they get their chance.
+     */
+    public static final int MAX_HANDOVERS_WHILE_OTHERS_WAIT = 8;
+
     private final String lockKey;
-    private final WaitingRoom room;
+    private final BiPredicate<KeyQueue, Waiter> leave;
+    private final BooleanSupplier roomClosed;
     private final ReentrantLock lock = new ReentrantLock();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
 
@@ -39,9 +48,15 @@ public final class KeyQueue {
     private boolean othersFirst;
     private boolean closing;
 
-    KeyQueue(String lockKey, WaitingRoom room) {
+    /**
+     * @param leave takes a waiter out of this queue, and this queue out of its room once nobody waits in it; true if
+     *     the lock had been handed over to the waiter
+     * @param roomClosed whether the room is closed, so that every wait fails
+     */
+    KeyQueue(String lockKey, BiPredicate<KeyQueue, Waiter> leave, BooleanSupplier roomClosed) {
         this.lockKey = lockKey;
-        this.room = room;
+        this.leave = leave;
+        this.roomClosed = roomClosed;
     }
 
     String lockKey() {
@@ -79,7 +94,7 @@ public final class KeyQueue {
     Waiter reserve() {
         lock.lock();
         try {
-            if (handoversWhileOthersWait >= WaitingRoom.MAX_HANDOVERS_WHILE_OTHERS_WAIT) {
+            if (handoversWhileOthersWait >= MAX_HANDOVERS_WHILE_OTHERS_WAIT) {
                 handoversWhileOthersWait = 0;
                 othersFirst = true;
                 return null;
@@ -174,7 +189,7 @@ public final class KeyQueue {
 
     /** Takes a waiter out of this queue, and this queue out of the room once nobody waits in it. */
     boolean leave(Waiter waiter) {
-        return room.leave(this, waiter);
+        return leave.test(this, waiter);
     }
 
     /** The holder's lease ends by {@code nanos} at the latest, by this process's clock. */
@@ -194,26 +209,27 @@ public final class KeyQueue {
     }
 
     /** Under the lock: the turn due to the waiter now, or null with its sleep set and the waiter WAITING. */
-    WaitingRoom.@Nullable Turn turnDue(Waiter waiter, long deadlineNanos) {
+    @Nullable
+    Turn turnDue(Waiter waiter, long deadlineNanos) {
         if (waiter.is(State.DELIVERED)) {
-            return WaitingRoom.Turn.HANDED_OVER;
+            return Turn.HANDED_OVER;
         }
-        if ((closing || room.isClosed()) && !waiter.is(State.RESERVED)) {
-            return WaitingRoom.Turn.CLOSED;
+        if ((closing || roomClosed.getAsBoolean()) && !waiter.is(State.RESERVED)) {
+            return Turn.CLOSED;
         }
         if (waiter.is(State.GRANTED)) {
             waiter.moveTo(State.BUSY);
-            return WaitingRoom.Turn.TRY;
+            return Turn.TRY;
         }
         if (!waiter.is(State.RESERVED) && unclaimedTurn) {
             unclaimedTurn = false;
             waiter.moveTo(State.BUSY);
-            return WaitingRoom.Turn.TRY;
+            return Turn.TRY;
         }
-        boolean forever = deadlineNanos == WaitingRoom.FOREVER;
+        boolean forever = deadlineNanos == Waits.FOREVER;
         long now = System.nanoTime();
         if (!forever && now - deadlineNanos >= 0) {
-            return WaitingRoom.Turn.TIMED_OUT;
+            return Turn.TIMED_OUT;
         }
         long sleep = Long.MAX_VALUE;
         if (lookAfterReservation && !waiter.is(State.RESERVED)) {
@@ -231,7 +247,7 @@ public final class KeyQueue {
                 // One waiter tries; the rest wait for its answer, which moves the expiry on.
                 holderExpiresByNanos = now + EXPIRY_CLAIM_NANOS;
                 waiter.moveTo(State.BUSY);
-                return WaitingRoom.Turn.TRY;
+                return Turn.TRY;
             }
             sleep = Math.min(sleep, untilExpiry);
         }

@@ -87,12 +87,12 @@ public final class Waiter {
         return leaseMillis;
     }
 
-    /** The fencing token of the lock handed over; valid after {@link WaitingRoom.Turn#HANDED_OVER}. */
+    /** The fencing token of the lock handed over; valid after {@link Turn#HANDED_OVER}. */
     public long fencingToken() {
         return fencingToken;
     }
 
-    /** When the handover was sent, by the monotonic clock; valid after {@link WaitingRoom.Turn#HANDED_OVER}. */
+    /** When the handover was sent, by the monotonic clock; valid after {@link Turn#HANDED_OVER}. */
     public long handedOverNanos() {
         return handedOverNanos;
     }
@@ -120,13 +120,13 @@ public final class Waiter {
     /**
      * Waits for a turn, a handover, the holder's lease to run out, or {@code deadlineNanos}.
      *
-     * @param deadlineNanos by the monotonic clock, or {@link WaitingRoom#FOREVER}
+     * @param deadlineNanos by the monotonic clock, or {@link Waits#FOREVER}
      */
-    public WaitingRoom.Turn await(long deadlineNanos) throws InterruptedException {
+    public Turn await(long deadlineNanos) throws InterruptedException {
         guard.lock();
         try {
             while (true) {
-                WaitingRoom.Turn turn = queue.turnDue(this, deadlineNanos);
+                Turn turn = queue.turnDue(this, deadlineNanos);
                 if (turn != null) {
                     return turn;
                 }
@@ -144,10 +144,10 @@ public final class Waiter {
      *
      * @param wakeUp runs under the queue's lock, so it must only hand the work on, never do it
      */
-    public WaitingRoom.@Nullable Turn turnOrWakeUp(long deadlineNanos, Runnable wakeUp) {
+    public @Nullable Turn turnOrWakeUp(long deadlineNanos, Runnable wakeUp) {
         guard.lock();
         try {
-            WaitingRoom.Turn turn = queue.turnDue(this, deadlineNanos);
+            Turn turn = queue.turnDue(this, deadlineNanos);
             onWake = turn == null ? wakeUp : null;
             return turn;
         } finally {

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * notification costs latency, never liveness.
  *
  * <p>While other processes wait for a key, it is handed over inside this process at most {@link
- * #MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
+ * KeyQueueKeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
  * moment ({@link #othersTurn}), which Redis refuses to this process, so that the other processes, whose waiters learn
  * of the release one pub/sub hop later, really get their turn; this process's waiters without a turn wait for the
  * reservation to end, and then one of them tries, whatever the answers that arrived meanwhile said of the holder.
@@ -48,15 +48,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class WaitingRoom {
 
-    /**
-     * How many times in a row a key may be handed over inside this process while other processes wait for it; then it
-     * is released in Redis so that they get their chance.
-     */
-    public static final int MAX_HANDOVERS_WHILE_OTHERS_WAIT = 8;
-
-    /** The deadline of a wait without one. */
-    public static final long FOREVER = Long.MAX_VALUE;
-
     private final ConcurrentHashMap<String, KeyQueue> queues = new ConcurrentHashMap<>();
     private final ReleaseSignals readers = new ReleaseSignals();
     private volatile boolean closed;
@@ -70,7 +61,7 @@ public final class WaitingRoom {
     public Waiter enter(String lockKey, String token, long leaseMillis) {
         Waiter[] joined = new Waiter[1];
         queues.compute(lockKey, (key, existing) -> {
-            KeyQueue queue = existing == null ? new KeyQueue(key, this) : existing;
+            KeyQueue queue = existing == null ? new KeyQueue(key, this::leave, this::isClosed) : existing;
             joined[0] = queue.join(token, leaseMillis);
             return queue;
         });
@@ -168,17 +159,5 @@ public final class WaitingRoom {
     /** Whether the room is closed: every wait fails. Read by each wait, so a queue made during close fails too. */
     boolean isClosed() {
         return closed;
-    }
-
-    /** What ended a {@link Waiter#await}. */
-    public enum Turn {
-        /** Try Redis now: the key was released, or its holder's lease must have run out. */
-        TRY,
-        /** The lock was handed over: the waiter holds it. */
-        HANDED_OVER,
-        /** The deadline came first. */
-        TIMED_OUT,
-        /** The lock is closing: stop waiting. */
-        CLOSED
     }
 }

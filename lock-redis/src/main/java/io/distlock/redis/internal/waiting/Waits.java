@@ -20,6 +20,9 @@ import org.springframework.data.redis.RedisConnectionFailureException;
  */
 public final class Waits {
 
+    /** The deadline of a wait without one. */
+    public static final long FOREVER = Long.MAX_VALUE;
+
     /** A waiter whose wait is nearly over still gives Redis this long to answer, so a healthy Redis never fails it. */
     public static final long MIN_ANSWER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
 
@@ -44,13 +47,13 @@ public final class Waits {
         return LockArguments.waitNanos(wait);
     }
 
-    /** When a wait of {@code waitNanos} that starts now ends; {@link WaitingRoom#FOREVER} never does. */
+    /** When a wait of {@code waitNanos} that starts now ends; {@link Waits#FOREVER} never does. */
     public static long deadline(long waitNanos) {
-        return waitNanos == WaitingRoom.FOREVER ? WaitingRoom.FOREVER : System.nanoTime() + waitNanos;
+        return waitNanos == Waits.FOREVER ? Waits.FOREVER : System.nanoTime() + waitNanos;
     }
 
     public static boolean isOver(long deadline) {
-        return deadline != WaitingRoom.FOREVER && System.nanoTime() - deadline >= 0;
+        return deadline != Waits.FOREVER && System.nanoTime() - deadline >= 0;
     }
 
     /**
@@ -58,7 +61,7 @@ public final class Waits {
      * and never longer than the client would.
      */
     public static long answerWait(long answerTimeoutNanos, long deadline) {
-        if (deadline == WaitingRoom.FOREVER) {
+        if (deadline == Waits.FOREVER) {
             return answerTimeoutNanos;
         }
         return Math.min(answerTimeoutNanos, Math.max(deadline - System.nanoTime(), MIN_ANSWER_WAIT_NANOS));
@@ -190,7 +193,7 @@ public final class Waits {
          *     is over and Redis never answered this acquisition
          */
         public void unanswered(LockBackendException failure, long deadline) {
-            if (deadline == WaitingRoom.FOREVER || !passes(failure)) {
+            if (deadline == Waits.FOREVER || !passes(failure)) {
                 throw failure;
             }
             if (isOver(deadline)) {
@@ -217,7 +220,7 @@ public final class Waits {
         public long pauseNanos(long deadline) {
             long pause = Math.min(
                     UNANSWERED_PAUSE_FIRST_NANOS << Math.min(unansweredInARow - 1, 16), UNANSWERED_PAUSE_MAX_NANOS);
-            return deadline == WaitingRoom.FOREVER ? pause : Math.max(0, Math.min(pause, deadline - System.nanoTime()));
+            return deadline == Waits.FOREVER ? pause : Math.max(0, Math.min(pause, deadline - System.nanoTime()));
         }
 
         /**

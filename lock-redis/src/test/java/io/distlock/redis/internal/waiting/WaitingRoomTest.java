@@ -36,7 +36,7 @@ class WaitingRoomTest {
 
         assertThat(turnNow(waiting))
                 .as("the key is free and nothing will announce it again")
-                .isEqualTo(WaitingRoom.Turn.TRY);
+                .isEqualTo(Turn.TRY);
         trying.leave();
         waiting.leave();
     }
@@ -49,7 +49,7 @@ class WaitingRoomTest {
         room.othersTurn(lockKey, RESERVATION_NANOS);
         trying.holderBusy(LEASE_MILLIS);
 
-        assertThat(turnNow(trying)).isEqualTo(WaitingRoom.Turn.TRY);
+        assertThat(turnNow(trying)).isEqualTo(Turn.TRY);
         trying.leave();
     }
 
@@ -81,7 +81,7 @@ class WaitingRoomTest {
         room.othersTurn(lockKey, 0);
         second.holderBusy(LEASE_MILLIS);
 
-        assertThat(turnNow(first)).isEqualTo(WaitingRoom.Turn.TRY);
+        assertThat(turnNow(first)).isEqualTo(Turn.TRY);
         assertThat(turnNow(second))
                 .as("the other waiter waits for the first one's answer")
                 .isNull();
@@ -109,7 +109,7 @@ class WaitingRoomTest {
     }
 
     /** The turn due to the waiter now, or null if it would sleep; without parking a thread. */
-    private static WaitingRoom.@Nullable Turn turnNow(Waiter waiter) {
-        return waiter.turnOrWakeUp(WaitingRoom.FOREVER, () -> {});
+    private static @Nullable Turn turnNow(Waiter waiter) {
+        return waiter.turnOrWakeUp(Waits.FOREVER, () -> {});
     }
 }
