@@ -1,6 +1,6 @@
 package io.distlock;
 
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import org.jspecify.annotations.Nullable;
 
 /** The root of the unchecked exceptions that distlock throws about a named lock. */

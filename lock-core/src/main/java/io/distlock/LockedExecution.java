@@ -1,6 +1,6 @@
 package io.distlock;
 
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

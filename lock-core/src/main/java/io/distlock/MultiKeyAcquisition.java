@@ -1,8 +1,8 @@
 package io.distlock;
 
+import io.distlock.internal.text.PrintableText;
 import io.distlock.spi.KeyOrder;
 import io.distlock.spi.KeysAtOnce;
-import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

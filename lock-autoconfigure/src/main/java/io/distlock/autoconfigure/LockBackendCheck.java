@@ -1,6 +1,7 @@
 package io.distlock.autoconfigure;
 
 import io.distlock.Lock;
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;

@@ -6,6 +6,7 @@ import io.distlock.Lock;
 import io.distlock.annotation.DistributedLockAdvisor;
 import io.distlock.annotation.DistributedLockDefinitionException;
 import io.distlock.annotation.LockedMethods;
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.List;

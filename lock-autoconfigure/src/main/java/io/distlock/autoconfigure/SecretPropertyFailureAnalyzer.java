@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 

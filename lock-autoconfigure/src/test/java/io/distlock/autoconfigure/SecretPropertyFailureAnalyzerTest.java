@@ -2,6 +2,7 @@ package io.distlock.autoconfigure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.boot.diagnostics.FailureAnalysis;

@@ -5,7 +5,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -3,7 +3,7 @@ package io.distlock.annotation;
 import io.distlock.DistributedLock;
 import io.distlock.Kind;
 import io.distlock.Lock;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -6,7 +6,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -31,10 +31,10 @@ import reactor.core.scheduler.Schedulers;
  *
  * <p>{@link #withLock} and {@link #withLockMany} hold the lock until the work's publisher completes, fails or is
  * cancelled (also by a downstream {@code take(n)} or {@code timeout}), and release it then, before the completion
- * reaches downstream. The release blocks no thread either ({@link LockHandle#releaseAsync()}), since the work may end on
- * a thread of the Redis client, which a blocking release would stall until the command timeout. While
- * held, the handle is in the work's Reactor context (see {@link ReactiveLockContext}); inside a publisher that already
- * holds the key through the same lock, the work joins that hold instead of acquiring again.
+ * reaches downstream. The release blocks no thread either ({@link LockHandle#releaseAsync()}), since the work may end
+ * on a thread of the Redis client, which a blocking release would stall until the command timeout. While held, the
+ * handle is in the work's Reactor context (see {@link ReactiveLockContext}); inside a publisher that already holds the
+ * key through the same lock, the work joins that hold instead of acquiring again.
  *
  * <p>Lost lease: an auto-renewed lease is renewed until the release. If the lock is lost while the work runs, the work
  * is cancelled and downstream receives {@link LockLostException}. If the loss is only found when releasing after the
@@ -76,8 +76,8 @@ public final class ReactiveLock {
      *
      * <p>Timeout: the Mono fails with {@link LockNotAcquiredException} if the lock stayed held for the whole wait.
      * Cancel: cancelling the subscription ends the wait; a lock granted afterwards is released again, as is a handle
-     * that was granted but not yet delivered. Invalid arguments, a closed lock and an unreachable store fail the Mono as
-     * {@link Lock#tryAcquireAsync} fails its stage.
+     * that was granted but not yet delivered. Invalid arguments, a closed lock and an unreachable store fail the Mono
+     * as {@link Lock#tryAcquireAsync} fails its stage.
      *
      * @param key the lock's name
      * @param lease the lease of the new hold

@@ -1,10 +1,10 @@
 /**
- * For implementations of {@link io.distlock.Lock}: optional abilities of a store that the API's default methods use
- * when a lock offers them, and what every backend builds on, so that its handles and views behave as every other
- * backend's: the argument checks ({@link io.distlock.spi.LockArguments}), the handle on a hold ({@link
- * io.distlock.spi.HoldHandle} over the backend's {@link io.distlock.spi.HoldOperations}), and the thread-owned JDK lock
- * view ({@link io.distlock.spi.JavaLockView}) with the registry its lock re-enters through ({@link
- * io.distlock.spi.ThreadOwnedHandles}). Applications call {@link io.distlock.Lock}'s methods instead.
+ * For the builders and implementations of {@link io.distlock.Lock}: the settings every engine's builder shares ({@link
+ * io.distlock.spi.LockBuilder}, checked together into {@link io.distlock.spi.HoldSettings}), and the optional abilities
+ * of a store that the API's default methods use when a lock offers them ({@link io.distlock.spi.KeysAtOnce}, {@link
+ * io.distlock.spi.KeyOrder}). A backend on a store of its own implements {@link io.distlock.store.LeaseStore} instead,
+ * and gets every promise of {@link io.distlock.Lock} from {@link io.distlock.store.StoreLock}. Applications call
+ * {@link io.distlock.Lock}'s methods.
  */
 @NullMarked
 package io.distlock.spi;

@@ -1,7 +1,7 @@
 package io.distlock.store;
 
 import io.distlock.LockBackendException;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;

@@ -3,10 +3,10 @@ package io.distlock.store;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.internal.engine.HeldKey;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
-import io.distlock.spi.HeldKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One grant of a key to one owner, shared by the handles of its scope's re-entries. It knows, by the holder's monotonic
- * clock, a deadline that never lies after the store's expiry: every deadline counts from before the request that set the
- * lease was sent.
+ * clock, a deadline that never lies after the store's expiry: every deadline counts from before the request that set
+ * the lease was sent.
  */
 final class StoreHold implements HeldKey {
 
@@ -275,7 +275,10 @@ final class StoreHold implements HeldKey {
         runCallback(callback, lostException());
     }
 
-    /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
+    /**
+     * Marks the hold as owned by one thread, which alone may release it: a {@link
+     * io.distlock.internal.engine.JavaLockView}'s.
+     */
     @Override
     public void boundTo(String threadName) {
         boundThread = threadName;

@@ -1,7 +1,7 @@
 package io.distlock.jdbc;
 
 import io.distlock.LockBackendException;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.sql.SQLException;

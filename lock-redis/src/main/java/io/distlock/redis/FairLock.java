@@ -4,6 +4,8 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.JavaLockView;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.fair.FairCommands;
@@ -12,8 +14,6 @@ import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.waiting.ReleaseSignals;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.JavaLockView;
-import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -233,8 +233,8 @@ public final class FairLock implements Lock {
 
     /**
      * Waits for the handover notice until the next heartbeat, the deadline, the end of the holder's lease, or a release
-     * that handed the key to nobody, whichever comes first: a lease that runs out, or a release of readers or of a plain
-     * holder, hands nothing over, so the first waiter must look.
+     * that handed the key to nobody, whichever comes first: a lease that runs out, or a release of readers or of a
+     * plain holder, hands nothing over, so the first waiter must look.
      *
      * @param holderMillis the holder's remaining lease, or a negative number if unknown
      * @return the notice, or null if none came in time
@@ -270,8 +270,8 @@ public final class FairLock implements Lock {
 
     /**
      * The earliest moment, by this process's monotonic clock, that Redis's time {@code handoverServerMillis} can have
-     * been: Redis's time {@code sampleServerMillis} was no earlier than {@code sampleSentNanos}, when the call that read
-     * it was sent, and both clocks advance alike but for a small rate allowance.
+     * been: Redis's time {@code sampleServerMillis} was no earlier than {@code sampleSentNanos}, when the call that
+     * read it was sent, and both clocks advance alike but for a small rate allowance.
      */
     static long handoverNanos(long sampleSentNanos, long sampleServerMillis, long handoverServerMillis) {
         long elapsedMillis = handoverServerMillis - sampleServerMillis;

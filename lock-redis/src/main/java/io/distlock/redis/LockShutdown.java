@@ -21,7 +21,9 @@ import org.slf4j.Logger;
  */
 final class LockShutdown {
 
-    /** How long the shutdown waits for the eviction policy checks: each is one INFO per server, normally milliseconds. */
+    /**
+     * How long the shutdown waits for the eviction policy checks: each is one INFO per server, normally milliseconds.
+     */
     static final long CHECKS_WAIT_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private final WaitingRoom waitingRoom;

@@ -3,6 +3,8 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.JavaLockView;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
 import io.distlock.redis.internal.engine.Holds;
@@ -12,9 +14,7 @@ import io.distlock.redis.internal.path.PathCommands;
 import io.distlock.redis.internal.path.PathLocks;
 import io.distlock.redis.internal.path.TreePath;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeyOrder;
-import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Collection;
@@ -35,17 +35,17 @@ import org.jspecify.annotations.Nullable;
  * {@code .} or {@code ..}: Unicode, spaces and characters such as {@code - % . * { }} are plain text. Segments match
  * whole and exactly, case and Unicode form included ({@code a/b} and {@code a/bc} never conflict; normalize names
  * first if your file system does). Paths with a blank segment ({@code a//b}, {@code a/ /b}), {@code .} or {@code ..}
- * are refused with {@link IllegalArgumentException} rather than guessed at. At most {@value TreePath#MAX_DEPTH} segments and
- * {@value Lock#MAX_KEY_LENGTH} characters.
+ * are refused with {@link IllegalArgumentException} rather than guessed at. At most {@value TreePath#MAX_DEPTH}
+ * segments and {@value Lock#MAX_KEY_LENGTH} characters.
  *
  * <p><b>Cost.</b> One script per acquisition and one per release, touching the path's own keys and one key per
  * ancestor: O(depth), however many paths the tree holds. All keys of a tree share one hash tag, so a tree lives in
  * one Redis Cluster slot (and different trees spread over the cluster).
  *
- * <p><b>Leases, as for keys.</b> Every hold has a lease counted by Redis, fixed or renewed; {@link LockHandle#isLost()},
- * {@link LockHandle#onLost} and {@link io.distlock.LockLostException} on release report a lost lease as for the
- * exclusive lock. A holder that dies frees its path and its ancestors within its lease, without help. Fencing tokens
- * come from one counter per tree, so any two conflicting holds are ordered by their tokens.
+ * <p><b>Leases, as for keys.</b> Every hold has a lease counted by Redis, fixed or renewed; {@link
+ * LockHandle#isLost()}, {@link LockHandle#onLost} and {@link io.distlock.LockLostException} on release report a lost
+ * lease as for the exclusive lock. A holder that dies frees its path and its ancestors within its lease, without help.
+ * Fencing tokens come from one counter per tree, so any two conflicting holds are ordered by their tokens.
  *
  * <p><b>Waiting.</b> A waiter is woken by any release in its tree, here or in another process, and tries again; at the
  * latest it tries again when the lease that refused it ends. Waiters do not queue: a path may be taken by a later

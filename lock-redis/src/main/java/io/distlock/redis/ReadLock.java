@@ -3,6 +3,8 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.JavaLockView;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
 import io.distlock.redis.internal.engine.LockKit;
@@ -10,8 +12,6 @@ import io.distlock.redis.internal.engine.SignalledWait;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.waiting.ReleaseSignals;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.JavaLockView;
-import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
@@ -27,8 +27,8 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>Writer preference.</b> A writer that waits for readers keeps new readers out until the current readers'
  *       leases would end, so writers never starve. {@link #aheadOfWaitingWriters()} gives readers that do not yield.
  *   <li><b>Each reader has its own lease</b>, counted by Redis: renewal, {@link LockHandle#isLost()}, {@link
- *       LockHandle#onLost} and {@link io.distlock.LockLostException} on release work as for the exclusive lock. A reader
- *       that dies frees its share when its lease ends, without help. Every reader gets its own fencing token.
+ *       LockHandle#onLost} and {@link io.distlock.LockLostException} on release work as for the exclusive lock. A
+ *       reader that dies frees its share when its lease ends, without help. Every reader gets its own fencing token.
  *   <li><b>Re-entering.</b> Inside a scope that holds the key for reading, a read acquisition re-enters. Inside a scope
  *       that holds it for writing, a read acquisition re-enters the write hold (a downgrade): the key stays exclusive
  *       until the last handle of that hold is released. Taking the key for writing inside a scope that holds it for
@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Waiting readers are woken by the writer's release, here or in another process; they never queue with the
  * writers, and try again at the latest when the lease that kept them out ends. Waiting forms end when their wait ends,
- * when interrupted (with {@link InterruptedException}, holding nothing), or with {@link io.distlock.LockBackendException} when Redis
- * does not answer. Not available on a {@link Redlock}.
+ * when interrupted (with {@link InterruptedException}, holding nothing), or with {@link
+ * io.distlock.LockBackendException} when Redis does not answer. Not available on a {@link Redlock}.
  */
 public final class ReadLock implements Lock {
 
@@ -111,8 +111,8 @@ public final class ReadLock implements Lock {
     }
 
     /**
-     * Takes a reader's share: re-enters a read hold of this thread's scope, or tries until {@code waitNanos} have passed
-     * (0: once; {@link Waits#FOREVER}: no limit).
+     * Takes a reader's share: re-enters a read hold of this thread's scope, or tries until {@code waitNanos} have
+     * passed (0: once; {@link Waits#FOREVER}: no limit).
      *
      * @return the handle, or null if a writer kept the key for the whole wait
      */

@@ -6,6 +6,9 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.internal.engine.JavaLockView;
+import io.distlock.internal.engine.OfferedKinds;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
@@ -17,10 +20,7 @@ import io.distlock.redis.internal.engine.KeysTogether;
 import io.distlock.redis.internal.engine.LeaseRenewer;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.JavaLockView;
 import io.distlock.spi.KeysAtOnce;
-import io.distlock.spi.OfferedKinds;
-import io.distlock.spi.PrintableText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -37,11 +37,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * StringRedisTemplate}) whose connection factory is Lettuce's.
  *
  * <p>Every operation is one Lua script, built once as a {@link org.springframework.data.redis.core.script.RedisScript}
- * and run by Spring Data Redis's script execution on the template's connection factory (see {@link io.distlock.redis.internal.scripts.LockScripts} and
- * the typed {@link io.distlock.redis.internal.engine.LockCommands} over them). An uncontended acquisition is one round trip (one script that sets the key
- * with its lease, {@code SET NX PX}, and increments the key's fencing counter); a release is one round trip. A release
- * hands the key straight to the longest waiting thread of this instance if there is one ({@link io.distlock.redis.internal.engine.Releaser}); otherwise
- * it wakes waiters of other instances through the application's one {@link ReleaseSubscription}, publishing only when
+ * and run by Spring Data Redis's script execution on the template's connection factory. An uncontended acquisition is
+ * one round trip (one script that sets the key with its lease, {@code SET NX PX}, and increments the key's fencing
+ * counter); a release is one round trip. A release hands the key straight to the longest waiting thread of this
+ * instance if there is one; otherwise it wakes waiters of other instances through the application's one {@link
+ * ReleaseSubscription}, publishing only when
  * another instance waits. Redis counts every lease ({@code PX}); no wall clock of any machine is compared with another.
  *
  * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
@@ -178,8 +178,8 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
      * {@inheritDoc}
      *
      * <p>No thread waits: the acquisition waits in the same first-come-first-served queue as the blocking ones, woken
-     * by releases, handovers and timers. Its stage completes on a daemon thread of this lock's, never on a thread of the
-     * Redis client, so dependent stages may block without stalling Redis connections. A key held by a scope of the
+     * by releases, handovers and timers. Its stage completes on a daemon thread of this lock's, never on a thread of
+     * the Redis client, so dependent stages may block without stalling Redis connections. A key held by a scope of the
      * calling thread fails the stage as the interface says.
      */
     @Override

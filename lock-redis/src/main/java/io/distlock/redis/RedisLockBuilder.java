@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.Kind;
+import io.distlock.internal.engine.OfferedKinds;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Acquirer;
 import io.distlock.redis.internal.engine.AsyncAcquirer;
@@ -30,7 +31,6 @@ import io.distlock.redis.internal.waiting.OtherInstancesReleases;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.spi.HoldSettings;
 import io.distlock.spi.LockBuilder;
-import io.distlock.spi.OfferedKinds;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;

@@ -1,6 +1,6 @@
 package io.distlock.zookeeper;
 
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.curator.framework.api.CuratorEvent;

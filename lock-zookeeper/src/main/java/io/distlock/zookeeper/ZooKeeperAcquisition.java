@@ -1,6 +1,6 @@
 package io.distlock.zookeeper;
 
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.distlock.zookeeper;
 
 import io.distlock.LockLostException.Reason;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,9 +19,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A granted queue node. Every change is made with the node's version, so a node that a waiter removed for its expired
- * lease (and maybe recreated for another owner) is never touched. A watch on the node reports its removal. Each write of
- * the lease (the grant, every extension) is kept as a reading of the server's clock: its {@code mtime}, stamped after
- * the request was sent.
+ * lease (and maybe recreated for another owner) is never touched. A watch on the node reports its removal. Each write
+ * of the lease (the grant, every extension) is kept as a reading of the server's clock: its {@code mtime}, stamped
+ * after the request was sent.
  */
 final class ZooKeeperLease implements StoreLease {
 
@@ -88,11 +88,11 @@ final class ZooKeeperLease implements StoreLease {
     }
 
     /**
-     * Reads the node. The key is still this owner's while the node is as this owner last wrote it (same version, granted,
-     * this owner's token) and its lease runs on the server's clock. The lease is judged as the waiter behind judges it
-     * before removing the node: the server's clock is read, by a write to the clock node, only when the time since this
-     * owner's last write could have used the lease up. A hold that the connection's trouble or the node's watch already
-     * ended answers with that reason, without a read.
+     * Reads the node. The key is still this owner's while the node is as this owner last wrote it (same version,
+     * granted, this owner's token) and its lease runs on the server's clock. The lease is judged as the waiter behind
+     * judges it before removing the node: the server's clock is read, by a write to the clock node, only when the time
+     * since this owner's last write could have used the lease up. A hold that the connection's trouble or the node's
+     * watch already ended answers with that reason, without a read.
      */
     @Override
     public Optional<Reason> checkOwned() {

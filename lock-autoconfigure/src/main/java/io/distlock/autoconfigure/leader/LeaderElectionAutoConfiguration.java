@@ -2,7 +2,7 @@ package io.distlock.autoconfigure.leader;
 
 import io.distlock.Lock;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.distlock.autoconfigure.DistributedLockStartupException;
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import io.distlock.leader.LeaderElection;
 import io.distlock.leader.LeadershipListener;
 import java.util.concurrent.atomic.AtomicReference;

@@ -1,9 +1,9 @@
 package io.distlock.autoconfigure.metrics;
 
 import io.distlock.LockLostException;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
-import io.distlock.spi.PrintableText;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import java.util.Locale;
@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  * Their contextual names, which tracers use as span names, are always {@code distlock acquire} and {@code distlock
  * hold}, whatever the key, so that keys built from request data cannot make span names without end. Low-cardinality
  * key values, which also tag the timers an observation handler may derive: {@code distlock.kind},
- * {@code distlock.group} and {@code distlock.outcome} (as for {@link MicrometerLockObserver}'s timers). High-cardinality
- * key values, for spans only: {@code distlock.key} (with control characters escaped, see {@link PrintableText}), and for a hold {@code distlock.fencing.token} and, once lost,
- * {@code distlock.lost.reason}.
+ * {@code distlock.group} and {@code distlock.outcome} (as for {@link MicrometerLockObserver}'s timers).
+ * High-cardinality key values, for spans only: {@code distlock.key} (with control characters escaped, see {@link
+ * PrintableText}), and for a hold {@code distlock.fencing.token} and, once lost, {@code distlock.lost.reason}.
  */
 public final class ObservationLockObserver implements LockObserver {
 

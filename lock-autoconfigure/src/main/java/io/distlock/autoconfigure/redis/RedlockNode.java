@@ -1,6 +1,6 @@
 package io.distlock.autoconfigure.redis;
 
-import io.distlock.autoconfigure.SecretPropertyException;
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import io.lettuce.core.RedisURI;
 import java.net.URI;
 import org.jspecify.annotations.Nullable;
@@ -34,8 +34,8 @@ record RedlockNode(
     /**
      * Reads and checks a node's settings.
      *
-     * @throws SecretPropertyException naming the node's URL property and what is allowed, if the URL is invalid; the URL
-     *     may hold a password, so it is shown with everything between its scheme and host masked
+     * @throws SecretPropertyException naming the node's URL property and what is allowed, if the URL is invalid; the
+     *     URL may hold a password, so it is shown with everything between its scheme and host masked
      * @throws InvalidConfigurationPropertyValueException naming the node's other property that is invalid and what is
      *     allowed
      */
@@ -145,8 +145,8 @@ record RedlockNode(
 
     /**
      * The URL as it may appear in a message: everything from its scheme to its last {@code @} masked, whatever the
-     * password holds ({@code /}, {@code @}, a space), since a URL that cannot be read cannot be trusted to say where its
-     * password ends.
+     * password holds ({@code /}, {@code @}, a space), since a URL that cannot be read cannot be trusted to say where
+     * its password ends.
      */
     static String masked(String url) {
         int at = url.lastIndexOf('@');

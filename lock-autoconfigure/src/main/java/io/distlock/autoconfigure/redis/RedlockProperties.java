@@ -1,6 +1,6 @@
 package io.distlock.autoconfigure.redis;
 
-import io.distlock.autoconfigure.SecretPropertyException;
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.distlock.autoconfigure.zookeeper;
 
-import io.distlock.autoconfigure.SecretPropertyException;
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.distlock.autoconfigure.zookeeper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
-import io.distlock.autoconfigure.SecretPropertyException;
+import io.distlock.autoconfigure.internal.SecretPropertyException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -2,6 +2,7 @@ package io.distlock.redis.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.engine.LockCommands.Attempted;
 import io.distlock.redis.internal.engine.LockCommands.Busy;
 import io.distlock.redis.internal.engine.LockCommands.Granted;
@@ -10,14 +11,14 @@ import io.distlock.redis.internal.waiting.Turn;
 import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.PrintableText;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Takes locks for {@link io.distlock.redis.RedisLock}: re-entry inside a scope that holds the key, a single attempt, and a wait in this
- * instance's {@link WaitingRoom} that ends at the caller's deadline, whatever Redis does. An attempt whose answer the
- * caller will not use is {@linkplain LockCommands.Attempt#abandon abandoned}, so a late grant is freed again.
+ * Takes locks for {@link io.distlock.redis.RedisLock}: re-entry inside a scope that holds the key, a single attempt,
+ * and a wait in this instance's {@link WaitingRoom} that ends at the caller's deadline, whatever Redis does. An attempt
+ * whose answer the caller will not use is {@linkplain LockCommands.Attempt#abandon abandoned}, so a late grant is freed
+ * again.
  */
 public final class Acquirer {
 

@@ -7,8 +7,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Takes locks for {@link io.distlock.redis.RedisLock#tryAcquireAsync} without blocking a thread: one {@link AsyncAcquisition} per call,
- * waiting in the same {@link WaitingRoom} as the blocking {@link Acquirer}, with what the acquisitions share.
+ * Takes locks for {@link io.distlock.redis.RedisLock#tryAcquireAsync} without blocking a thread: one {@link
+ * AsyncAcquisition} per call, waiting in the same {@link WaitingRoom} as the blocking {@link Acquirer}, with what the
+ * acquisitions share.
  */
 public final class AsyncAcquirer {
 

@@ -3,6 +3,7 @@ package io.distlock.redis.internal.engine;
 import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.internal.engine.LockCommands.Attempted;
@@ -14,7 +15,6 @@ import io.distlock.redis.internal.waiting.Turn;
 import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.PrintableText;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -26,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One {@link io.distlock.redis.RedisLock#tryAcquireAsync} that no thread waits for: {@link Acquirer#acquire}'s steps in the same {@link
- * WaitingRoom} queue, under the same first-come-first-served and handover rules, driven by Redis's answers, the queue's
- * wake-ups and timers instead of a parked thread.
+ * One {@link io.distlock.redis.RedisLock#tryAcquireAsync} that no thread waits for: {@link Acquirer#acquire}'s steps in
+ * the same {@link WaitingRoom} queue, under the same first-come-first-served and handover rules, driven by Redis's
+ * answers, the queue's wake-ups and timers instead of a parked thread.
  *
  * <p>Every step runs under this object's monitor, taken before the queue's lock, and never runs the caller's code:
  * the result is completed after the monitor is left, on a thread of {@link AsyncThreads}. A result completed by
@@ -188,7 +188,9 @@ public final class AsyncAcquisition {
         awaitTurn();
     }
 
-    /** The wait ended without the lock: not acquired, or the failure if Redis never answered ({@link Waits.Answers}). */
+    /**
+     * The wait ended without the lock: not acquired, or the failure if Redis never answered ({@link Waits.Answers}).
+     */
     private void timedOut() {
         try {
             answers.over();

@@ -3,10 +3,10 @@ package io.distlock.redis.internal.engine;
 import io.distlock.Lease;
 import io.distlock.LockLostException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.internal.engine.HeldKey;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver.Holding;
-import io.distlock.spi.HeldKey;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -86,12 +86,18 @@ public final class Hold implements HeldKey {
         this.kind = kind;
     }
 
-    /** Whether the hold was taken through the {@linkplain io.distlock.redis.FairLock fair lock}, whose release serves its queue. */
+    /**
+     * Whether the hold was taken through the {@linkplain io.distlock.redis.FairLock fair lock}, whose release serves
+     * its queue.
+     */
     boolean isFair() {
         return kind == LockKind.FAIR;
     }
 
-    /** Whether the hold is a reader's ({@link io.distlock.redis.ReadLock}): its token is a field of the lock key, then a hash. */
+    /**
+     * Whether the hold is a reader's ({@link io.distlock.redis.ReadLock}): its token is a field of the lock key, then a
+     * hash.
+     */
     boolean isRead() {
         return kind == LockKind.READ;
     }
@@ -256,7 +262,10 @@ public final class Hold implements HeldKey {
         return observer == null ? UNOBSERVED : observer;
     }
 
-    /** Marks the hold as owned by one thread, which alone may release it: a {@link io.distlock.spi.JavaLockView}'s. */
+    /**
+     * Marks the hold as owned by one thread, which alone may release it: a {@link
+     * io.distlock.internal.engine.JavaLockView}'s.
+     */
     @Override
     public void boundTo(String threadName) {
         boundThread = threadName;

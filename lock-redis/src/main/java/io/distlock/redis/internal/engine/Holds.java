@@ -3,13 +3,13 @@ package io.distlock.redis.internal.engine;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.internal.engine.HoldHandle;
+import io.distlock.internal.engine.HoldOperations;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.LockCommands.Ownership;
 import io.distlock.redis.internal.engine.LockCommands.Status;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.waiting.Waits;
-import io.distlock.spi.HoldHandle;
-import io.distlock.spi.HoldOperations;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -19,8 +19,8 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The holds of one {@link io.distlock.redis.RedisLock}: starts them when Redis grants a key, and serves what their handles ask of Redis
- * (check, extend, release) and of the renewer.
+ * The holds of one {@link io.distlock.redis.RedisLock}: starts them when Redis grants a key, and serves what their
+ * handles ask of Redis (check, extend, release) and of the renewer.
  */
 public final class Holds implements HoldOperations<Hold> {
 
@@ -120,7 +120,8 @@ public final class Holds implements HoldOperations<Hold> {
     /**
      * A nested handle on a hold of a scope, confirmed in Redis; null if that hold just ended.
      *
-     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the command timeout
+     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the
+     *     command timeout
      */
     @Nullable
     public LockHandle join(Hold hold, Lease lease, long deadline) {

@@ -2,11 +2,11 @@ package io.distlock.redis.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.KeysAtOnce.Taken;
-import io.distlock.spi.PrintableText;
 import io.lettuce.core.cluster.SlotHash;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes several keys of one Redis in one script for {@link io.distlock.redis.RedisLock}: on a single server (standalone or Sentinel) any
- * set of keys, on a cluster the keys whose lock keys share a slot. One round trip instead of one per key, and nothing
- * is taken and given back when a key is held, since the script looks at every key before it takes one.
+ * Takes several keys of one Redis in one script for {@link io.distlock.redis.RedisLock}: on a single server (standalone
+ * or Sentinel) any set of keys, on a cluster the keys whose lock keys share a slot. One round trip instead of one per
+ * key, and nothing is taken and given back when a key is held, since the script looks at every key before it takes one.
  *
  * <p>Not with replica acknowledgements (a grant of several keys would need a {@code WAIT} of its own), and not for
  * keys a scope of this thread holds, which re-enter one by one.
@@ -82,8 +82,8 @@ public final class KeysTogether {
     }
 
     /**
-     * Gives up an attempt whose answer will not be used, as {@link LockCommands.Attempt#abandon} does for one key: every
-     * key is released with its token at once, and again should a late answer say they were taken.
+     * Gives up an attempt whose answer will not be used, as {@link LockCommands.Attempt#abandon} does for one key:
+     * every key is released with its token at once, and again should a late answer say they were taken.
      */
     private void abandon(
             ScriptCall<SingleNodeCommands.TakenTogether> call,

@@ -1,11 +1,11 @@
 package io.distlock.redis.internal.engine;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.scripts.LockScripts;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
-import io.distlock.spi.PrintableText;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The typed command layer between {@link io.distlock.redis.RedisLock} and the store: one method per lock operation, each answering a
- * reply that says what happened. {@link SingleNodeCommands} runs each as one script on one Redis; {@link
- * QuorumCommands} runs it on every node of a Redlock group and counts the majority's answers.
+ * The typed command layer between {@link io.distlock.redis.RedisLock} and the store: one method per lock operation,
+ * each answering a reply that says what happened. {@link SingleNodeCommands} runs each as one script on one Redis;
+ * {@link QuorumCommands} runs it on every node of a Redlock group and counts the majority's answers.
  *
  * <p>Each method sends at once and returns a {@link ScriptCall}; the caller decides how long to wait. A call's
  * {@linkplain ScriptCall#sentNanos() send time} is the start from which a lease it confirmed is counted.
@@ -177,7 +177,10 @@ public interface LockCommands {
                         key, "acquire", script, keys, args, value -> number(value) > 0, acknowledgement, decode);
     }
 
-    /** Asks whether the hold's lock key, a string with the owner token, still belongs to it ({@link LockScripts#STATUS}). */
+    /**
+     * Asks whether the hold's lock key, a string with the owner token, still belongs to it ({@link
+     * LockScripts#STATUS}).
+     */
     static ScriptCall<Status> status(ScriptRunner runner, Hold hold) {
         return runner.run(
                 hold.key(),

@@ -2,17 +2,18 @@ package io.distlock.redis.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.ThreadOwnedHandles;
+import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.scripts.RedisKeys;
-import io.distlock.spi.PrintableText;
-import io.distlock.spi.ThreadOwnedHandles;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the kinds of one {@link io.distlock.redis.RedisLock} (plain, fair, read, path, several keys at once) and its acquirers share: the
- * holds and the observer; the checks of an acquisition's arguments and the closed state; the naming of Redis keys; the
- * start of the background work; and the current thread's scopes and view locks, which acquisitions re-enter. One per
- * lock, handed to the lock and to each kind, so that none of them reaches these back through the lock.
+ * What the kinds of one {@link io.distlock.redis.RedisLock} (plain, fair, read, path, several keys at once) and its
+ * acquirers share: the holds and the observer; the checks of an acquisition's arguments and the closed state; the
+ * naming of Redis keys; the start of the background work; and the current thread's scopes and view locks, which
+ * acquisitions re-enter. One per lock, handed to the lock and to each kind, so that none of them reaches these back
+ * through the lock.
  */
 public final class LockKit {
 
@@ -120,14 +121,15 @@ public final class LockKit {
 
     /**
      * A nested acquisition inside a scope of this thread that holds the key (a {@link io.distlock.LockContext} scope,
-     * or a {@link io.distlock.spi.JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere else, even on
-     * a thread that acquired the key before, an acquisition is a new owner's: the earlier handle may have been handed
-     * to other code.
+     * or a {@link io.distlock.internal.engine.JavaLockView} lock), confirmed in Redis and sharing that hold. Anywhere
+     * else, even on a thread that acquired the key before, an acquisition is a new owner's: the earlier handle may have
+     * been handed to other code.
      *
      * <p>A scope that holds the key for reading cannot take it for writing: the two readers that tried would each wait
      * for the other forever, so that fails at once.
      *
-     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the command timeout
+     * @param deadline when the caller's wait ends, or {@link io.distlock.redis.internal.waiting.Waits#FOREVER} for the
+     *     command timeout
      * @return the nested handle, or null if no scope of this thread holds the key
      * @throws IllegalStateException if the scope holds the key for reading
      */

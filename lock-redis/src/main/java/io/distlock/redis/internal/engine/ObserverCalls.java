@@ -1,16 +1,16 @@
 package io.distlock.redis.internal.engine;
 
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.GuardedObserver;
+import io.distlock.internal.engine.HoldHandle;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import io.distlock.monitor.LockObserver.Acquisition;
-import io.distlock.spi.GuardedObserver;
-import io.distlock.spi.HoldHandle;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Tells a {@link io.distlock.redis.RedisLock}'s guarded observer what it does, observing each hold once: a nested acquisition joins a
- * hold whose observation has started already.
+ * Tells a {@link io.distlock.redis.RedisLock}'s guarded observer what it does, observing each hold once: a nested
+ * acquisition joins a hold whose observation has started already.
  */
 public final class ObserverCalls {
 

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * The commands of the {@linkplain io.distlock.redis.FairLock fair lock} on one Redis: one script of {@link FairScripts} each. A release
- * that hands the key to a waiter of this instance tells that waiter as soon as Redis answers, without waiting for the
- * announcement to come back through the subscription.
+ * The commands of the {@linkplain io.distlock.redis.FairLock fair lock} on one Redis: one script of {@link FairScripts}
+ * each. A release that hands the key to a waiter of this instance tells that waiter as soon as Redis answers, without
+ * waiting for the announcement to come back through the subscription.
  */
 public final class FairCommands {
 

@@ -8,10 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivers the handovers of the {@linkplain io.distlock.redis.FairLock fair lock} that {@link FairScripts} announce on the release
- * channel ({@code !<ticket> <fencing token> <server time ms> <provisional lease ms>}) to the waiting thread of this
- * instance that queued the ticket. A waiter that misses its announcement (the subscription was down) still learns of the
- * handover at its next heartbeat.
+ * Delivers the handovers of the {@linkplain io.distlock.redis.FairLock fair lock} that {@link FairScripts} announce on
+ * the release channel ({@code !<ticket> <fencing token> <server time ms> <provisional lease ms>}) to the waiting thread
+ * of this instance that queued the ticket. A waiter that misses its announcement (the subscription was down) still
+ * learns of the handover at its next heartbeat.
  */
 public final class FairHandovers {
 

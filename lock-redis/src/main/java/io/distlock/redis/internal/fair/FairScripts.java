@@ -6,14 +6,15 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts of the {@linkplain io.distlock.redis.FairLock fair lock}: a queue of waiters in Redis, served first come first served,
- * with the lock handed straight to the head of the queue on release.
+ * The Lua scripts of the {@linkplain io.distlock.redis.FairLock fair lock}: a queue of waiters in Redis, served first
+ * come first served, with the lock handed straight to the head of the queue on release.
  *
  * <p>KEYS of every script, all under the lock key's hash tag: the lock, its fencing counter, the queue (a sorted set of
  * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms> <deadline>}, the
  * deadline being the server time, in ms, at which the ticket leaves the queue unless its waiter calls again), and the
- * arrival counter. While {@linkplain io.distlock.redis.ReadLock readers} hold the lock key (a hash then, see {@link io.distlock.redis.internal.scripts.LockScripts}), it
- * counts as held, and a waiting fair writer marks it so that new readers yield.
+ * arrival counter. While {@linkplain io.distlock.redis.ReadLock readers} hold the lock key (a hash then, see {@link
+ * io.distlock.redis.internal.scripts.LockScripts}), it counts as held, and a waiting fair writer marks it so that new
+ * readers yield.
  *
  * <p>A ticket starts with its lock instance's id and a dot. A waiter calls {@link #ACQUIRE} again well within its
  * deadline (its heartbeat); a waiter that dies, or is paused past its deadline, is skipped and dropped when its turn
@@ -35,8 +36,9 @@ public final class FairScripts {
      * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
      * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits; and {@code
      * announceFree(holder, token)}, which tells the waiters that do not queue (plain and read acquisitions, which mark
-     * the holder's value after its token as {@link io.distlock.redis.internal.scripts.LockScripts#ACQUIRE} describes) that the lock is free, on the release
-     * channel (ARGV[1] without its final colon) as a plain release does, when another instance's waiters marked it.
+     * the holder's value after its token as {@link io.distlock.redis.internal.scripts.LockScripts#ACQUIRE} describes)
+     * that the lock is free, on the release channel (ARGV[1] without its final colon) as a plain release does, when
+     * another instance's waiters marked it.
      */
     private static final String PRELUDE = """
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]

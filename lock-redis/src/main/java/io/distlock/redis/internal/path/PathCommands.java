@@ -16,9 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link LockCommands} of the {@linkplain io.distlock.redis.PathLock path lock} on one Redis: one script of {@link PathScripts} each.
- * A hold's lock key is its path's {@linkplain TreePath#holderKey() holder key}, from which the keys of its ancestors
- * follow, so the holds, renewer and releaser of the exclusive lock serve path holds unchanged over these commands.
+ * The {@link LockCommands} of the {@linkplain io.distlock.redis.PathLock path lock} on one Redis: one script of {@link
+ * PathScripts} each. A hold's lock key is its path's {@linkplain TreePath#holderKey() holder key}, from which the keys
+ * of its ancestors follow, so the holds, renewer and releaser of the exclusive lock serve path holds unchanged over
+ * these commands.
  *
  * <p>Releases never hand a path over: waiters of a tree wait for any release in it ({@link #handsOver()} is false),
  * since the hold that kept them out may be an ancestor's or a descendant's.
@@ -75,7 +76,10 @@ public final class PathCommands implements LockCommands {
         return runner.isConnected();
     }
 
-    /** Tries to take the path whose holder key is {@code lockKey}; see {@link #acquire(String, TreePath, String, long, boolean)}. */
+    /**
+     * Tries to take the path whose holder key is {@code lockKey}; see {@link #acquire(String, TreePath, String, long,
+     * boolean)}.
+     */
     @Override
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         return acquire(key, TreePath.ofHolderKey(lockKey), token, leaseMillis, willWait);
@@ -101,7 +105,9 @@ public final class PathCommands implements LockCommands {
         return new Attempt(this, call, key, path.holderKey(), token);
     }
 
-    /** Makes the lease at least this long, in the holder key and in every ancestor's count, if the hold owns its path. */
+    /**
+     * Makes the lease at least this long, in the holder key and in every ancestor's count, if the hold owns its path.
+     */
     @Override
     public ScriptCall<Ownership> confirm(Hold hold, long leaseMillis) {
         return renewal("re-enter", List.of(hold), leaseMillis, found -> found.get(0));
@@ -118,7 +124,9 @@ public final class PathCommands implements LockCommands {
                 value -> Ownership.of(number(value)));
     }
 
-    /** Whether the hold still owns its path: its holder key is a plain lock key, so the exclusive lock's check serves. */
+    /**
+     * Whether the hold still owns its path: its holder key is a plain lock key, so the exclusive lock's check serves.
+     */
     @Override
     public ScriptCall<Status> status(Hold hold) {
         return LockCommands.status(runner, hold);

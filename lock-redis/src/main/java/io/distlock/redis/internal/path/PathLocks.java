@@ -13,9 +13,9 @@ import io.distlock.spi.HoldSettings;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the {@linkplain io.distlock.redis.PathLock path locks} of one {@link io.distlock.redis.RedisLock} share: their commands, and the holds, renewer and
- * releaser that serve path holds over those commands. The renewer's thread starts with the first path acquisition, so
- * an application that never locks a path pays nothing for them.
+ * What the {@linkplain io.distlock.redis.PathLock path locks} of one {@link io.distlock.redis.RedisLock} share: their
+ * commands, and the holds, renewer and releaser that serve path holds over those commands. The renewer's thread starts
+ * with the first path acquisition, so an application that never locks a path pays nothing for them.
  */
 public final class PathLocks {
 

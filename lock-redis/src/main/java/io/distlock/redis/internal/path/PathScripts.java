@@ -6,8 +6,8 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua scripts of the {@linkplain io.distlock.redis.PathLock path lock}, each built once and run by its SHA; the keys are named in
- * {@link TreePath}.
+ * The Lua scripts of the {@linkplain io.distlock.redis.PathLock path lock}, each built once and run by its SHA; the
+ * keys are named in {@link TreePath}.
  *
  * <p>The holder of a path is a string key whose value is its owner token, with the lease as its PTTL, as for the
  * exclusive lock. Each strict ancestor of the path counts the holder in a sorted set of the holders below it: the
@@ -107,9 +107,9 @@ public final class PathScripts {
     static final RedisScript<Long> RELEASE_SHARDED = script(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
-     * KEYS: the path's holder key, then the below key of each strict ancestor. ARGV: token, lease ms. Sets the remaining
-     * lease of the holder key and of the hold's entry in every ancestor's set, if the token owns the path. Returns 1,
-     * 0 if gone, -1 if another owner holds it.
+     * KEYS: the path's holder key, then the below key of each strict ancestor. ARGV: token, lease ms. Sets the
+     * remaining lease of the holder key and of the hold's entry in every ancestor's set, if the token owns the path.
+     * Returns 1, 0 if gone, -1 if another owner holds it.
      */
     static final RedisScript<Long> EXTEND = script("""
             local holder = redis.call('get', KEYS[1])

@@ -1,18 +1,19 @@
 package io.distlock.redis.internal.path;
 
 import io.distlock.Lock;
-import io.distlock.spi.PrintableText;
+import io.distlock.internal.text.PrintableText;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A path in a named tree of a {@link io.distlock.redis.PathLock}, and the Redis keys of the path and of each of its ancestors.
+ * A path in a named tree of a {@link io.distlock.redis.PathLock}, and the Redis keys of the path and of each of its
+ * ancestors.
  *
  * <p>Every key of a tree starts with the tree's hash tag {@code {prefix + tree}}, so that one script can reach them all
- * on a Redis Cluster. Node {@code A/C} has {@code {tag}/A/C/h}, the holder of exactly that path, and {@code {tag}/A/C/d},
- * the holders strictly below it; the root's are {@code {tag}//h} and {@code {tag}//d}. Segments never contain {@code
- * /}, so these names are unambiguous, and since they never end with <code>}</code> or {@code :fence}, no key of the
- * exclusive lock can be one of them.
+ * on a Redis Cluster. Node {@code A/C} has {@code {tag}/A/C/h}, the holder of exactly that path, and {@code
+ * {tag}/A/C/d}, the holders strictly below it; the root's are {@code {tag}//h} and {@code {tag}//d}. Segments never
+ * contain {@code /}, so these names are unambiguous, and since they never end with <code>}</code> or {@code :fence}, no
+ * key of the exclusive lock can be one of them.
  */
 public final class TreePath {
 

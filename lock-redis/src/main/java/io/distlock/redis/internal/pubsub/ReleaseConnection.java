@@ -20,9 +20,9 @@ import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * The connection behind a {@link io.distlock.redis.ReleaseSubscription}: the one pub/sub subscription of an application over which lock
- * releases are announced. Every lock of the application registers its release channel here, so no lock, waiter or key
- * ever opens a subscription of its own.
+ * The connection behind a {@link io.distlock.redis.ReleaseSubscription}: the one pub/sub subscription of an application
+ * over which lock releases are announced. Every lock of the application registers its release channel here, so no lock,
+ * waiter or key ever opens a subscription of its own.
  *
  * <p>The client resubscribes by itself after a reconnect; since releases announced meanwhile were missed, every
  * registered listener is then told, so that its lock wakes its waiters to check Redis again.

@@ -9,8 +9,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Settles the fencing token of a Redlock grant or handover: the highest counter among the majority that gave the key
  * to a token, after every node of that majority whose counter is lower has raised it to that token while the token
- * still held the key there ({@link io.distlock.redis.internal.scripts.LockScripts#RAISE_FENCE}). Then a majority of the nodes count past the token, and
- * every later majority shares a node with it.
+ * still held the key there ({@link io.distlock.redis.internal.scripts.LockScripts#RAISE_FENCE}). Then a majority of the
+ * nodes count past the token, and every later majority shares a node with it.
  */
 public final class FenceSettlement {
 

@@ -3,7 +3,10 @@ package io.distlock.redis.internal.scripts;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
-/** The read-only script behind {@link io.distlock.redis.LockInspection}: how a key stands, without taking or touching it. */
+/**
+ * The read-only script behind {@link io.distlock.redis.LockInspection}: how a key stands, without taking or touching
+ * it.
+ */
 public final class InspectionScripts {
 
     /**

@@ -15,15 +15,15 @@ import org.springframework.data.redis.core.script.RedisScript;
  * another process waits: {@code +<instance id>} while waiters of one lock instance are known, {@code *} once waiters of
  * several are. An instance tells its own waiters directly and so never publishes for its own mark.
  *
- * <p>While readers hold a key ({@link io.distlock.redis.ReadLock}, which takes a reader's share with {@link ReadScripts#ACQUIRE}), the
- * lock key is a hash instead: each reader's owner token mapped to the end of its lease in Redis's time (ms), and the
- * key expires when the last lease would end, so an exclusive acquisition's {@code SET NX} refuses for exactly as long
- * as readers hold it, and no other key is involved. A reader's end is the ms of {@code TIME}, rounded down, plus the
- * lease plus 1, and the lease is over once {@code TIME} reaches it: like Redis's own expiry, which deletes a key only
- * once its ms time is past the end, this never ends a lease before the caller's own count, which starts when it sent
- * the script. A waiting writer sets the field {@code ~w} to when the readers' leases would end; readers that yield to
- * writers stay out until then. Every token-comparing script checks the key's type first: to an exclusive holder a hash
- * means another owner, and to a reader a string does.
+ * <p>While readers hold a key ({@link io.distlock.redis.ReadLock}, which takes a reader's share with {@link
+ * ReadScripts#ACQUIRE}), the lock key is a hash instead: each reader's owner token mapped to the end of its lease in
+ * Redis's time (ms), and the key expires when the last lease would end, so an exclusive acquisition's {@code SET NX}
+ * refuses for exactly as long as readers hold it, and no other key is involved. A reader's end is the ms of {@code
+ * TIME}, rounded down, plus the lease plus 1, and the lease is over once {@code TIME} reaches it: like Redis's own
+ * expiry, which deletes a key only once its ms time is past the end, this never ends a lease before the caller's own
+ * count, which starts when it sent the script. A waiting writer sets the field {@code ~w} to when the readers' leases
+ * would end; readers that yield to writers stay out until then. Every token-comparing script checks the key's type
+ * first: to an exclusive holder a hash means another owner, and to a reader a string does.
  *
  * <p>A key whose value starts with {@code ~} holds no lock: a release reserved it for the waiters of other instances
  * than the one named after the {@code ~}, for a few milliseconds. Tokens never contain {@code ~}, so no token-comparing
@@ -81,7 +81,8 @@ public final class LockScripts {
      * success; otherwise {@code {-1 - the holder's PTTL, digest}}, where the digest is the SHA-1 (lowercase hex) of the
      * holder's owner token, or empty when no single token holds the key (readers, or a reservation for other
      * instances' waiters). The digest tells a Redlock attempt which contender holds each node after a split vote
-     * ({@link io.distlock.redis.internal.redlock.GrantVote}); it gives away nothing of the token, which stays unguessable.
+     * ({@link io.distlock.redis.internal.redlock.GrantVote}); it gives away nothing of the token, which stays
+     * unguessable.
      */
     public static final RedisScript<List<Object>> ACQUIRE_NAMING_HOLDER =
             listScript("local function acquire()\n" + ACQUIRE_TEXT + """
@@ -105,9 +106,10 @@ public final class LockScripts {
      * for none). Releases the key if the token owns it and, if another instance waits, publishes the instance id, the
      * release id followed by {@code |} if there is one, and the key on the channel: a Redlock releases on every node
      * under one release id, so that its waiters wake once per release, not once per node. With a reservation, and
-     * another instance waiting, the key is not deleted but reserved for the other instances' waiters ({@code ~<releasing instance id>}) for that long: any other instance may take it, the
-     * releasing one may not. Returns 1 if deleted, 2 if reserved, 3 if a reader left and other readers still hold the
-     * key, 0 if the key was gone, -1 if another owner holds it.
+     * another instance waiting, the key is not deleted but reserved for the other instances' waiters ({@code
+     * ~<releasing instance id>}) for that long: any other instance may take it, the releasing one may not. Returns 1 if
+     * deleted, 2 if reserved, 3 if a reader left and other readers still hold the key, 0 if the key was gone, -1 if
+     * another owner holds it.
      */
     private static final String RELEASE_TEXT = """
             if redis.call('type', KEYS[1]).ok == 'hash' then
@@ -311,8 +313,8 @@ public final class LockScripts {
             """);
 
     /**
-     * KEYS: locks of one cluster slot. ARGV: lease ms, then one token per key. Makes the remaining lease of each key its
-     * token still owns at least the given lease (never shorter: a nested fixed lease may ask for more). Returns one
+     * KEYS: locks of one cluster slot. ARGV: lease ms, then one token per key. Makes the remaining lease of each key
+     * its token still owns at least the given lease (never shorter: a nested fixed lease may ask for more). Returns one
      * entry per key: 1 renewed, 0 gone, -1 owned by another.
      */
     public static final RedisScript<List<Long>> RENEW = listScript("""
@@ -355,9 +357,10 @@ public final class LockScripts {
 
     /**
      * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
-     * instance id, then one token per key. Takes every key or none: only if each is free or reserved by another instance
-     * for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0, fencing token of each key...}} when
-     * taken, else {@code {n}}, the position (from 1) of the first key held. Marks nothing: the caller does not wait here.
+     * instance id, then one token per key. Takes every key or none: only if each is free or reserved by another
+     * instance for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0, fencing token of each
+     * key...}} when taken, else {@code {n}}, the position (from 1) of the first key held. Marks nothing: the caller
+     * does not wait here.
      */
     public static final RedisScript<List<Long>> ACQUIRE_ALL = listScript("""
             local locks = #KEYS / 2

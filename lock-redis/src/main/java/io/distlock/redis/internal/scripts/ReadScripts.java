@@ -4,16 +4,17 @@ import org.springframework.data.redis.core.script.DefaultRedisScript;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The Lua script of the {@linkplain io.distlock.redis.ReadLock read lock}: a reader takes its share of a lock key, which is a hash while
- * readers hold it ({@link LockScripts} describes both forms of the key). A reader's hold is then checked, extended,
- * renewed and released by {@link LockScripts}' scripts, which tell a reader's hold from a writer's by the key's type.
+ * The Lua script of the {@linkplain io.distlock.redis.ReadLock read lock}: a reader takes its share of a lock key,
+ * which is a hash while readers hold it ({@link LockScripts} describes both forms of the key). A reader's hold is then
+ * checked, extended, renewed and released by {@link LockScripts}' scripts, which tell a reader's hold from a writer's
+ * by the key's type.
  */
 public final class ReadScripts {
 
     /**
-     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code 1}
-     * if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it (a
-     * string value; a waiting reader marks it as {@link LockScripts#ACQUIRE} does, so that the writer's release is
+     * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code
+     * 1} if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it
+     * (a string value; a waiting reader marks it as {@link LockScripts#ACQUIRE} does, so that the writer's release is
      * announced) or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on
      * success; otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
      */

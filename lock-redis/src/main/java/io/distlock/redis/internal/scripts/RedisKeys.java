@@ -1,6 +1,6 @@
 package io.distlock.redis.internal.scripts;
 
-import io.distlock.spi.LockArguments;
+import io.distlock.internal.engine.LockArguments;
 
 /**
  * Turns application keys into Redis keys. The prefix and key go inside one hash tag, {@code {prefix+key}}, so a lock

@@ -12,8 +12,9 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@code SPUBLISH} stays within the shard that serves the key. That channel ends in a hash tag chosen to fall in the
  * key's slot, so that the script holding the key may publish on it, and one channel serves every key of a slot.
  *
- * <p>A lock announces with sharded pub/sub only once its {@link io.distlock.redis.internal.pubsub.ReleaseConnection} found that the cluster takes
- * {@code SSUBSCRIBE}; until then, and on Redis 6.2, it announces the classic way, and its subscription listens on both.
+ * <p>A lock announces with sharded pub/sub only once its {@link io.distlock.redis.internal.pubsub.ReleaseConnection}
+ * found that the cluster takes {@code SSUBSCRIBE}; until then, and on Redis 6.2, it announces the classic way, and its
+ * subscription listens on both.
  */
 public final class ReleaseChannels {
 

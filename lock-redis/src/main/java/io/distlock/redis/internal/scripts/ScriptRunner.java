@@ -39,7 +39,8 @@ import reactor.util.retry.Retry;
  * while any wait there waits behind them: a release must not reach Redis before the acquisition it releases. Redis
  * can still run two scripts out of order when one of them is sent again by {@code EVAL} after a {@code NOSCRIPT}
  * (a restarted server); so whoever releases before an acquisition has answered releases again after a late grant
- * ({@link io.distlock.redis.internal.engine.LockCommands.Attempt#abandon}, {@link io.distlock.redis.internal.redlock.LateGrants}).
+ * ({@link io.distlock.redis.internal.engine.LockCommands.Attempt#abandon}, {@link
+ * io.distlock.redis.internal.redlock.LateGrants}).
  */
 public final class ScriptRunner {
 

@@ -11,11 +11,12 @@ import java.util.concurrent.TimeUnit;
  * Hands the releases that other lock instances announce to this instance's waiting room. Releases of this instance
  * told its waiters at once, so only other instances' releases are news.
  *
- * <p>An announcement is the releasing instance's id, then, for a release made on several nodes (a {@link io.distlock.redis.Redlock}),
- * a release id and {@code |}, then the lock key (see {@link io.distlock.redis.internal.scripts.LockScripts#RELEASE}). Each node announces such a release,
- * but the waiting room hears of it once: every announcement wakes one waiter, and a waiter woken for nothing makes an
- * attempt on every node. The release of an attempt that did not win a majority wakes a waiter only after a random
- * delay, so that the contenders of a split vote do not all try again at once.
+ * <p>An announcement is the releasing instance's id, then, for a release made on several nodes (a {@link
+ * io.distlock.redis.Redlock}), a release id and {@code |}, then the lock key (see {@link
+ * io.distlock.redis.internal.scripts.LockScripts#RELEASE}). Each node announces such a release, but the waiting room
+ * hears of it once: every announcement wakes one waiter, and a waiter woken for nothing makes an attempt on every node.
+ * The release of an attempt that did not win a majority wakes a waiter only after a random delay, so that the
+ * contenders of a split vote do not all try again at once.
  */
 public final class OtherInstancesReleases implements ReleaseListener {
 

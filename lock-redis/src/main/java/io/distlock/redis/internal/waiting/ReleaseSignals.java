@@ -6,8 +6,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Tells the waiters that do not queue in the {@link WaitingRoom} (readers, who must never be handed the lock key) that a
- * lock key was released, here or in another process: each waits for the next release of its key and then tries again.
+ * Tells the waiters that do not queue in the {@link WaitingRoom} (readers, who must never be handed the lock key) that
+ * a lock key was released, here or in another process: each waits for the next release of its key and then tries again.
  */
 public final class ReleaseSignals {
 

@@ -19,10 +19,11 @@ import org.jspecify.annotations.Nullable;
  * notification costs latency, never liveness.
  *
  * <p>While other processes wait for a key, it is handed over inside this process at most {@link
- * KeyQueueKeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other processes for a
- * moment ({@link #othersTurn}), which Redis refuses to this process, so that the other processes, whose waiters learn
- * of the release one pub/sub hop later, really get their turn; this process's waiters without a turn wait for the
- * reservation to end, and then one of them tries, whatever the answers that arrived meanwhile said of the holder.
+ * KeyQueueKeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other
+ * processes for a moment ({@link #othersTurn}), which Redis refuses to this process, so that the other processes, whose
+ * waiters learn of the release one pub/sub hop later, really get their turn; this process's waiters without a turn wait
+ * for the reservation to end, and then one of them tries, whatever the answers that arrived meanwhile said of the
+ * holder.
  *
  * <p>A {@link Waiter} moves through these states; every transition happens under its queue's lock.
  *

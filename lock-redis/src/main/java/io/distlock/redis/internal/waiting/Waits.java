@@ -1,8 +1,8 @@
 package io.distlock.redis.internal.waiting;
 
 import io.distlock.LockBackendException;
+import io.distlock.internal.engine.LockArguments;
 import io.distlock.redis.internal.scripts.ScriptCall;
-import io.distlock.spi.LockArguments;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisException;
 import java.io.IOException;
@@ -161,10 +161,10 @@ public final class Waits {
     /**
      * What Redis answered the attempts of one waiting acquisition, which decides what an attempt that went unanswered
      * means: as {@link io.distlock.Lock} says, a waiting form fails only if Redis never answered within its wait. An
-     * attempt that failed for a reason that passes, or was not answered in time, counts as "not answered yet": a bounded
-     * wait tries again after a pause (50 ms, doubling up to 500 ms, never past the deadline) until its deadline, and so
-     * rides out a failover that ends before it does. A wait without a deadline has no end to ride out to: it fails at
-     * once, as before. Not thread-safe: one acquisition's steps use it in turn.
+     * attempt that failed for a reason that passes, or was not answered in time, counts as "not answered yet": a
+     * bounded wait tries again after a pause (50 ms, doubling up to 500 ms, never past the deadline) until its
+     * deadline, and so rides out a failover that ends before it does. A wait without a deadline has no end to ride out
+     * to: it fails at once, as before. Not thread-safe: one acquisition's steps use it in turn.
      */
     public static final class Answers {
 

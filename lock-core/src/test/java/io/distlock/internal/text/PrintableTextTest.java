@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

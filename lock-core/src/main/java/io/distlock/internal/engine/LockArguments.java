@@ -1,7 +1,8 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 

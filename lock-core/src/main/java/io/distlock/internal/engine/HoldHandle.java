@@ -1,8 +1,9 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.internal.text.PrintableText;
 import java.lang.ref.Cleaner;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;

@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.internal;
 
 import org.jspecify.annotations.Nullable;
 
@@ -7,7 +7,8 @@ import org.jspecify.annotations.Nullable;
  * start-up naming the property and what is allowed, showing the value only with its secret masked, or not at all.
  *
  * <p>Not an {@code InvalidConfigurationPropertyValueException}: Spring Boot's report of that one quotes the value it
- * finds for the property in the environment, secret and all. {@link SecretPropertyFailureAnalyzer} reports this one.
+ * finds for the property in the environment, secret and all. distlock's {@code SecretPropertyFailureAnalyzer} reports
+ * this one.
  */
 public class SecretPropertyException extends IllegalArgumentException {
 

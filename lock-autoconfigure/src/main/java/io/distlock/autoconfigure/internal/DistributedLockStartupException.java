@@ -1,4 +1,4 @@
-package io.distlock.autoconfigure;
+package io.distlock.autoconfigure.internal;
 
 /**
  * Why the application cannot start with distlock as it is configured: annotated methods that would find no lock, or a

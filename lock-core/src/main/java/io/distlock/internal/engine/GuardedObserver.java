@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 import io.distlock.LockLostException;
 import io.distlock.monitor.LockKind;

@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 /**
  * What a backend's hold tells about itself without asking its store: the key, the owner and the fencing token the

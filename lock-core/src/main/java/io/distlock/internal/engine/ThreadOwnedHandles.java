@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 import io.distlock.LockContext;
 import io.distlock.LockHandle;

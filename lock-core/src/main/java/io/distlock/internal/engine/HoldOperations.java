@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.LockBackendException;
@@ -74,9 +74,9 @@ public interface HoldOperations<H extends HeldKey> {
 
     /**
      * Ends one handle of a hold like {@link #release}, but the last one leaves the key owned in the store for {@code
-     * rest} from now, as {@link io.distlock.LockHandle#releaseHoldingAtLeast} describes, instead of deleting it: the hold
-     * is no longer renewed and is forgotten, its key's remaining lease becomes {@code rest} on the store's clock, and
-     * no waiter of this instance is handed the key before it runs out.
+     * rest} from now, as {@link io.distlock.LockHandle#releaseHoldingAtLeast} describes, instead of deleting it: the
+     * hold is no longer renewed and is forgotten, its key's remaining lease becomes {@code rest} on the store's clock,
+     * and no waiter of this instance is handed the key before it runs out.
      *
      * @param hold the hold
      * @param handleLease the lease the ending handle asked for

@@ -1,4 +1,4 @@
-package io.distlock.spi;
+package io.distlock.internal.text;
 
 import org.jspecify.annotations.Nullable;
 
@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
  * Text from the application's callers, such as a key built from a request, made safe to put into a log line or an
  * exception's message: control characters ({@code \r}, {@code \n}, {@code \t} and the others), line and paragraph
  * separators and invisible formatting characters (such as the right-to-left override) are written as escapes
- * ({@code \r}, {@code \n}, {@code \t}, {@code \}{@code u202E}). A key that contains a line break then cannot end the log
- * line it appears in and forge the next one, nor reorder what a reader sees. Everything else, Unicode letters
+ * ({@code \r}, {@code \n}, {@code \t}, {@code \}{@code u202E}). A key that contains a line break then cannot end the
+ * log line it appears in and forge the next one, nor reorder what a reader sees. Everything else, Unicode letters
  * included, is kept as it is.
  */
 public final class PrintableText {

@@ -1,0 +1,10 @@
+/**
+ * The start-up exceptions that distlock's failure analyzers turn into Spring Boot's "Description / Action" report.
+ *
+ * <p>Internal: public only so that the auto-configuration's packages can throw them. Nothing here is a promise; it may
+ * change in any release.
+ */
+@NullMarked
+package io.distlock.autoconfigure.internal;
+
+import org.jspecify.annotations.NullMarked;
