@@ -2,27 +2,33 @@ package io.distlock.store;
 
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.HeldLock;
+import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 
 /**
  * What {@link StoreLock} answers as an {@link io.distlock.monitor.InspectableLock}: holds and waiters from memory, and
  * a key's state and a health check from the store, through reads that change nothing.
  */
-final class StoreInspection {
+final class StoreInspection implements InspectableLock {
 
     private final LeaseStore store;
     private final StoreHolds holds;
+    private final BooleanSupplier closed;
     private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
 
-    StoreInspection(LeaseStore store, StoreHolds holds) {
+    /** @param closed whether the lock is closed, which its health shows */
+    StoreInspection(LeaseStore store, StoreHolds holds, BooleanSupplier closed) {
         this.store = store;
         this.holds = holds;
+        this.closed = closed;
     }
 
     void waitStarted(String key) {
@@ -33,7 +39,8 @@ final class StoreInspection {
         waiting.computeIfPresent(key, (k, count) -> count.decrementAndGet() == 0 ? null : count);
     }
 
-    Map<String, Integer> waitingThreads() {
+    @Override
+    public Map<String, Integer> waitingThreads() {
         Map<String, Integer> counts = new TreeMap<>();
         waiting.forEach((key, count) -> {
             int now = count.get();
@@ -44,20 +51,30 @@ final class StoreInspection {
         return counts;
     }
 
-    int waitingCount() {
+    @Override
+    public int waitingCount() {
         return waiting.values().stream().mapToInt(AtomicInteger::get).sum();
     }
 
-    java.util.List<HeldLock> heldLocks() {
+    @Override
+    public List<HeldLock> heldLocks() {
         return holds.snapshot().stream().map(StoreHold::view).toList();
     }
 
-    KeyState keyState(String key) {
+    @Override
+    public int heldCount() {
+        return holds.count();
+    }
+
+    @Override
+    public KeyState keyState(String key) {
         Optional<Duration> remaining = store.remainingLease(key);
         return new KeyState(key, remaining.isPresent(), remaining.orElse(null), holds.holdsKey(key));
     }
 
-    BackendState checkBackend(boolean closed) {
+    @Override
+    public BackendState checkBackend() {
+        boolean closed = this.closed.getAsBoolean();
         long start = System.nanoTime();
         try {
             store.ping();

@@ -7,22 +7,21 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.internal.engine.GuardedObserver;
+import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.LockArguments;
 import io.distlock.internal.engine.ThreadOwnedHandles;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.BackendState;
-import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import io.distlock.spi.HoldSettings;
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * {@link #close()} waits up to the shutdown grace period for held keys to be released, reports the others lost, and
  * closes the store.
  */
-public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
+public final class StoreLock extends InspectedLock implements Lock, InspectableLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StoreLock.class);
     private static final long FOREVER = Long.MAX_VALUE;
@@ -70,16 +69,39 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     private final StoreReentry reentry;
     private final CallsUnderWay calls;
     private final HoldSettings settings;
-    private volatile boolean closed;
+    private final AtomicBoolean closed;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
-        this.store = store;
-        this.settings = settings;
-        this.observer = new GuardedObserver(settings.observer());
-        this.holds = new StoreHolds(settings, observer);
-        this.inspection = new StoreInspection(store, holds);
+        this(Parts.of(store, settings), maxCallsUnderWay);
+    }
+
+    private StoreLock(Parts parts, int maxCallsUnderWay) {
+        super(parts.inspection());
+        this.store = parts.store();
+        this.settings = parts.settings();
+        this.observer = parts.observer();
+        this.holds = parts.holds();
+        this.inspection = parts.inspection();
+        this.closed = parts.closed();
         this.calls = new CallsUnderWay(maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);
+    }
+
+    /** What the lock and its inspection share, made before either. */
+    private record Parts(
+            LeaseStore store,
+            HoldSettings settings,
+            GuardedObserver observer,
+            StoreHolds holds,
+            AtomicBoolean closed,
+            StoreInspection inspection) {
+
+        static Parts of(LeaseStore store, HoldSettings settings) {
+            GuardedObserver observer = new GuardedObserver(settings.observer());
+            StoreHolds holds = new StoreHolds(settings, observer);
+            AtomicBoolean closed = new AtomicBoolean();
+            return new Parts(store, settings, observer, holds, closed, new StoreInspection(store, holds, closed::get));
+        }
     }
 
     /**
@@ -217,10 +239,9 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      */
     @Override
     public void close() {
-        if (closed) {
+        if (!closed.compareAndSet(false, true)) {
             return;
         }
-        closed = true;
         try {
             int abandoned = holds.close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
@@ -237,26 +258,6 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         }
     }
 
-    @Override
-    public List<HeldLock> heldLocks() {
-        return inspection.heldLocks();
-    }
-
-    @Override
-    public int heldCount() {
-        return holds.count();
-    }
-
-    @Override
-    public Map<String, Integer> waitingThreads() {
-        return inspection.waitingThreads();
-    }
-
-    @Override
-    public int waitingCount() {
-        return inspection.waitingCount();
-    }
-
     /**
      * {@inheritDoc}
      *
@@ -265,7 +266,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     @Override
     public KeyState keyState(String key) {
         validateKey(key);
-        return inspection.keyState(key);
+        return super.keyState(key);
     }
 
     /**
@@ -276,7 +277,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
      */
     @Override
     public BackendState checkBackend() {
-        return inspection.checkBackend(closed);
+        return super.checkBackend();
     }
 
     @Override
@@ -301,7 +302,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
         try (BoundedAcquisition attempt = new BoundedAcquisition(
                 store.begin(key, owner, settings.storeLease(lease)), store, calls, key, deadline, unbounded)) {
             while (true) {
-                if (closed) {
+                if (closed.get()) {
                     throw closedLock(key);
                 }
                 BoundedAcquisition.Taken taken = attempt.tryTake();
@@ -332,7 +333,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
 
     @Nullable
     private LockHandle tryTake(LeaseStore.Acquisition attempt, String key, String owner, Lease lease) {
-        if (closed) {
+        if (closed.get()) {
             throw closedLock(key);
         }
         long sent = System.nanoTime();
@@ -345,7 +346,7 @@ public final class StoreLock implements Lock, InspectableLock, AutoCloseable {
     }
 
     private void validate(String key, Lease lease) {
-        if (closed) {
+        if (closed.get()) {
             throw closedLock(key);
         }
         validateKey(key);

@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * What {@link RedisLock} answers as an {@link InspectableLock}: its holds and waiters from memory, a key's state and a
  * health check from one read-only script that takes nothing.
  */
-final class LockInspection {
+final class LockInspection implements InspectableLock {
 
     /** The key the health check reads; nobody locks it, and reading it changes nothing. */
     private static final String PROBE_KEY = "health-probe";
@@ -55,7 +55,8 @@ final class LockInspection {
         this.renewersRunning = renewersRunning;
     }
 
-    List<HeldLock> heldLocks() {
+    @Override
+    public List<HeldLock> heldLocks() {
         List<Hold> holds = live.snapshot();
         holds.sort(Comparator.comparingLong(Hold::acquiredNanos));
         List<HeldLock> views = new ArrayList<>(holds.size());
@@ -65,11 +66,13 @@ final class LockInspection {
         return views;
     }
 
-    int heldCount() {
+    @Override
+    public int heldCount() {
         return live.count();
     }
 
-    Map<String, Integer> waitingThreads() {
+    @Override
+    public Map<String, Integer> waitingThreads() {
         Map<String, Integer> byKey = new LinkedHashMap<>();
         waitingRoom
                 .waitingThreads()
@@ -77,7 +80,8 @@ final class LockInspection {
         return byKey;
     }
 
-    int waitingCount() {
+    @Override
+    public int waitingCount() {
         int count = 0;
         for (int waiting : waitingRoom.waitingThreads().values()) {
             count += waiting;
@@ -85,7 +89,8 @@ final class LockInspection {
         return count;
     }
 
-    KeyState keyState(String key) {
+    @Override
+    public KeyState keyState(String key) {
         RedisKeys.validate(key);
         if (!(commands instanceof SingleNodeCommands single)) {
             throw new UnsupportedOperationException("a Redlock cannot tell one key's state: each node has its own copy,"
@@ -98,7 +103,8 @@ final class LockInspection {
         return new KeyState(key, remaining != -2, remaining >= 0 ? Duration.ofMillis(remaining) : null, heldHere);
     }
 
-    BackendState checkBackend() {
+    @Override
+    public BackendState checkBackend() {
         long start = System.nanoTime();
         String error = commands instanceof QuorumCommands quorum ? probeMajority(quorum) : probe(commands);
         Duration roundTrip = error == null ? Duration.ofNanos(System.nanoTime() - start) : null;

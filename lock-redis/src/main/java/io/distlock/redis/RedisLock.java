@@ -6,13 +6,11 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.OfferedKinds;
 import io.distlock.internal.text.PrintableText;
-import io.distlock.monitor.BackendState;
-import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
-import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Acquirer;
 import io.distlock.redis.internal.engine.AsyncAcquirer;
@@ -23,7 +21,6 @@ import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.KeysAtOnce;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -61,7 +58,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, InspectableLock {
+public final class RedisLock extends InspectedLock implements Lock, ClosingLifecycle, KeysAtOnce, InspectableLock {
 
     /**
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
@@ -77,7 +74,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     private final AsyncAcquirer asyncAcquirer;
     private final @Nullable KeysTogether together;
     private final OfferedKinds kinds;
-    private final LockInspection inspection;
     private final LockShutdown shutdown;
 
     /**
@@ -100,6 +96,7 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
             OfferedKinds kinds,
             LockInspection inspection,
             LockShutdown shutdown) {
+        super(inspection);
         this.template = template;
         this.name = name;
         this.kit = kit;
@@ -108,7 +105,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
         this.asyncAcquirer = asyncAcquirer;
         this.together = together;
         this.kinds = kinds;
-        this.inspection = inspection;
         this.shutdown = shutdown;
     }
 
@@ -293,37 +289,6 @@ public final class RedisLock implements Lock, ClosingLifecycle, KeysAtOnce, Insp
     @Override
     public boolean isRunning() {
         return !kit.isClosed();
-    }
-
-    @Override
-    public List<HeldLock> heldLocks() {
-        return inspection.heldLocks();
-    }
-
-    @Override
-    public int heldCount() {
-        return inspection.heldCount();
-    }
-
-    @Override
-    public Map<String, Integer> waitingThreads() {
-        return inspection.waitingThreads();
-    }
-
-    @Override
-    public int waitingCount() {
-        return inspection.waitingCount();
-    }
-
-    /** Not for a Redlock's nodes: a Redlock throws {@link UnsupportedOperationException}. */
-    @Override
-    public KeyState keyState(String key) {
-        return inspection.keyState(key);
-    }
-
-    @Override
-    public BackendState checkBackend() {
-        return inspection.checkBackend();
     }
 
     /**

@@ -3,13 +3,12 @@ package io.distlock.redis;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.internal.engine.InspectedLock;
 import io.distlock.monitor.BackendState;
-import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -57,7 +56,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory} on a standalone Redis 6.2 or newer;
  * the nodes must be independent masters, not replicas of each other or members of one cluster.
  */
-public final class Redlock implements Lock, ClosingLifecycle, InspectableLock {
+public final class Redlock extends InspectedLock implements Lock, ClosingLifecycle, InspectableLock {
 
     private final RedisLock lock;
     private final int nodes;
@@ -65,6 +64,7 @@ public final class Redlock implements Lock, ClosingLifecycle, InspectableLock {
     private final double clockDriftFactor;
 
     Redlock(RedisLock lock, int nodes, int quorum, double clockDriftFactor) {
+        super(lock);
         this.lock = lock;
         this.nodes = nodes;
         this.quorum = quorum;
@@ -180,26 +180,6 @@ public final class Redlock implements Lock, ClosingLifecycle, InspectableLock {
         return lock.isRunning();
     }
 
-    @Override
-    public List<HeldLock> heldLocks() {
-        return lock.heldLocks();
-    }
-
-    @Override
-    public int heldCount() {
-        return lock.heldCount();
-    }
-
-    @Override
-    public Map<String, Integer> waitingThreads() {
-        return lock.waitingThreads();
-    }
-
-    @Override
-    public int waitingCount() {
-        return lock.waitingCount();
-    }
-
     /**
      * Not available: each node keeps its own copy of a key, and only a majority decides who holds it.
      *
@@ -207,13 +187,13 @@ public final class Redlock implements Lock, ClosingLifecycle, InspectableLock {
      */
     @Override
     public KeyState keyState(String key) {
-        return lock.keyState(key);
+        return super.keyState(key);
     }
 
     /** The server is reachable when a majority of the nodes answered the probe script within the command timeout. */
     @Override
     public BackendState checkBackend() {
-        return lock.checkBackend();
+        return super.checkBackend();
     }
 
     @Override
