@@ -7,6 +7,7 @@ import io.distlock.LockHandle;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
+import io.distlock.redis.internal.engine.LeaseAsked;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.fair.FairCommands;
 import io.distlock.redis.internal.fair.FairHandovers;
@@ -79,11 +80,11 @@ public final class FairLock implements Lock {
     /** Takes the lock if it is free and nobody waits for it; returns at once. */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        kit.validate(key, lease);
-        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, lease)));
+        LeaseAsked asked = kit.validate(key, lease);
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, asked)));
     }
 
-    private @Nullable LockHandle tryOnce(String key, Lease lease) {
+    private @Nullable LockHandle tryOnce(String key, LeaseAsked lease) {
         LockHandle nested = kit.reenter(key, lease, Waits.FOREVER);
         if (nested != null) {
             return nested;
@@ -91,8 +92,8 @@ public final class FairLock implements Lock {
         String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        ScriptCall<FairCommands.Answer> call = commands.acquire(
-                key, lockKey, ticket, token, kit.holds().leaseMillis(lease), HEARTBEAT_TIMEOUT_MILLIS, false);
+        ScriptCall<FairCommands.Answer> call =
+                commands.acquire(key, lockKey, ticket, token, lease.storeMillis(), HEARTBEAT_TIMEOUT_MILLIS, false);
         FairCommands.Answer answer = Waits.answerOnce(
                 call, commands.answerTimeoutNanos(), () -> leave(key, lockKey, ticket, token, List.of(call)));
         kit.startBackgroundWork();
@@ -104,18 +105,18 @@ public final class FairLock implements Lock {
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        kit.validate(key, lease);
+        LeaseAsked asked = kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
-            return tryAcquire(key, lease);
+            return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> tryOnce(key, asked)));
         }
-        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, waitNanos)));
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, asked, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        kit.validate(key, lease);
-        LockHandle handle = kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, lease, Waits.FOREVER));
+        LeaseAsked asked = kit.validate(key, lease);
+        LockHandle handle = kit.observer().acquisition(key, LockKind.FAIR, () -> queue(key, asked, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -135,7 +136,7 @@ public final class FairLock implements Lock {
      *
      * @return the handle, or null if the wait ended first
      */
-    private @Nullable LockHandle queue(String key, Lease lease, long waitNanos) throws InterruptedException {
+    private @Nullable LockHandle queue(String key, LeaseAsked lease, long waitNanos) throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
@@ -147,7 +148,7 @@ public final class FairLock implements Lock {
         String lockKey = kit.lockKey(key);
         String ticket = commands.newTicket();
         String token = OwnerTokens.newToken();
-        long leaseMillis = kit.holds().leaseMillis(lease);
+        long leaseMillis = lease.storeMillis();
         CompletableFuture<FairHandovers.Notice> notice = handovers.expect(ticket);
         List<ScriptCall<FairCommands.Answer>> calls = new ArrayList<>();
         CompletableFuture<Void> released = null;

@@ -8,6 +8,7 @@ import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
 import io.distlock.redis.internal.engine.Holds;
+import io.distlock.redis.internal.engine.LeaseAsked;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.SignalledWait;
 import io.distlock.redis.internal.path.PathCommands;
@@ -118,8 +119,9 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public Optional<LockHandle> tryAcquire(String path, Lease lease) {
         TreePath treePath = validate(path, lease);
+        LeaseAsked asked = paths.holds().resolve(lease);
         try {
-            return Optional.ofNullable(kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, 0)));
+            return Optional.ofNullable(kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, asked, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -140,8 +142,9 @@ public final class PathLock implements Lock, KeyOrder {
         if (waitNanos == 0) {
             return tryAcquire(path, lease);
         }
+        LeaseAsked asked = paths.holds().resolve(lease);
         return Optional.ofNullable(
-                kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, waitNanos)));
+                kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, asked, waitNanos)));
     }
 
     /**
@@ -152,7 +155,8 @@ public final class PathLock implements Lock, KeyOrder {
     @Override
     public LockHandle acquire(String path, Lease lease) throws InterruptedException {
         TreePath treePath = validate(path, lease);
-        LockHandle handle = kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, lease, Waits.FOREVER));
+        LeaseAsked asked = paths.holds().resolve(lease);
+        LockHandle handle = kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, asked, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for path '" + PrintableText.of(path) + "' ended without the lock");
@@ -225,7 +229,7 @@ public final class PathLock implements Lock, KeyOrder {
      *
      * @return the handle, or null if a conflicting hold kept the path for the whole wait
      */
-    private @Nullable LockHandle take(TreePath path, Lease lease, long waitNanos) throws InterruptedException {
+    private @Nullable LockHandle take(TreePath path, LeaseAsked lease, long waitNanos) throws InterruptedException {
         String key = displayKey(path, path.depth());
         if (waitNanos != 0 && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring path '" + PrintableText.of(key) + "'");
@@ -241,7 +245,7 @@ public final class PathLock implements Lock, KeyOrder {
                 return nested;
             }
         }
-        long leaseMillis = holds.leaseMillis(lease);
+        long leaseMillis = lease.storeMillis();
         PathCommands commands = paths.commands();
         return new SignalledWait(kit, commands, paths.releases())
                 .take(

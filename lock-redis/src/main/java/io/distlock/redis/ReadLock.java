@@ -7,6 +7,7 @@ import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
+import io.distlock.redis.internal.engine.LeaseAsked;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.SignalledWait;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
@@ -67,9 +68,9 @@ public final class ReadLock implements Lock {
     /** Takes a reader's share of the key if no writer holds it (or, with writer preference, waits for it). */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        kit.validate(key, lease);
+        LeaseAsked asked = kit.validate(key, lease);
         try {
-            return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, 0)));
+            return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, asked, 0)));
         } catch (InterruptedException e) {
             // A single attempt waits uninterruptibly, so this cannot happen; keep the interrupt for the caller anyway.
             Thread.currentThread().interrupt();
@@ -79,18 +80,18 @@ public final class ReadLock implements Lock {
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        kit.validate(key, lease);
+        LeaseAsked asked = kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
             return tryAcquire(key, lease);
         }
-        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, waitNanos)));
+        return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, asked, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        kit.validate(key, lease);
-        LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, lease, Waits.FOREVER));
+        LeaseAsked asked = kit.validate(key, lease);
+        LockHandle handle = kit.observer().acquisition(key, LockKind.READ, () -> take(key, asked, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -116,7 +117,7 @@ public final class ReadLock implements Lock {
      *
      * @return the handle, or null if a writer kept the key for the whole wait
      */
-    private @Nullable LockHandle take(String key, Lease lease, long waitNanos) throws InterruptedException {
+    private @Nullable LockHandle take(String key, LeaseAsked lease, long waitNanos) throws InterruptedException {
         if (waitNanos != 0 && Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
@@ -130,7 +131,7 @@ public final class ReadLock implements Lock {
             }
         }
         String lockKey = kit.lockKey(key);
-        long leaseMillis = kit.holds().leaseMillis(lease);
+        long leaseMillis = lease.storeMillis();
         return new SignalledWait(kit, commands, releases)
                 .take(
                         key,

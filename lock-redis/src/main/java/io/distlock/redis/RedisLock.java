@@ -15,6 +15,7 @@ import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Acquirer;
 import io.distlock.redis.internal.engine.AsyncAcquirer;
 import io.distlock.redis.internal.engine.KeysTogether;
+import io.distlock.redis.internal.engine.LeaseAsked;
 import io.distlock.redis.internal.engine.LeaseRenewer;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.waiting.Waits;
@@ -138,7 +139,10 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
-        kit.validate(key, lease);
+        return tryOnce(key, kit.validate(key, lease));
+    }
+
+    private Optional<LockHandle> tryOnce(String key, LeaseAsked lease) {
         return Optional.ofNullable(kit.observer()
                 .acquisition(
                         key,
@@ -148,21 +152,21 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
 
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
-        kit.validate(key, lease);
+        LeaseAsked asked = kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
         if (waitNanos == 0) {
-            return tryAcquire(key, lease);
+            return tryOnce(key, asked);
         }
         return Optional.ofNullable(kit.observer()
-                .acquisition(key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, waitNanos)));
+                .acquisition(key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), asked, waitNanos)));
     }
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        kit.validate(key, lease);
+        LeaseAsked asked = kit.validate(key, lease);
         LockHandle handle = kit.observer()
                 .acquisition(
-                        key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), lease, Waits.FOREVER));
+                        key, LockKind.EXCLUSIVE, () -> acquirer.acquire(key, kit.lockKey(key), asked, Waits.FOREVER));
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -180,9 +184,10 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
      */
     @Override
     public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String key, Lease lease, Duration wait) {
+        LeaseAsked asked;
         long waitNanos;
         try {
-            kit.validate(key, lease);
+            asked = kit.validate(key, lease);
             waitNanos = Waits.nanos(wait);
         } catch (RuntimeException refused) {
             return CompletableFuture.failedFuture(refused);
@@ -190,7 +195,7 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
         if (LockContext.current(key).isPresent()) {
             return Lock.super.tryAcquireAsync(key, lease, wait);
         }
-        return asyncAcquirer.acquire(key, kit.lockKey(key), lease, waitNanos);
+        return asyncAcquirer.acquire(key, kit.lockKey(key), asked, waitNanos);
     }
 
     /**
@@ -201,8 +206,11 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
      */
     @Override
     public KeysAtOnce.@Nullable Taken tryAcquireAtOnce(List<String> keys, Lease lease) {
-        keys.forEach(key -> kit.validate(key, lease));
-        KeysAtOnce.Taken taken = together == null ? null : together.tryAll(keys, lease);
+        LeaseAsked asked = null;
+        for (String key : keys) {
+            asked = kit.validate(key, lease);
+        }
+        KeysAtOnce.Taken taken = together == null || asked == null ? null : together.tryAll(keys, asked);
         if (taken != null && taken.handles() != null) {
             for (int i = 0; i < keys.size(); i++) {
                 kit.observer().held(taken.handles().get(i), keys.get(i), LockKind.EXCLUSIVE);

@@ -1,6 +1,5 @@
 package io.distlock.redis.internal.engine;
 
-import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.engine.LockCommands.Attempted;
@@ -35,13 +34,13 @@ public final class Acquirer {
     }
 
     /** One attempt, waiting for Redis's answer no longer than the client would. */
-    public Optional<LockHandle> tryOnce(String key, String lockKey, Lease lease) {
+    public Optional<LockHandle> tryOnce(String key, String lockKey, LeaseAsked lease) {
         LockHandle nested = kit.reenter(key, lease, Waits.FOREVER);
         if (nested != null) {
             return Optional.of(nested);
         }
-        LockCommands.Attempt attempt = commands.acquire(
-                key, lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease), false);
+        LockCommands.Attempt attempt =
+                commands.acquire(key, lockKey, OwnerTokens.newToken(), lease.storeMillis(), false);
         Attempted answer =
                 Waits.answerOnce(attempt.call(), commands.answerTimeoutNanos(), () -> abandon(attempt, lockKey));
         kit.checkEviction();
@@ -65,7 +64,8 @@ public final class Acquirer {
      * @return the handle, or null if the lock stayed taken
      */
     @Nullable
-    public LockHandle acquire(String key, String lockKey, Lease lease, long waitNanos) throws InterruptedException {
+    public LockHandle acquire(String key, String lockKey, LeaseAsked lease, long waitNanos)
+            throws InterruptedException {
         if (Thread.interrupted()) {
             throw new InterruptedException("interrupted before acquiring lock '" + PrintableText.of(key) + "'");
         }
@@ -77,8 +77,7 @@ public final class Acquirer {
         if (commands.isConnected()) {
             kit.startBackgroundWork();
         }
-        Waiter waiter =
-                waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().leaseMillis(lease));
+        Waiter waiter = waitingRoom.enter(lockKey, OwnerTokens.newToken(), lease.storeMillis());
         boolean handoverTaken = false;
         try {
             boolean attempt = waiter.tryFirst();

@@ -1,6 +1,5 @@
 package io.distlock.redis.internal.engine;
 
-import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import java.util.Optional;
@@ -24,7 +23,8 @@ public final class AsyncAcquirer {
      * Starts an acquisition that waits up to {@code waitNanos} ({@link Waits#FOREVER}: no limit; zero: one
      * attempt).
      */
-    public CompletableFuture<Optional<LockHandle>> acquire(String key, String lockKey, Lease lease, long waitNanos) {
+    public CompletableFuture<Optional<LockHandle>> acquire(
+            String key, String lockKey, LeaseAsked lease, long waitNanos) {
         if (parts.commands().isConnected()) {
             parts.startBackgroundWork();
         }

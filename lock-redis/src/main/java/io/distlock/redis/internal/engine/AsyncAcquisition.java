@@ -1,6 +1,5 @@
 package io.distlock.redis.internal.engine;
 
-import io.distlock.Lease;
 import io.distlock.LockBackendException;
 import io.distlock.LockHandle;
 import io.distlock.internal.text.PrintableText;
@@ -42,7 +41,7 @@ public final class AsyncAcquisition {
     private final AsyncParts parts;
     private final String key;
     private final String lockKey;
-    private final Lease lease;
+    private final LeaseAsked lease;
     private final long deadline;
     private final boolean willWait;
     private final CompletableFuture<Optional<LockHandle>> result = new CompletableFuture<>();
@@ -55,7 +54,7 @@ public final class AsyncAcquisition {
     private volatile boolean over;
     private @Nullable Runnable settle;
 
-    AsyncAcquisition(AsyncParts parts, String key, String lockKey, Lease lease, long waitNanos) {
+    AsyncAcquisition(AsyncParts parts, String key, String lockKey, LeaseAsked lease, long waitNanos) {
         this.parts = parts;
         this.key = key;
         this.lockKey = lockKey;
@@ -73,8 +72,7 @@ public final class AsyncAcquisition {
             }
         });
         step(() -> {
-            waiter = parts.waitingRoom()
-                    .enter(lockKey, OwnerTokens.newToken(), parts.holds().leaseMillis(lease));
+            waiter = parts.waitingRoom().enter(lockKey, OwnerTokens.newToken(), lease.storeMillis());
             if (waiter.tryFirst() || !willWait) {
                 attempt();
             } else {

@@ -41,16 +41,17 @@ public final class Holds implements HoldOperations<Hold> {
     }
 
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
-    public LockHandle held(String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), exclusiveKind);
-        return joined(hold, lease);
+    public LockHandle held(
+            String key, String lockKey, String token, long fencingToken, LeaseAsked lease, long sentNanos) {
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, lease.storeMillis(), exclusiveKind);
+        return joined(hold, lease.lease());
     }
 
     /** Starts a reader's hold: {@code token} is a field of the lock key, a hash while readers hold it. */
     public LockHandle heldRead(
-            String key, String lockKey, String token, long fencingToken, Lease lease, long sentNanos) {
-        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, leaseMillis(lease), LockKind.READ);
-        return joined(hold, lease);
+            String key, String lockKey, String token, long fencingToken, LeaseAsked lease, long sentNanos) {
+        Hold hold = start(key, lockKey, token, fencingToken, lease, sentNanos, lease.storeMillis(), LockKind.READ);
+        return joined(hold, lease.lease());
     }
 
     /**
@@ -62,12 +63,12 @@ public final class Holds implements HoldOperations<Hold> {
             String lockKey,
             String token,
             long fencingToken,
-            Lease lease,
+            LeaseAsked lease,
             long startNanos,
             long grantedMillis) {
-        long leaseMillis = leaseMillis(lease);
+        long leaseMillis = lease.storeMillis();
         Hold hold = start(key, lockKey, token, fencingToken, lease, startNanos, grantedMillis, LockKind.FAIR);
-        LockHandle handle = joined(hold, lease);
+        LockHandle handle = joined(hold, lease.lease());
         if (grantedMillis < leaseMillis) {
             // Most held sections end long before a third of the short lease: only those that do not pay the extension.
             CompletableFuture.delayedExecutor(grantedMillis / 3, TimeUnit.MILLISECONDS, renewer.callbackExecutor())
@@ -82,7 +83,7 @@ public final class Holds implements HoldOperations<Hold> {
             String lockKey,
             String token,
             long fencingToken,
-            Lease lease,
+            LeaseAsked lease,
             long startNanos,
             long grantedMillis,
             LockKind kind) {
@@ -91,8 +92,8 @@ public final class Holds implements HoldOperations<Hold> {
                 lockKey,
                 token,
                 fencingToken,
-                lease,
-                leaseMillis(lease),
+                lease.lease(),
+                lease.storeMillis(),
                 startNanos,
                 renewer.callbackExecutor(),
                 kind);
@@ -124,7 +125,8 @@ public final class Holds implements HoldOperations<Hold> {
      *     command timeout
      */
     @Nullable
-    public LockHandle join(Hold hold, Lease lease, long deadline) {
+    public LockHandle join(Hold hold, LeaseAsked asked, long deadline) {
+        Lease lease = asked.lease();
         if (!hold.join(lease)) {
             return null;
         }
@@ -134,7 +136,7 @@ public final class Holds implements HoldOperations<Hold> {
             if (lost != null) {
                 throw lost;
             }
-            long leaseMillis = leaseMillis(lease);
+            long leaseMillis = asked.storeMillis();
             ScriptCall<Ownership> call = commands.confirm(hold, leaseMillis);
             long timeout = Waits.answerWait(commands.answerTimeoutNanos(), deadline);
             Ownership found;
@@ -235,7 +237,10 @@ public final class Holds implements HoldOperations<Hold> {
         return status;
     }
 
-    public long leaseMillis(Lease lease) {
-        return lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis();
+    /** The lease as Redis counts it: the watchdog lease for a renewed one. */
+    public LeaseAsked resolve(Lease lease) {
+        return new LeaseAsked(
+                lease,
+                lease.isRenewed() ? renewer.leaseMillis() : lease.duration().toMillis());
     }
 }

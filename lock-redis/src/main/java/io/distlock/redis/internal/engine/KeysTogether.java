@@ -1,6 +1,5 @@
 package io.distlock.redis.internal.engine;
 
-import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.redis.internal.scripts.OwnerTokens;
@@ -49,7 +48,7 @@ public final class KeysTogether {
      * @return the handles or the first key held; null if these keys cannot be taken in one script
      */
     @Nullable
-    public Taken tryAll(List<String> keys, Lease lease) {
+    public Taken tryAll(List<String> keys, LeaseAsked lease) {
         List<String> lockKeys = keys.stream().map(kit::lockKey).toList();
         if (clustered
                 && lockKeys.stream().mapToInt(SlotHash::getSlot).distinct().count() > 1) {
@@ -60,7 +59,7 @@ public final class KeysTogether {
         }
         List<String> tokens = keys.stream().map(key -> OwnerTokens.newToken()).toList();
         ScriptCall<SingleNodeCommands.TakenTogether> call =
-                commands.acquireAll(keys, lockKeys, tokens, kit.holds().leaseMillis(lease));
+                commands.acquireAll(keys, lockKeys, tokens, lease.storeMillis());
         SingleNodeCommands.TakenTogether answer =
                 Waits.answerOnce(call, commands.answerTimeoutNanos(), () -> abandon(call, keys, lockKeys, tokens));
         kit.checkEviction();

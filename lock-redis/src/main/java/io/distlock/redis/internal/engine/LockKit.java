@@ -70,7 +70,12 @@ public final class LockKit {
         return keys.lockKey(key);
     }
 
-    public void validate(String key, Lease lease) {
+    /**
+     * Checks an acquisition's key and lease where the call enters, and resolves the lease there, once.
+     *
+     * @return the lease as asked and as Redis counts it
+     */
+    public LeaseAsked validate(String key, Lease lease) {
         if (closed) {
             throw closed(key);
         }
@@ -78,6 +83,7 @@ public final class LockKit {
         if (lease == null) {
             throw new IllegalArgumentException("lease must not be null; use Lease.fixed(...) or Lease.renewed()");
         }
+        return holds.resolve(lease);
     }
 
     public boolean isClosed() {
@@ -134,7 +140,7 @@ public final class LockKit {
      * @throws IllegalStateException if the scope holds the key for reading
      */
     @Nullable
-    public LockHandle reenter(String key, Lease lease, long deadline) {
+    public LockHandle reenter(String key, LeaseAsked lease, long deadline) {
         Hold outer = heldInScope(key);
         if (outer == null) {
             return null;
@@ -162,7 +168,7 @@ public final class LockKit {
 
     /** A nested handle on the hold of a scope, confirmed in Redis; null if that hold just ended. */
     @Nullable
-    public LockHandle joinScope(Hold outer, Lease lease, long deadline) {
+    public LockHandle joinScope(Hold outer, LeaseAsked lease, long deadline) {
         return holds.join(outer, lease, deadline);
     }
 
