@@ -1,7 +1,5 @@
 package io.distlock;
 
-import io.distlock.monitor.LockKind;
-
 /**
  * A kind of lock that a {@link Lock} may offer beside its exclusive locks, and the key to look it up with: {@link
  * Lock#kind(Kind)} answers what the lock hands out for it, or nothing where its backend lacks the kind. The
@@ -19,28 +17,26 @@ public final class Kind<V> {
      * The fair lock: the same keys, leases and handles, with the waiters of every process served in the order they
      * arrived. {@code @DistributedLock(fair = true)} asks for it.
      */
-    public static final Kind<Lock> FAIR = new Kind<>("fair lock", "fair = true", LockKind.FAIR);
+    public static final Kind<Lock> FAIR = new Kind<>("fair lock", "fair = true");
 
     /**
      * The read side of the lock's keys: readers share a key, and exclude and are excluded by the lock's own
      * acquisitions, which are the writers. {@code @DistributedLock(read = true)} asks for it.
      */
-    public static final Kind<Lock> READ = new Kind<>("read lock", "read = true", LockKind.READ);
+    public static final Kind<Lock> READ = new Kind<>("read lock", "read = true");
 
     /**
      * Locks on the paths of named trees: a path conflicts with itself, its ancestors and its descendants, never with
      * its siblings. {@code @DistributedLock(tree = ..., path = ...)} asks for it.
      */
-    public static final Kind<Trees> PATH = new Kind<>("path lock", "tree = ..., path = ...", LockKind.PATH);
+    public static final Kind<Trees> PATH = new Kind<>("path lock", "tree = ..., path = ...");
 
     private final String name;
     private final String attribute;
-    private final LockKind monitored;
 
-    private Kind(String name, String attribute, LockKind monitored) {
+    private Kind(String name, String attribute) {
         this.name = name;
         this.attribute = attribute;
-        this.monitored = monitored;
     }
 
     /**
@@ -53,17 +49,7 @@ public final class Kind<V> {
     public V of(Lock lock) {
         return lock.kind(this)
                 .orElseThrow(
-                        () -> new UnsupportedOperationException(lock.getClass().getSimpleName() + " has no " + name
-                                + " (" + LockKind.class.getSimpleName() + "." + monitored + ")"));
-    }
-
-    /**
-     * The kind's name in messages and documentation, such as {@code "fair lock"}.
-     *
-     * @return the name
-     */
-    public String displayName() {
-        return name;
+                        () -> new UnsupportedOperationException(lock.getClass().getSimpleName() + " has no " + name));
     }
 
     /**
@@ -73,15 +59,6 @@ public final class Kind<V> {
      */
     public String annotationAttributes() {
         return attribute;
-    }
-
-    /**
-     * The kind that meters and spans report for this kind's holds.
-     *
-     * @return the monitored kind
-     */
-    public LockKind monitoredAs() {
-        return monitored;
     }
 
     @Override

@@ -34,16 +34,6 @@ public record HoldSettings(
     }
 
     /**
-     * {@link #storeLease(Lease)} in milliseconds, as scripts and statements take it.
-     *
-     * @param lease what the caller asked for
-     * @return the lease the store counts, in milliseconds
-     */
-    public long storeLeaseMillis(Lease lease) {
-        return storeLease(lease).toMillis();
-    }
-
-    /**
      * Whether a renewed hold acquired at {@code acquiredNanos} of {@link System#nanoTime()} was held for the maximum
      * hold: renewals stop then. The maximum is measured on this process's clock, but only to decide when to stop
      * renewing: the lease that then runs out is the store's.

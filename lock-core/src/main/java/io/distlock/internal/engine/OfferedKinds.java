@@ -4,7 +4,6 @@ import io.distlock.Kind;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * The lock kinds a backend's lock offers, each registered once by its builder: what {@link
@@ -58,14 +57,5 @@ public final class OfferedKinds {
     @SuppressWarnings("unchecked")
     public <V> Optional<V> find(Kind<V> kind) {
         return Optional.ofNullable((V) offered.get(kind));
-    }
-
-    /**
-     * The kinds offered.
-     *
-     * @return the kinds, in no particular order
-     */
-    public Set<Kind<?>> kinds() {
-        return offered.keySet();
     }
 }
