@@ -288,7 +288,7 @@ public interface Lock {
     java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease);
 
     /**
-     * The locks of another {@link Kind} on this lock's store and keys, if its backend offers the kind.
+     * The locks of another {@link Kind} on this store and keys; an implementation offers a kind by overriding this.
      *
      * @param kind the kind, such as {@link Kind#FAIR}
      * @param <V> what the kind hands out
