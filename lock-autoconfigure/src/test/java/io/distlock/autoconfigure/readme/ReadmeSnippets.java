@@ -45,6 +45,7 @@ final class ReadmeSnippets {
     /** Imports every example gets. */
     static final List<String> PRELUDE = List.of(
             "import io.distlock.*;",
+            "import io.distlock.autoconfigure.metrics.*;",
             "import io.distlock.jdbc.*;",
             "import io.distlock.monitor.*;",
             "import io.distlock.reactor.*;",
@@ -53,6 +54,7 @@ final class ReadmeSnippets {
             "import java.time.*;",
             "import java.util.*;",
             "import java.util.concurrent.*;",
+            "import org.springframework.context.annotation.*;",
             "import org.springframework.data.redis.connection.lettuce.*;",
             "import org.springframework.data.redis.core.*;",
             "import org.springframework.scheduling.annotation.*;",
