@@ -139,9 +139,7 @@ public final class PathLock implements Lock, KeyOrder {
     public Optional<LockHandle> tryAcquire(String path, Lease lease, Duration wait) throws InterruptedException {
         TreePath treePath = validate(path, lease);
         long waitNanos = Waits.nanos(wait);
-        if (waitNanos == 0) {
-            return tryAcquire(path, lease);
-        }
+        // A zero wait is one attempt: take tries once then, without validating and resolving the lease again.
         LeaseAsked asked = paths.holds().resolve(lease);
         return Optional.ofNullable(
                 kit.observer().acquisition(tree, LockKind.PATH, () -> take(treePath, asked, waitNanos)));

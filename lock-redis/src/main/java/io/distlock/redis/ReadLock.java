@@ -82,9 +82,7 @@ public final class ReadLock implements Lock {
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         LeaseAsked asked = kit.validate(key, lease);
         long waitNanos = Waits.nanos(wait);
-        if (waitNanos == 0) {
-            return tryAcquire(key, lease);
-        }
+        // A zero wait is one attempt: take tries once then, without validating and resolving the lease again.
         return Optional.ofNullable(kit.observer().acquisition(key, LockKind.READ, () -> take(key, asked, waitNanos)));
     }
 
