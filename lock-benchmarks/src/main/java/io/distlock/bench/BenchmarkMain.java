@@ -1,6 +1,7 @@
 package io.distlock.bench;
 
 import io.distlock.bench.redis.RedisTarget;
+import io.distlock.bench.report.JsonReport;
 import io.distlock.bench.report.MarkdownReport;
 import io.distlock.bench.report.ResultsChart;
 import java.io.IOException;
@@ -9,13 +10,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Runs the full benchmark and writes {@code results.md} and {@code results.png} to the output directory. Exits with
- * status 1 if any contender was caught with two holders at once: such a run measured a broken lock.
+ * Runs the full benchmark and writes {@code results.md}, {@code results.json} and {@code results.png} to the output
+ * directory. Exits with status 1 if any contender was caught with two holders at once: such a run measured a broken lock.
  */
 public final class BenchmarkMain {
 
     static final String MARKDOWN_FILE = "results.md";
     static final String CHART_FILE = "results.png";
+    static final String JSON_FILE = "results.json";
 
     private BenchmarkMain() {}
 
@@ -45,7 +47,7 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Writes the Markdown results and the chart to the results' output directory.
+     * Writes the Markdown results, the same results as JSON and the chart to the results' output directory.
      *
      * @param results the run's results
      * @return the Markdown text
@@ -55,8 +57,10 @@ public final class BenchmarkMain {
         Path output = results.settings().output();
         Files.createDirectories(output);
         ResultsChart.write(results, output.resolve(CHART_FILE));
-        String markdown = MarkdownReport.render(results, CHART_FILE);
+        String commit = Commit.current();
+        String markdown = MarkdownReport.render(results, CHART_FILE, commit);
         Files.writeString(output.resolve(MARKDOWN_FILE), markdown, StandardCharsets.UTF_8);
+        Files.writeString(output.resolve(JSON_FILE), JsonReport.render(results, commit), StandardCharsets.UTF_8);
         return markdown;
     }
 }

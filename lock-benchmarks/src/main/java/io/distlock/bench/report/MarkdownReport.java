@@ -35,13 +35,14 @@ public final class MarkdownReport {
      *
      * @param results the run's results
      * @param chartFile the chart's file name, next to the Markdown file
+     * @param commit the commit the run measured
      * @return the Markdown text
      */
-    public static String render(BenchmarkResults results, String chartFile) {
-        return new MarkdownReport(results).document(chartFile);
+    public static String render(BenchmarkResults results, String chartFile, String commit) {
+        return new MarkdownReport(results).document(chartFile, commit);
     }
 
-    private String document(String chartFile) {
+    private String document(String chartFile, String commit) {
         Environment env = results.environment();
         BenchmarkSettings s = results.settings();
         line("# distlock benchmark results");
@@ -49,7 +50,7 @@ public final class MarkdownReport {
         line("- Date: " + DateTimeFormatter.ISO_INSTANT.format(env.date().truncatedTo(ChronoUnit.SECONDS))
                 + "; the run took " + minutes(results.took()));
         boolean cluster = env.topology() == Topology.CLUSTER;
-        line("- Command: `" + COMMAND + (cluster ? CLUSTER_OPTION : "") + "`");
+        line("- Command: `" + COMMAND + (cluster ? CLUSTER_OPTION : "") + "` at commit " + commit);
         line("- Target: "
                 + (cluster
                         ? "**Redis Cluster**: every contender connects in its cluster mode"

@@ -68,6 +68,7 @@ class MarkdownReportTest {
                 new ScenarioResults(Scenario.CONTENDED_PROCESSES, List.of()));
         return MarkdownReport.render(
                 new BenchmarkResults(settings, environment, scenarios, unavailable, Duration.ofMinutes(1)),
-                "results.png");
+                "results.png",
+                "abc1234");
     }
 }
