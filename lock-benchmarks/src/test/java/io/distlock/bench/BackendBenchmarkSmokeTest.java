@@ -2,9 +2,13 @@ package io.distlock.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.distlock.bench.contender.ContenderKind;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -66,5 +70,35 @@ class BackendBenchmarkSmokeTest {
                         "| 3 | distlock ZooKeeper | ZOOKEEPER |",
                         "| 3 | Curator mutex | ZOOKEEPER |");
         assertThat(Files.size(OUTPUT.resolve(BenchmarkMain.MARKDOWN_FILE))).isPositive();
+        theJsonHoldsEveryTrialOfEveryContender(results);
+    }
+
+    /** results.json, from which the documentation's tables are generated, has what the Markdown was written from. */
+    private static void theJsonHoldsEveryTrialOfEveryContender(BenchmarkResults results) throws Exception {
+        JsonNode json = new ObjectMapper()
+                .readTree(OUTPUT.resolve(BenchmarkMain.JSON_FILE).toFile());
+        assertThat(json.path("commit").asText()).isNotBlank();
+        assertThat(json.path("scenarios")).hasSize(results.scenarios().size());
+        for (int s = 0; s < results.scenarios().size(); s++) {
+            ScenarioResults scenario = results.scenarios().get(s);
+            JsonNode written = json.path("scenarios").get(s);
+            assertThat(written.path("number").asInt())
+                    .isEqualTo(scenario.scenario().number());
+            for (int c = 0; c < scenario.measurements().size(); c++) {
+                Measurement measurement = scenario.measurements().get(c);
+                JsonNode contender = written.path("contenders").get(c);
+                assertThat(contender.path("id").asText())
+                        .isEqualTo(measurement.kind().id());
+                List<Double> perSecond = new ArrayList<>();
+                contender.path("trials").path("perSecond").forEach(value -> perSecond.add(value.asDouble()));
+                assertThat(perSecond)
+                        .as(
+                                "scenario %d, %s: acquisitions per second of each trial",
+                                scenario.scenario().number(), measurement.kind().label())
+                        .containsExactlyElementsOf(measurement.trials().stream()
+                                .map(trial -> trial.result().perSecond())
+                                .toList());
+            }
+        }
     }
 }
