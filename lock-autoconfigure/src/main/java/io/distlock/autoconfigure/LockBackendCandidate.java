@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.Environment;
 
@@ -52,6 +53,16 @@ public interface LockBackendCandidate {
      * @return a fully qualified class name, such as {@code javax.sql.DataSource}
      */
     String connectionType();
+
+    /**
+     * Other types of bean that connect the backend too, such as Spring Boot {@code ConnectionDetails} that a test or
+     * Docker Compose supplies: a bean of any of them makes the backend present, like one of {@link #connectionType()}.
+     *
+     * @return fully qualified class names; none by default
+     */
+    default List<String> otherConnectionTypes() {
+        return List.of();
+    }
 
     /**
      * What brings a bean of {@link #connectionType()} when the application has none, for messages.

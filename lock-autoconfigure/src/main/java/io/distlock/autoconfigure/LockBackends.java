@@ -192,6 +192,8 @@ final class LockBackends {
             missing.put(backend, candidate.module() + " is not on the class path (add " + candidate.starter() + ")");
         } else if (beanNames(candidate.connectionType()).length > 0) {
             present.put(backend, candidate.module() + " with a " + connectionType + " bean");
+        } else if (otherConnection(candidate) != null) {
+            present.put(backend, candidate.module() + " with a " + otherConnection(candidate) + " bean");
         } else if (candidate.hasConnectionProperty(environment)) {
             present.put(backend, candidate.module() + " with " + candidate.connectionProperty());
         } else {
@@ -202,6 +204,15 @@ final class LockBackends {
                     "the application has no " + connectionType + " bean" + (starter != null ? " (" + starter + ")" : "")
                             + (property != null ? " or " + property : ""));
         }
+    }
+
+    /** The simple name of the first of the candidate's other connection types that the application has a bean of. */
+    private @Nullable String otherConnection(LockBackendCandidate candidate) {
+        return candidate.otherConnectionTypes().stream()
+                .filter(type -> beanNames(type).length > 0)
+                .map(ClassUtils::getShortName)
+                .findFirst()
+                .orElse(null);
     }
 
     private String[] beanNames(String type) {

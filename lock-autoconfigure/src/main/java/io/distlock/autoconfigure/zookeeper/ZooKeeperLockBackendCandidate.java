@@ -1,10 +1,11 @@
 package io.distlock.autoconfigure.zookeeper;
 
 import io.distlock.autoconfigure.LockBackendCandidate;
+import java.util.List;
 
 /**
  * Apache ZooKeeper, for the backend choice: present when lock-zookeeper is on the class path and the application has a
- * {@code CuratorFramework} bean or sets {@code distlock.zookeeper.connect-string}.
+ * {@code CuratorFramework} or {@link ZooKeeperConnectionDetails} bean, or sets {@code distlock.zookeeper.connect-string}.
  */
 final class ZooKeeperLockBackendCandidate implements LockBackendCandidate {
 
@@ -32,6 +33,12 @@ final class ZooKeeperLockBackendCandidate implements LockBackendCandidate {
     @Override
     public String connectionType() {
         return "org.apache.curator.framework.CuratorFramework";
+    }
+
+    // By name: a ZooKeeperConnectionDetails bean, from a test or the application, connects distlock's own client.
+    @Override
+    public List<String> otherConnectionTypes() {
+        return List.of("io.distlock.autoconfigure.zookeeper.ZooKeeperConnectionDetails");
     }
 
     @Override
