@@ -178,6 +178,23 @@ public record BenchmarkSettings(
     }
 
     /**
+     * Settings for a smoke run of distlock's {@code java.util.concurrent.locks.Lock} view in every way the contenders
+     * hold it, with distlock's own API that it is compared with, on one contended key in one JVM, for a fraction of a
+     * second each: the ways differ only within a JVM.
+     *
+     * @param output where results go
+     * @return the settings
+     */
+    public static BenchmarkSettings viewSmoke(Path output) {
+        List<ContenderKind> contenders = new ArrayList<>();
+        contenders.add(ContenderKind.DISTLOCK);
+        Arrays.stream(ContenderKind.values())
+                .filter(ContenderKind::isJavaLockView)
+                .forEach(contenders::add);
+        return smoke(List.of(Scenario.CONTENDED), contenders, output);
+    }
+
+    /**
      * Settings for a smoke run of the other backends' contenders, with distlock on Redis that they are compared with,
      * in the scenarios they run in, for a fraction of a second each.
      *

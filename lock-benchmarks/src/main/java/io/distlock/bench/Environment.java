@@ -101,6 +101,18 @@ public record Environment(
                         + " `tryLock(wait, lease, MILLISECONDS, ownerId)` + `unlock(ownerId)` as `Mono`s, an owner id"
                         + " of its own per acquisition, driven like distlock async");
         contenders.put(
+                ContenderKind.DISTLOCK_JDK.label(),
+                "distlock " + Versions.distlock() + " `RedisLock.asJavaLock(key, Lease.fixed(...))`, one"
+                        + " `java.util.concurrent.locks.Lock` view per key shared by every thread, `tryLock(wait)` +"
+                        + " `unlock()`, otherwise as distlock");
+        contenders.put(
+                ContenderKind.DISTLOCK_JDK_THREAD.label(),
+                "as distlock asJavaLock, but one view per key and thread, and `lock()` + `unlock()`");
+        contenders.put(
+                ContenderKind.DISTLOCK_JDK_CALL.label(),
+                "as distlock asJavaLock, but a new view for every acquisition (as Redisson's users write"
+                        + " `getLock(name).lock()`), and `lock()` + `unlock()`");
+        contenders.put(
                 "distlock fair", "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
         contenders.put(
                 "Redisson fair",

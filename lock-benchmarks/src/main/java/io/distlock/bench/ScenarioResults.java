@@ -73,7 +73,7 @@ public record ScenarioResults(Scenario scenario, int held, List<Measurement> mea
         return measurements.stream()
                 .filter(m -> m.kind().isLock()
                         && m.kind() != ContenderKind.DISTLOCK
-                        && m.kind() != ContenderKind.DISTLOCK_JDK
+                        && !m.kind().isJavaLockView()
                         && m.kind() != ContenderKind.DISTLOCK_OBSERVED
                         && m.kind() != ContenderKind.DISTLOCK_FAIR
                         && !m.kind().isClassicPubSubVariant()

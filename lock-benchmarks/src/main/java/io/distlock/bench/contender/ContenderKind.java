@@ -12,6 +12,8 @@ public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
     DISTLOCK_CLASSIC("distlock-classic", "distlock classic pub/sub", true, 0),
     DISTLOCK_JDK("distlock-jdk", "distlock asJavaLock", true, 0),
+    DISTLOCK_JDK_THREAD("distlock-jdk-thread", "distlock asJavaLock per thread", true, 0),
+    DISTLOCK_JDK_CALL("distlock-jdk-call", "distlock asJavaLock per call", true, 0),
     DISTLOCK_ASYNC("distlock-async", "distlock async", true, 0),
     DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
@@ -100,6 +102,16 @@ public enum ContenderKind {
      */
     public boolean isLock() {
         return lock;
+    }
+
+    /**
+     * Whether this is distlock's own lock through its {@code java.util.concurrent.locks.Lock} view, in one of the ways
+     * users hold views.
+     *
+     * @return true for the view contenders
+     */
+    public boolean isJavaLockView() {
+        return this == DISTLOCK_JDK || this == DISTLOCK_JDK_THREAD || this == DISTLOCK_JDK_CALL;
     }
 
     /**
@@ -205,7 +217,10 @@ public enum ContenderKind {
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
             case DISTLOCK_CLASSIC -> DistlockContender.classicPubSub(redis);
-            case DISTLOCK_JDK -> new DistlockJavaLockContender(redis);
+            case DISTLOCK_JDK -> new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.SHARED);
+            case DISTLOCK_JDK_THREAD ->
+                new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_THREAD);
+            case DISTLOCK_JDK_CALL -> new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_CALL);
             case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
             case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
