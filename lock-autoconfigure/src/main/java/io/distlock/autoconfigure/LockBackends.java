@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure;
 
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -87,16 +88,20 @@ final class LockBackends {
         for (LockBackendCandidate candidate : candidates) {
             String id = candidate.id();
             if (id == null || !ID.matcher(id).matches()) {
-                throw new IllegalStateException("The lock backend candidate "
-                        + candidate.getClass().getName()
-                        + " has the id '" + id + "'; an id is lower-case letters, digits and single dashes, starting"
-                        + " with a letter, such as 'jdbc' or 'in-memory'");
+                throw new DistributedLockStartupException(
+                        "The lock backend candidate " + candidate.getClass().getName() + " has the id '" + id
+                                + "'; an id is lower-case letters, digits and single dashes, starting with a letter,"
+                                + " such as 'jdbc' or 'in-memory'.",
+                        "Give the candidate such an id, in the module that lists it in META-INF/spring.factories.");
             }
             LockBackendCandidate other = byId.putIfAbsent(canonical(id), candidate);
             if (other != null) {
-                throw new IllegalStateException("Two lock backend candidates have the id '" + id + "': "
-                        + other.getClass().getName() + " and "
-                        + candidate.getClass().getName());
+                throw new DistributedLockStartupException(
+                        "Two lock backend candidates have the id '" + id + "': "
+                                + other.getClass().getName() + " and "
+                                + candidate.getClass().getName() + ".",
+                        "Remove one of the two modules from the class path, or give one of the candidates another"
+                                + " id.");
             }
         }
         List<LockBackendCandidate> ordered = new ArrayList<>(byId.values());

@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -94,6 +95,25 @@ class StartupFailureAnalysisTest {
                             .contains("BadKey.run(String)")
                             .contains("#nope");
                     assertThat(analysis.getAction()).contains("Change the @DistributedLock annotation");
+                });
+    }
+
+    @Test
+    void aMissingLockTableIsReportedWithHowToCreateIt() {
+        DistlockContexts.runner()
+                .withClassLoader(new FilteredClassLoader("io.distlock.redis."))
+                .withUserConfiguration(LockBackendSelectionTest.H2Database.class)
+                .run(context -> {
+                    FailureAnalysis analysis =
+                            new DistributedLockFailureAnalyzer().analyze(context.getStartupFailure());
+
+                    assertThat(analysis).isNotNull();
+                    assertThat(analysis.getDescription())
+                            .startsWith("distlock cannot use its lock table distlock_locks")
+                            .contains("io/distlock/jdbc/schema-h2.sql");
+                    assertThat(analysis.getAction())
+                            .contains("distlock.jdbc.create-table=true")
+                            .contains("distlock.jdbc.table-name");
                 });
     }
 

@@ -5,6 +5,7 @@ import io.distlock.LockBackendException;
 import io.distlock.autoconfigure.ConditionalOnLockBackend;
 import io.distlock.autoconfigure.DistributedLockProperties;
 import io.distlock.autoconfigure.StoreLocks;
+import io.distlock.autoconfigure.internal.DistributedLockStartupException;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.monitor.LockObserver;
 import io.distlock.store.StoreLock;
@@ -54,9 +55,11 @@ class JdbcLockConfiguration {
             try {
                 store.ping();
             } catch (LockBackendException e) {
-                throw new IllegalStateException(
-                        "distlock cannot use its lock table " + jdbc.getTableName() + ": " + e.getMessage()
-                                + ". distlock.jdbc.create-table=true creates a missing table at start-up",
+                throw new DistributedLockStartupException(
+                        "distlock cannot use its lock table " + jdbc.getTableName() + ": " + e.getMessage() + ".",
+                        "Create the table from the schema named above, set distlock.jdbc.create-table=true to create"
+                                + " a missing table at start-up, or point distlock.jdbc.table-name at the table"
+                                + " distlock should use.",
                         e);
             }
             return StoreLocks.build(store, properties, observers);
