@@ -19,8 +19,8 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
 public class ZooKeeperLockProperties implements InitializingBean {
 
     /**
-     * ZooKeeper ensemble for a client of distlock's own, as host:port[,host:port...]; unset means the application's
-     * CuratorFramework bean.
+     * ZooKeeper ensemble for a client of distlock's own, as host:port[,host:port...]; a ZooKeeperConnectionDetails bean
+     * takes precedence, and unset without one means the application's CuratorFramework bean.
      */
     private @Nullable String connectString;
 

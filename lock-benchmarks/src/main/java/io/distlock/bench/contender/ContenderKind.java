@@ -115,6 +115,16 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether the contender waits for a key without limit, as {@code java.util.concurrent.locks.Lock.lock()} does: it
+     * never gives up after the workload's wait.
+     *
+     * @return true for the views locked with {@code lock()}
+     */
+    public boolean waitsWithoutLimit() {
+        return this == DISTLOCK_JDK_THREAD || this == DISTLOCK_JDK_CALL;
+    }
+
+    /**
      * Whether this contender is distlock's {@code Redlock}, which locks on independent servers of its own instead of
      * the target, and is compared with single-node distlock rather than counted as a peer.
      *
