@@ -193,12 +193,13 @@ final class LockBackends {
     private void look(LockBackendCandidate candidate, Environment environment) {
         String backend = candidate.id();
         String connectionType = ClassUtils.getShortName(candidate.connectionType());
+        String otherConnection = otherConnection(candidate);
         if (!ClassUtils.isPresent(candidate.moduleClass(), classLoader)) {
             missing.put(backend, candidate.module() + " is not on the class path (add " + candidate.starter() + ")");
         } else if (beanNames(candidate.connectionType()).length > 0) {
             present.put(backend, candidate.module() + " with a " + connectionType + " bean");
-        } else if (otherConnection(candidate) != null) {
-            present.put(backend, candidate.module() + " with a " + otherConnection(candidate) + " bean");
+        } else if (otherConnection != null) {
+            present.put(backend, candidate.module() + " with a " + otherConnection + " bean");
         } else if (candidate.hasConnectionProperty(environment)) {
             present.put(backend, candidate.module() + " with " + candidate.connectionProperty());
         } else {
