@@ -2,6 +2,7 @@ package io.distlock.bench.docs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.distlock.bench.Spread;
+import io.distlock.bench.report.Numbers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -183,23 +184,17 @@ record Cell(List<Part> parts) {
     }
 
     private static String ratio(Spread spread, boolean range) {
-        String median = String.format(Locale.ROOT, "%.2fx", spread.median());
-        if (!range) {
-            return median;
-        }
-        return median + String.format(Locale.ROOT, " (%.2fx–%.2fx)", spread.min(), spread.max());
+        String median = Numbers.ratio(spread.median());
+        return range ? median + " (" + Numbers.ratio(spread.min()) + "–" + Numbers.ratio(spread.max()) + ")" : median;
     }
 
     private static String number(double value, String unit) {
         return switch (unit) {
-            case "count", "/s", "%" -> String.format(Locale.ROOT, "%,.0f", value);
-            case "µs" -> String.format(Locale.ROOT, value >= 100 ? "%,.0f" : "%.1f", value);
-            case "ms" ->
-                value >= 100
-                        ? String.format(Locale.ROOT, "%,.0f", value)
-                        : String.format(Locale.ROOT, value >= 10 ? "%.1f" : "%.2f", value);
+            case "count", "/s", "%" -> Numbers.count(value);
+            case "µs" -> Numbers.micros(value);
+            case "ms" -> Numbers.millis(value);
             case "n1" -> String.format(Locale.ROOT, "%.1f", value);
-            default -> String.format(Locale.ROOT, "%.2f", value);
+            default -> Numbers.perAcquisition(value);
         };
     }
 
