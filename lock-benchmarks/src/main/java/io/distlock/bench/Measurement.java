@@ -44,7 +44,7 @@ public record Measurement(
      * @return over the trials
      */
     public Spread acquireMillis(double percentile) {
-        return Spread.of(trials, trial -> trial.result().acquireNanos().getValueAtPercentile(percentile) / 1e6);
+        return Spread.of(trials, trial -> trial.acquireMillis(percentile));
     }
 
     /**
@@ -54,7 +54,7 @@ public record Measurement(
      * @return milliseconds, over the trials
      */
     public Spread readAcquireMillis(double percentile) {
-        return Spread.of(trials, trial -> trial.result().readAcquireNanos().getValueAtPercentile(percentile) / 1e6);
+        return Spread.of(trials, trial -> trial.readAcquireMillis(percentile));
     }
 
     /**
@@ -64,7 +64,7 @@ public record Measurement(
      * @return milliseconds, over the trials
      */
     public Spread writeAcquireMillis(double percentile) {
-        return Spread.of(trials, trial -> trial.result().writeAcquireNanos().getValueAtPercentile(percentile) / 1e6);
+        return Spread.of(trials, trial -> trial.writeAcquireMillis(percentile));
     }
 
     /**
@@ -110,7 +110,7 @@ public record Measurement(
      * @return over the trials
      */
     public Spread cycleMicros(double percentile) {
-        return Spread.of(trials, trial -> trial.result().cycleNanos().getValueAtPercentile(percentile) / 1e3);
+        return Spread.of(trials, trial -> trial.cycleMicros(percentile));
     }
 
     /**
@@ -119,7 +119,7 @@ public record Measurement(
      * @return over the trials
      */
     public Spread cycleMeanMicros() {
-        return Spread.of(trials, trial -> trial.result().cycleNanos().getMean() / 1e3);
+        return Spread.of(trials, Trial::cycleMeanMicros);
     }
 
     /**

@@ -47,4 +47,53 @@ public record Trial(WorkloadResult result, CommandCounts commands, double redisC
     public double redisCpuMicrosPerAcquisition() {
         return result.acquisitions() == 0 ? 0 : redisCpuSeconds * 1e6 / result.acquisitions();
     }
+
+    /**
+     * A percentile of the time from calling acquire until it returned the lock.
+     *
+     * @param percentile 0 to 100
+     * @return milliseconds
+     */
+    public double acquireMillis(double percentile) {
+        return result.acquireNanos().getValueAtPercentile(percentile) / 1e6;
+    }
+
+    /**
+     * A percentile of the read acquisitions' waits, in a read-write scenario.
+     *
+     * @param percentile 0 to 100
+     * @return milliseconds
+     */
+    public double readAcquireMillis(double percentile) {
+        return result.readAcquireNanos().getValueAtPercentile(percentile) / 1e6;
+    }
+
+    /**
+     * A percentile of the write acquisitions' waits, in a read-write scenario.
+     *
+     * @param percentile 0 to 100
+     * @return milliseconds
+     */
+    public double writeAcquireMillis(double percentile) {
+        return result.writeAcquireNanos().getValueAtPercentile(percentile) / 1e6;
+    }
+
+    /**
+     * A percentile of the time of acquire and release together.
+     *
+     * @param percentile 0 to 100
+     * @return microseconds
+     */
+    public double cycleMicros(double percentile) {
+        return result.cycleNanos().getValueAtPercentile(percentile) / 1e3;
+    }
+
+    /**
+     * The mean time of acquire and release together.
+     *
+     * @return microseconds
+     */
+    public double cycleMeanMicros() {
+        return result.cycleNanos().getMean() / 1e3;
+    }
 }

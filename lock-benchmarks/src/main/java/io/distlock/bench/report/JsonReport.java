@@ -90,25 +90,14 @@ public final class JsonReport {
         Map<String, List<@Nullable Double>> trials = new LinkedHashMap<>();
         List<Trial> measured = m.trials();
         trials.put("perSecond", each(measured, trial -> trial.result().perSecond()));
-        trials.put("cycleP50Micros", each(measured, t -> t.result().cycleNanos().getValueAtPercentile(50) / 1e3));
-        trials.put("cycleP99Micros", each(measured, t -> t.result().cycleNanos().getValueAtPercentile(99) / 1e3));
-        trials.put(
-                "cycleMeanMicros", each(measured, t -> t.result().cycleNanos().getMean() / 1e3));
-        trials.put(
-                "acquireP50Millis",
-                each(measured, t -> t.result().acquireNanos().getValueAtPercentile(50) / 1e6));
-        trials.put(
-                "acquireP99Millis",
-                each(measured, t -> t.result().acquireNanos().getValueAtPercentile(99) / 1e6));
-        trials.put(
-                "acquireMaxMillis",
-                each(measured, t -> t.result().acquireNanos().getMaxValue() / 1e6));
-        trials.put(
-                "readP99Millis",
-                each(measured, t -> t.result().readAcquireNanos().getValueAtPercentile(99) / 1e6));
-        trials.put(
-                "writeP99Millis",
-                each(measured, t -> t.result().writeAcquireNanos().getValueAtPercentile(99) / 1e6));
+        trials.put("cycleP50Micros", each(measured, t -> t.cycleMicros(50)));
+        trials.put("cycleP99Micros", each(measured, t -> t.cycleMicros(99)));
+        trials.put("cycleMeanMicros", each(measured, Trial::cycleMeanMicros));
+        trials.put("acquireP50Millis", each(measured, t -> t.acquireMillis(50)));
+        trials.put("acquireP99Millis", each(measured, t -> t.acquireMillis(99)));
+        trials.put("acquireMaxMillis", each(measured, t -> t.acquireMillis(100)));
+        trials.put("readP99Millis", each(measured, t -> t.readAcquireMillis(99)));
+        trials.put("writeP99Millis", each(measured, t -> t.writeAcquireMillis(99)));
         trials.put("mostReadersInside", each(measured, t -> t.result().mostReadersInside()));
         trials.put("fairness", each(measured, t -> t.result().fairness()));
         trials.put("processP99Ratio", each(measured, ProcessFairness::p99Ratio));
