@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The commit a run measured, so that every figure it writes names the code it came from. */
-final class Commit {
+public final class Commit {
 
     private Commit() {}
 
@@ -17,7 +17,7 @@ final class Commit {
      * @return for example {@code b415d79}, {@code b415d79 with uncommitted changes}, or {@code unknown} outside a git
      *     checkout
      */
-    static String current() {
+    public static String current() {
         String head = git("rev-parse", "--short", "HEAD");
         if (head.isEmpty()) {
             return "unknown";

@@ -154,7 +154,14 @@ public record Environment(
                 "not a lock: one `SET` and one `DEL` per operation on a StringRedisTemplate configured like distlock's");
         String load = "1/5/15-minute load average " + loadAtStart + " at the start, " + loadAverage() + " at the end";
         return new Environment(
-                date, describeMachine(), describeJava(), redisVersion, topology, target.provider(), contenders, load);
+                date,
+                describeThisMachine(),
+                describeJava(),
+                redisVersion,
+                topology,
+                target.provider(),
+                contenders,
+                load);
     }
 
     /**
@@ -171,7 +178,12 @@ public record Environment(
         }
     }
 
-    private static String describeMachine() {
+    /**
+     * Describes this machine.
+     *
+     * @return cores, CPU model, operating system and memory, for example {@code 2 cores (AMD EPYC 7B13), Linux ...}
+     */
+    public static String describeThisMachine() {
         long memory = ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getTotalMemorySize();
         return String.format(

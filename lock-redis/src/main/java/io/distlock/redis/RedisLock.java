@@ -18,14 +18,18 @@ import io.distlock.redis.internal.engine.KeysTogether;
 import io.distlock.redis.internal.engine.LeaseAsked;
 import io.distlock.redis.internal.engine.LeaseRenewer;
 import io.distlock.redis.internal.engine.LockKit;
+import io.distlock.redis.internal.engine.WarmUpKeys;
 import io.distlock.redis.internal.waiting.Waits;
 import io.distlock.spi.KeysAtOnce;
+import io.distlock.spi.PreparesAhead;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -59,7 +63,13 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * the shutdown grace period ends, and are then reported lost. As a Spring bean it closes in the lifecycle phase {@link
  * #LIFECYCLE_PHASE}: after the web server stopped taking requests, before the connection factory (phase 0) stops.
  */
-public final class RedisLock extends InspectedLock implements Lock, ClosingLifecycle, KeysAtOnce, InspectableLock {
+public final class RedisLock extends InspectedLock
+        implements Lock, ClosingLifecycle, KeysAtOnce, InspectableLock, PreparesAhead {
+
+    private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
+
+    /** The lease of the keys taken while preparing, each released at once; long enough for a slow first answer. */
+    private static final Lease PREPARATION_LEASE = Lease.fixed(Duration.ofSeconds(30));
 
     /**
      * The {@link org.springframework.context.SmartLifecycle} phase in which distlock's beans stop: after everything in
@@ -217,6 +227,43 @@ public final class RedisLock extends InspectedLock implements Lock, ClosingLifec
             }
         }
         return taken;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Takes and releases {@value WarmUpKeys#BASE} (on a cluster, one such key on each master, so that a connection
+     * to every master is made), which opens the shared connections, discovers a cluster's topology and makes every
+     * master know the acquisition and release scripts; then waits until the release subscription is heard. The
+     * acquisitions are not told to the lock's observer. Each step waits at most the connection factory's command
+     * timeout (plus its connect timeout for the first), and the subscription at most what is left of {@code timeout}.
+     * A key found held, by another instance preparing at the same moment, is simply not taken.
+     */
+    @Override
+    public boolean prepare(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + Waits.nanos(timeout);
+        if (kit.isClosed()) {
+            throw kit.closed(WarmUpKeys.BASE);
+        }
+        try {
+            List<String> keys = WarmUpKeys.reachingEveryMaster(template.getRequiredConnectionFactory(), kit::lockKey);
+            for (String key : keys) {
+                acquirer.tryOnce(key, kit.lockKey(key), kit.validate(key, PREPARATION_LEASE))
+                        .ifPresent(LockHandle::release);
+            }
+        } catch (RuntimeException e) {
+            log.warn("{} could not prepare for its first acquisition; it will connect then: {}", this, e.toString());
+            return false;
+        }
+        if (!kit.awaitSubscribed(deadline - System.nanoTime())) {
+            log.warn(
+                    "{} connected, but its release subscription was not heard within {}; waiters rely on leases until"
+                            + " it is",
+                    this,
+                    timeout);
+            return false;
+        }
+        return true;
     }
 
     @Override

@@ -10,7 +10,9 @@ import ch.qos.logback.core.read.ListAppender;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.MultiLockHandle;
+import io.distlock.monitor.BackendState;
 import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.scripts.LockScripts;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.test.redis.TestRedis;
 import io.distlock.test.redis.TestRedisCluster;
@@ -289,6 +291,31 @@ class RedisLockClusterTest {
         BusMessages after = busMessagesSent();
         return new BusMessages(
                 (after.classic() - before.classic()) / keys.size(), (after.sharded() - before.sharded()) / keys.size());
+    }
+
+    @Test
+    void preparingLoadsTheScriptsOnEveryMasterAndSubscribesBeforeTheFirstAcquisition() throws Exception {
+        List<TestRedis> masters = List.of(
+                cluster.masterOfSlot(0),
+                cluster.masterOfSlot(TestRedisCluster.SLOTS / 2),
+                cluster.masterOfSlot(TestRedisCluster.SLOTS - 1));
+        masters.forEach(master -> master.command("SCRIPT", "FLUSH"));
+        RedisLock lock = clients.lock();
+        assertThat(masters)
+                .as("masters knowing the acquisition script before preparing")
+                .noneMatch(master -> knowsAcquisitionScript(master));
+
+        assertThat(lock.prepare(WAIT)).isTrue();
+
+        assertThat(masters)
+                .as("masters knowing the acquisition script once prepared")
+                .allMatch(master -> knowsAcquisitionScript(master));
+        assertThat(lock.checkBackend().subscription()).isEqualTo(BackendState.Subscription.SUBSCRIBED);
+        assertThat(lock.heldCount()).isZero();
+    }
+
+    private static boolean knowsAcquisitionScript(TestRedis master) {
+        return master.command("SCRIPT", "EXISTS", LockScripts.ACQUIRE.getSha1()).contains("1");
     }
 
     @Test

@@ -110,6 +110,17 @@ public final class LockKit {
     }
 
     /**
+     * Waits until the release announcements that {@link #startBackgroundWork} subscribed to are heard.
+     *
+     * @return whether they were within the time
+     * @throws InterruptedException if the thread was interrupted while waiting
+     */
+    public boolean awaitSubscribed(long nanos) throws InterruptedException {
+        subscriptions.ensureSubscribed();
+        return subscriptions.awaitSubscribed(nanos);
+    }
+
+    /**
      * Makes sure, in the background, that a waiter about to wait for {@code lockKey} (or a path tree's release key)
      * hears releases announced on the sharded channels of its slot, where the subscription shards. Subscribing only
      * where a waiter waits keeps an instance that takes many keys uncontended from subscribing to every slot.

@@ -55,6 +55,24 @@ public final class LockSubscriptions {
     }
 
     /**
+     * Waits until every classic channel is heard, as {@link #ensureSubscribed} arranged.
+     *
+     * @return whether they all were within the time
+     * @throws InterruptedException if the thread was interrupted while waiting
+     */
+    boolean awaitSubscribed(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        for (ReleaseConnection subscription : subscriptions) {
+            for (String channel : classicChannels) {
+                if (!subscription.awaitSubscribed(channel, deadline - System.nanoTime())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
      * Makes sure, in the background, that the sharded release channel of the slot of {@code lockKey} (or a path tree's
      * release key) is heard, and with {@code fair} the instance's sharded handover channel of the slot, where a
      * subscription shards. Never blocks.

@@ -51,6 +51,9 @@ public final class ReleaseConnection implements AutoCloseable {
     /** Channels the current connection is subscribed to. */
     private final Set<String> subscribed = ConcurrentHashMap.newKeySet();
 
+    /** Notified whenever a channel was subscribed, for {@link #awaitSubscribed}. */
+    private final Object subscribedSignal = new Object();
+
     private final Dispatcher dispatcher = new Dispatcher();
     private final Object lock = new Object();
 
@@ -218,7 +221,7 @@ public final class ReleaseConnection implements AutoCloseable {
         RedisConnection current = connection;
         if (current != null && current.isSubscribed()) {
             current.getSubscription().subscribe(channelBytes);
-            subscribed.add(channel);
+            markSubscribed(channel);
             return;
         }
         if (current != null) {
@@ -233,16 +236,46 @@ public final class ReleaseConnection implements AutoCloseable {
             throw e;
         }
         connection = opened;
-        subscribed.add(channel);
+        markSubscribed(channel);
         if (closed) {
             closeQuietly(opened);
         }
+    }
+
+    private void markSubscribed(String channel) {
+        subscribed.add(channel);
+        synchronized (subscribedSignal) {
+            subscribedSignal.notifyAll();
+        }
+    }
+
+    /**
+     * Waits until the channel is subscribed, as a lock's preparation does before the application reports ready.
+     *
+     * @return whether it was subscribed within the time; false as well once closed
+     * @throws InterruptedException if the thread was interrupted while waiting
+     */
+    public boolean awaitSubscribed(String channel, long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        synchronized (subscribedSignal) {
+            while (!subscribed.contains(channel)) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || closed) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.timedWait(subscribedSignal, left);
+            }
+        }
+        return true;
     }
 
     /** Unsubscribes and closes the subscription's connection; never waits for a subscription in progress. */
     @Override
     public void close() {
         closed = true;
+        synchronized (subscribedSignal) {
+            subscribedSignal.notifyAll();
+        }
         listeners.clear();
         ShardedSubscriptions shardedNow;
         synchronized (lock) {

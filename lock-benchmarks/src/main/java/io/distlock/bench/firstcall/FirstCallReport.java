@@ -1,0 +1,90 @@
+package io.distlock.bench.firstcall;
+
+import io.distlock.bench.firstcall.FirstCallMain.FirstCall;
+import io.distlock.bench.report.Numbers;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Map;
+import java.util.function.ToLongFunction;
+
+/** Writes the first-call measurement as Markdown: medians per deployment and setting, then every application. */
+final class FirstCallReport {
+
+    private FirstCallReport() {}
+
+    static String markdown(
+            Instant date,
+            String commit,
+            String machine,
+            String loadAtStart,
+            int applications,
+            Map<Deployment, Map<Way, List<FirstCall>>> results) {
+        StringBuilder out = new StringBuilder();
+        out.append("# First call against the hundredth\n\n")
+                .append("Run on ")
+                .append(DateTimeFormatter.ISO_LOCAL_DATE.format(date.atZone(ZoneOffset.UTC)))
+                .append(" at commit ")
+                .append(commit)
+                .append(", on ")
+                .append(machine)
+                .append(" (load average at the start ")
+                .append(loadAtStart)
+                .append(").\n\n")
+                .append("Each application is started in a fresh JVM (Spring Boot, distlock's Redis starter, one"
+                        + " `@DistributedLock(key = \"'stock:' + #sku\")` method); once it is ready, it calls the"
+                        + " method ")
+                .append(FirstCallApplication.CALLS)
+                .append(" times on one SKU. *First* is the first call; *steady* the median of calls ")
+                .append(FirstCallApplication.STEADY_FROM + 1)
+                .append(" to ")
+                .append(FirstCallApplication.CALLS)
+                .append(". ")
+                .append(applications)
+                .append(" applications per deployment and way, the ways taking turns; the table shows medians over"
+                        + " the applications, the last column the median of each application's own ratio.\n\n")
+                .append("| deployment | calls | first call | steady | first / steady |\n")
+                .append("|---|---|---:|---:|---:|\n");
+        results.forEach((deployment, byWay) -> byWay.forEach((way, calls) -> {
+            long first = median(calls, FirstCall::firstNanos);
+            long steady = median(calls, FirstCall::steadyNanos);
+            double[] ratios = calls.stream()
+                    .mapToDouble(call -> (double) call.firstNanos() / call.steadyNanos())
+                    .sorted()
+                    .toArray();
+            out.append("| ")
+                    .append(deployment.label())
+                    .append(" | ")
+                    .append(way.label())
+                    .append(" | ")
+                    .append(Numbers.millis(first / 1e6))
+                    .append(" ms | ")
+                    .append(Numbers.micros(steady / 1e3))
+                    .append(" µs | ")
+                    .append(Numbers.ratio(ratios[ratios.length / 2]))
+                    .append(" |\n");
+        }));
+        out.append("\nEvery application, first call / steady state:\n\n");
+        results.forEach((deployment, byWay) -> byWay.forEach((way, calls) -> {
+            out.append("- ")
+                    .append(deployment.label())
+                    .append(", ")
+                    .append(way.label())
+                    .append(":");
+            calls.forEach(call -> out.append(' ')
+                    .append(Numbers.millis(call.firstNanos() / 1e6))
+                    .append(" ms / ")
+                    .append(Numbers.micros(call.steadyNanos() / 1e3))
+                    .append(" µs;"));
+            out.setLength(out.length() - 1);
+            out.append('\n');
+        }));
+        return out.toString();
+    }
+
+    private static long median(List<FirstCall> calls, ToLongFunction<FirstCall> figure) {
+        long[] values = calls.stream().mapToLong(figure).sorted().toArray();
+        return values[values.length / 2];
+    }
+}
