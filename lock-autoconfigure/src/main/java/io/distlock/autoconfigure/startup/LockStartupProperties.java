@@ -23,7 +23,7 @@ public class LockStartupProperties implements InitializingBean {
 
     /**
      * How many calls through a locked method of distlock's own, on the key distlock-warm-up, run after connecting, so
-     * that the first application call runs as fast as later ones; 0 makes none.
+     * that the application's first call does not run the annotation's code for the first time; 0 makes none.
      */
     private int warmUpCalls = 300;
 
