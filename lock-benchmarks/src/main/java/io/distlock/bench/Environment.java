@@ -113,6 +113,9 @@ public record Environment(
                 "as distlock asJavaLock, but a new view for every acquisition (as Redisson's users write"
                         + " `getLock(name).lock()`), and `lock()` + `unlock()`");
         contenders.put(
+                ContenderKind.DISTLOCK_JDK_INTERRUPTIBLY.label(),
+                "as distlock asJavaLock per thread, but `lockInterruptibly()` + `unlock()`");
+        contenders.put(
                 "distlock fair", "distlock " + Versions.distlock() + " `RedisLock.fair()`, otherwise as distlock");
         contenders.put(
                 "Redisson fair",

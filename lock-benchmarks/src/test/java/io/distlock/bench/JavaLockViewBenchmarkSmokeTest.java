@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Runs distlock's {@code java.util.concurrent.locks.Lock} view in every way the benchmark holds it (one view shared by
- * all threads, one per thread, a new one per acquisition) beside distlock's own API, on one contended key in one JVM, for a
+ * all threads, one per thread locked with {@code lock()} or {@code lockInterruptibly()}, a new one per acquisition) beside distlock's own API, on one contended key in one JVM, for a
  * fraction of a second each (see {@link BenchmarkSettings#viewSmoke}), so that the build
  * notices when a way of holding the view breaks: every thread must get the lock, with no violations and no failures.
  */
@@ -34,7 +34,8 @@ class JavaLockViewBenchmarkSmokeTest {
                             ContenderKind.DISTLOCK,
                             ContenderKind.DISTLOCK_JDK,
                             ContenderKind.DISTLOCK_JDK_THREAD,
-                            ContenderKind.DISTLOCK_JDK_CALL);
+                            ContenderKind.DISTLOCK_JDK_CALL,
+                            ContenderKind.DISTLOCK_JDK_INTERRUPTIBLY);
             for (Measurement measurement : scenario.measurements()) {
                 String what = "scenario " + scenario.scenario().number() + ", "
                         + measurement.kind().label();

@@ -14,6 +14,8 @@ public enum ContenderKind {
     DISTLOCK_JDK("distlock-jdk", "distlock asJavaLock", true, 0),
     DISTLOCK_JDK_THREAD("distlock-jdk-thread", "distlock asJavaLock per thread", true, 0),
     DISTLOCK_JDK_CALL("distlock-jdk-call", "distlock asJavaLock per call", true, 0),
+    DISTLOCK_JDK_INTERRUPTIBLY(
+            "distlock-jdk-interruptibly", "distlock asJavaLock per thread, lockInterruptibly", true, 0),
     DISTLOCK_ASYNC("distlock-async", "distlock async", true, 0),
     DISTLOCK_OBSERVED("distlock-observed", "distlock + Micrometer", true, 0),
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
@@ -111,17 +113,20 @@ public enum ContenderKind {
      * @return true for the view contenders
      */
     public boolean isJavaLockView() {
-        return this == DISTLOCK_JDK || this == DISTLOCK_JDK_THREAD || this == DISTLOCK_JDK_CALL;
+        return this == DISTLOCK_JDK
+                || this == DISTLOCK_JDK_THREAD
+                || this == DISTLOCK_JDK_CALL
+                || this == DISTLOCK_JDK_INTERRUPTIBLY;
     }
 
     /**
-     * Whether the contender waits for a key without limit, as {@code java.util.concurrent.locks.Lock.lock()} does: it
-     * never gives up after the workload's wait.
+     * Whether the contender waits for a key without limit, as {@code java.util.concurrent.locks.Lock.lock()} and
+     * {@code lockInterruptibly()} do: it never gives up after the workload's wait.
      *
-     * @return true for the views locked with {@code lock()}
+     * @return true for the views locked with {@code lock()} or {@code lockInterruptibly()}
      */
     public boolean waitsWithoutLimit() {
-        return this == DISTLOCK_JDK_THREAD || this == DISTLOCK_JDK_CALL;
+        return this == DISTLOCK_JDK_THREAD || this == DISTLOCK_JDK_CALL || this == DISTLOCK_JDK_INTERRUPTIBLY;
     }
 
     /**
@@ -231,6 +236,8 @@ public enum ContenderKind {
             case DISTLOCK_JDK_THREAD ->
                 new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_THREAD);
             case DISTLOCK_JDK_CALL -> new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_CALL);
+            case DISTLOCK_JDK_INTERRUPTIBLY ->
+                new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_THREAD_INTERRUPTIBLY);
             case DISTLOCK_ASYNC -> new DistlockAsyncContender(redis);
             case DISTLOCK_OBSERVED -> new DistlockContender(redis, MicrometerObservers.create());
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);

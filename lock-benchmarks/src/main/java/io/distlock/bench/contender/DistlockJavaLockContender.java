@@ -28,7 +28,9 @@ final class DistlockJavaLockContender implements Contender {
         /** One view per key and thread, as code that keeps its lock in a field of a per-thread worker; {@code lock()}. */
         PER_THREAD,
         /** A new view for every acquisition, as Redisson's users write {@code getLock(name).lock()}. */
-        PER_CALL
+        PER_CALL,
+        /** One view per key and thread, as {@link #PER_THREAD}, locked with {@code lockInterruptibly()}. */
+        PER_THREAD_INTERRUPTIBLY
     }
 
     private final LettuceConnectionFactory connectionFactory;
@@ -43,7 +45,8 @@ final class DistlockJavaLockContender implements Contender {
         this.views = views;
     }
 
-    // lock() waits as long as it takes: the workload's wait bounds only the tryLock(wait) of the shared views.
+    // lock() and lockInterruptibly() wait as long as it takes: the workload's wait bounds only the tryLock(wait) of the
+    // shared views.
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
         Lease fixed = Lease.fixed(lease);
@@ -55,6 +58,11 @@ final class DistlockJavaLockContender implements Contender {
             case PER_THREAD -> {
                 Lock view = perThread.get().computeIfAbsent(key, k -> redisLock.asJavaLock(k, fixed));
                 view.lock();
+                return view::unlock;
+            }
+            case PER_THREAD_INTERRUPTIBLY -> {
+                Lock view = perThread.get().computeIfAbsent(key, k -> redisLock.asJavaLock(k, fixed));
+                view.lockInterruptibly();
                 return view::unlock;
             }
             default -> {
