@@ -13,11 +13,12 @@ import java.time.Duration;
 public interface PreparesAhead {
 
     /**
-     * Prepares what the first acquisitions need, waiting at most {@code timeout}. It may take and release keys of its
-     * own (never an application's), and never holds one when it returns. A lock that was not prepared, or only in
-     * part, still works: its first acquisitions prepare what is missing.
+     * Prepares what the first acquisitions need. It may take and release keys of its own (never an application's),
+     * and never holds one when it returns. A lock that was not prepared, or only in part, still works: its first
+     * acquisitions prepare what is missing.
      *
-     * @param timeout how long to wait for the store
+     * @param timeout how long to wait for the store in all; an implementation says where one request of its own may
+     *     take its client's timeout instead
      * @return true if everything was prepared within the timeout; false if the store could not be reached or answered
      *     too late, in which case the reason has been logged
      * @throws InterruptedException if the thread was interrupted while waiting; nothing is held then

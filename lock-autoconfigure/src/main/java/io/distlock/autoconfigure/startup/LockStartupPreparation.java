@@ -30,6 +30,12 @@ final class LockStartupPreparation implements SmartLifecycle {
 
     private static final Lease WARM_UP_LEASE = Lease.fixed(Duration.ofSeconds(30));
 
+    /**
+     * A warm-up call slower than this ends the warm-up: the store is degraded (a Redlock node that does not answer, a
+     * database under load), and more such calls would only hold up start-up until the timeout.
+     */
+    static final Duration SLOW_CALL = Duration.ofMillis(500);
+
     private final Lock lock;
     private final @Nullable WarmUpCalls calls;
     private final int warmUpCalls;
@@ -60,7 +66,7 @@ final class LockStartupPreparation implements SmartLifecycle {
                 return;
             }
             int made = warmUp(deadline);
-            if (made < warmUpCalls) {
+            if (made < warmUpCalls && System.nanoTime() - deadline >= 0) {
                 log.warn(
                         "distlock made {} of its {} warm-up calls within distlock.startup.timeout={}; the first"
                                 + " application calls may be slower than later ones",
@@ -85,12 +91,21 @@ final class LockStartupPreparation implements SmartLifecycle {
     private int warmUp(long deadline) throws InterruptedException {
         int made = 0;
         while (made < warmUpCalls && System.nanoTime() - deadline < 0) {
+            long started = System.nanoTime();
             if (calls != null) {
                 calls.call(WarmUpCalls.NAME);
             } else {
                 lock.tryAcquire(WarmUpCalls.KEY, WARM_UP_LEASE, WARM_UP_WAIT).ifPresent(LockHandle::release);
             }
             made++;
+            long took = System.nanoTime() - started;
+            if (took > SLOW_CALL.toNanos()) {
+                log.warn(
+                        "distlock's warm-up call {} took {} ms; it stops warming up, since the store answers slowly",
+                        made,
+                        TimeUnit.NANOSECONDS.toMillis(took));
+                return made;
+            }
         }
         return made;
     }

@@ -2,27 +2,39 @@ package io.distlock.autoconfigure.startup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistlockContexts;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.autoconfigure.internal.WarmUpCalls;
+import io.distlock.memory.InMemoryLeaseStore;
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
+import io.distlock.store.StoreLock;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 /**
  * {@code distlock.startup.*}: the lock is readied while the context starts, through the annotation's whole way, so the
  * application's first call finds it ready; invalid settings fail start-up naming the property.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class LockStartupPreparationTest {
 
     private final ApplicationContextRunner inMemory = DistlockContexts.runner()
@@ -55,6 +67,20 @@ class LockStartupPreparationTest {
                     assertThat(context).hasNotFailed().doesNotHaveBean(WarmUpCalls.class);
                     assertThat(context.getBean(HoldsSeen.class).keys)
                             .containsExactly(WarmUpCalls.KEY, WarmUpCalls.KEY, WarmUpCalls.KEY);
+                });
+    }
+
+    @Test
+    void aSlowStoreEndsTheWarmUpAtItsFirstSlowCall(CapturedOutput output) {
+        SlowLock slow = new SlowLock(StoreLock.builder(new InMemoryLeaseStore()).build());
+        DistlockContexts.runner()
+                .withConfiguration(AutoConfigurations.of(LockStartupAutoConfiguration.class))
+                .withPropertyValues("distlock.startup.warm-up-calls=50")
+                .withBean(Lock.class, () -> slow)
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(slow.acquisitions).hasValue(1);
+                    assertThat(output).contains("distlock's warm-up call 1 took", "it stops warming up");
                 });
     }
 
@@ -99,6 +125,40 @@ class LockStartupPreparationTest {
                         .rootCause()
                         .hasMessageContaining("distlock.startup.timeout")
                         .hasMessageContaining("must be at least 1 ms"));
+    }
+
+    /** A store that answers each acquisition later than a warm-up call may take. */
+    static final class SlowLock implements Lock {
+
+        private final Lock store;
+        final AtomicInteger acquisitions = new AtomicInteger();
+
+        SlowLock(Lock store) {
+            this.store = store;
+        }
+
+        @Override
+        public Optional<LockHandle> tryAcquire(String key, Lease lease) {
+            return store.tryAcquire(key, lease);
+        }
+
+        @Override
+        public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
+            acquisitions.incrementAndGet();
+            // The slow answer is what is tested: the store's latency, not a wait for something to happen.
+            Thread.sleep(LockStartupPreparation.SLOW_CALL.toMillis() + 100);
+            return store.tryAcquire(key, lease, wait);
+        }
+
+        @Override
+        public LockHandle acquire(String key, Lease lease) throws InterruptedException {
+            return store.acquire(key, lease);
+        }
+
+        @Override
+        public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
+            return store.asJavaLock(key, lease);
+        }
     }
 
     /** Every key whose hold started, in order. */
