@@ -105,7 +105,6 @@ class RedlockAutoConfigurationTest {
                         "distlock.redlock.nodes[2].url=" + url(servers.get(2)));
     }
 
-    /** The first node's password is in its URL, to show that the URL's user information is read. */
     /**
      * For the tests that look at every node: a node that does not answer within its timeouts is a vote against and
      * never gets the key, so each node is given time to answer, a first connection on a loaded single core included.
@@ -114,6 +113,7 @@ class RedlockAutoConfigurationTest {
         "distlock.redlock.timeout=10s", "distlock.redlock.connect-timeout=10s"
     };
 
+    /** The first node's password is in its URL, to show that the URL's user information is read. */
     private static ApplicationContextRunner runner() {
         TestRedis first = servers.get(0);
         return DistlockContexts.onSharedRedis()

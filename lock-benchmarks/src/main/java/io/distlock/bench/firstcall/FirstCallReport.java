@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
 
-/** Writes the first-call measurement as Markdown: medians per deployment and setting, then every application. */
+/** Writes the first-call measurement as Markdown: medians per deployment and way, then every application. */
 final class FirstCallReport {
 
     private FirstCallReport() {}
