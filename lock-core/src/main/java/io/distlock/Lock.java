@@ -1,5 +1,6 @@
 package io.distlock;
 
+import io.distlock.internal.engine.KeyHolders;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -230,7 +231,8 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
+     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run. Where the store
+     *     keeps holders' names, it names who held the key when the wait ended ({@link LockNotAcquiredException#holder()})
      * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
      *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run
@@ -241,7 +243,7 @@ public interface Lock {
         if (work == null) {
             throw new IllegalArgumentException("work must not be null");
         }
-        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> new LockNotAcquiredException(key, wait));
+        LockHandle handle = tryAcquire(key, lease, wait).orElseThrow(() -> KeyHolders.notAcquired(this, key, wait));
         return LockedExecution.call(handle, OnLockLost.THROW, work);
     }
 

@@ -1,8 +1,11 @@
 package io.distlock;
 
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by the forms that must run work under a lock (the callback methods of {@link Lock} and
@@ -14,6 +17,7 @@ public class LockNotAcquiredException extends LockException {
     private static final long serialVersionUID = 1L;
 
     private final Duration waited;
+    private final @Nullable String holder;
 
     /**
      * Creates the exception.
@@ -22,11 +26,27 @@ public class LockNotAcquiredException extends LockException {
      * @param waited how long the caller waited before giving up
      */
     public LockNotAcquiredException(String key, Duration waited) {
+        this(key, waited, (String) null);
+    }
+
+    /**
+     * Creates the exception, naming who held the key when the wait ended.
+     *
+     * @param key the lock's key
+     * @param waited how long the caller waited before giving up
+     * @param holder the instance name of the key's holder when the wait ended ({@link
+     *     io.distlock.monitor.KeyState#holder()}), or null if the store named none
+     */
+    public LockNotAcquiredException(String key, Duration waited, @Nullable String holder) {
         super(
                 key,
-                "Lock '" + key + "' was not acquired within " + waited + "; someone else held it the whole time",
+                "Lock '" + key + "' was not acquired within " + waited + "; "
+                        + (holder == null
+                                ? "someone else held it the whole time"
+                                : "it was held by '" + PrintableText.of(holder) + "' when the wait ended"),
                 null);
         this.waited = waited;
+        this.holder = holder;
     }
 
     /**
@@ -39,6 +59,7 @@ public class LockNotAcquiredException extends LockException {
     public LockNotAcquiredException(String key, Duration wait, InterruptedException interrupted) {
         super(key, "Lock '" + key + "' was not acquired: the thread was interrupted while waiting", interrupted);
         this.waited = wait;
+        this.holder = null;
     }
 
     /**
@@ -54,6 +75,7 @@ public class LockNotAcquiredException extends LockException {
                         + "; someone else held one of them the whole time, and none is held now",
                 null);
         this.waited = waited;
+        this.holder = null;
     }
 
     /**
@@ -71,6 +93,7 @@ public class LockNotAcquiredException extends LockException {
                         + " held now",
                 interrupted);
         this.waited = wait;
+        this.holder = null;
     }
 
     private static String quoted(List<String> keys) {
@@ -84,5 +107,16 @@ public class LockNotAcquiredException extends LockException {
      */
     public Duration waited() {
         return waited;
+    }
+
+    /**
+     * Who held the key when the wait ended, as the store names holders: the holder's {@code distlock.instance-name}.
+     * Empty where the store keeps no names (readers, path locks, a Redlock), the key was free again by the time it was
+     * asked, or the exception covers several keys or an interrupted wait.
+     *
+     * @return the holder's instance name, if known
+     */
+    public Optional<String> holder() {
+        return Optional.ofNullable(holder);
     }
 }

@@ -2,13 +2,16 @@ package io.distlock.autoconfigure;
 
 import io.distlock.Lease;
 import io.distlock.OnLockLost;
+import io.distlock.spi.InstanceNames;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.DeprecatedConfigurationProperty;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.context.EnvironmentAware;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 
 /**
  * Configuration of distlock, under {@code distlock.*}, for every backend. Invalid values fail application start-up,
@@ -16,7 +19,7 @@ import org.springframework.core.Ordered;
  * {@code distlock.zookeeper.*}) are bound by that backend's configuration, in its own package.
  */
 @ConfigurationProperties("distlock")
-public class DistributedLockProperties implements InitializingBean {
+public class DistributedLockProperties implements InitializingBean, EnvironmentAware {
 
     /** Whether to configure distlock; when false, @DistributedLock methods run without a lock, with a warning. */
     private boolean enabled = true;
@@ -29,6 +32,15 @@ public class DistributedLockProperties implements InitializingBean {
 
     /** Prefix of every lock key in Redis and of the release channel; not blank, without '{' or '}'. */
     private String keyPrefix = "distlock:";
+
+    /**
+     * Name stored with every lock this instance holds, which the Actuator endpoint and LockNotAcquiredException show
+     * as the holder; 1 to 100 printable characters without '+' or '*'. Unset means spring.application.name@host (the
+     * process id in place of an unset application name).
+     */
+    private @Nullable String instanceName;
+
+    private @Nullable String applicationName;
 
     /**
      * How long a @DistributedLock method waits for its lock when the annotation sets neither waitSeconds nor waitTime;
@@ -81,6 +93,29 @@ public class DistributedLockProperties implements InitializingBean {
 
     public void setKeyPrefix(String keyPrefix) {
         this.keyPrefix = keyPrefix;
+    }
+
+    public @Nullable String getInstanceName() {
+        return instanceName;
+    }
+
+    public void setInstanceName(@Nullable String instanceName) {
+        this.instanceName = instanceName;
+    }
+
+    /**
+     * The name every lock of this application stores with its holds: {@code distlock.instance-name}, or else {@code
+     * spring.application.name@host} ({@link InstanceNames#ofThisProcess}).
+     *
+     * @return a valid instance name
+     */
+    public String effectiveInstanceName() {
+        return instanceName != null ? instanceName : InstanceNames.ofThisProcess(applicationName);
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.applicationName = environment.getProperty("spring.application.name");
     }
 
     public Duration getDefaultWait() {
@@ -145,6 +180,18 @@ public class DistributedLockProperties implements InitializingBean {
         if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.key-prefix", keyPrefix, "must not be blank and must not contain '{' or '}'");
+        }
+        if (instanceName != null) {
+            try {
+                InstanceNames.check(instanceName);
+            } catch (IllegalArgumentException e) {
+                throw new InvalidConfigurationPropertyValueException(
+                        "distlock.instance-name",
+                        instanceName,
+                        "must be 1 to " + InstanceNames.MAX_LENGTH
+                                + " printable characters, not blank, without '+' or '*'; unset means"
+                                + " spring.application.name@host");
+            }
         }
         if (defaultWait == null || defaultWait.isNegative()) {
             throw new InvalidConfigurationPropertyValueException(

@@ -24,6 +24,7 @@ public final class StoreLocks {
     public static StoreLock build(
             LeaseStore store, DistributedLockProperties properties, ObjectProvider<LockObserver> observers) {
         return StoreLock.builder(store)
+                .instanceName(properties.effectiveInstanceName())
                 .watchdogLease(properties.getWatchdog().getLease())
                 .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                 .maxHold(properties.getWatchdog().getMaxHold())

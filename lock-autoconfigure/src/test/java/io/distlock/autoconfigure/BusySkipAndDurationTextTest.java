@@ -66,16 +66,21 @@ class BusySkipAndDurationTextTest {
     }
 
     @Test
-    void waitTextBoundsTheWait() {
-        runner.withBean(Jobs.class).run(context -> {
-            Jobs jobs = context.getBean(Jobs.class);
-            try (LockHandle held = holdElsewhere(context.getBean(Lock.class), "job:" + job)) {
-                assertThatThrownBy(() -> jobs.waitingBriefly(job))
-                        .isInstanceOfSatisfying(
-                                LockNotAcquiredException.class,
-                                e -> assertThat(e.waited()).isEqualTo(Duration.ofMillis(200)));
-            }
-        });
+    void waitTextBoundsTheWaitAndTheRefusalNamesTheHolder() {
+        runner.withPropertyValues("distlock.instance-name=jobs@host-1")
+                .withBean(Jobs.class)
+                .run(context -> {
+                    Jobs jobs = context.getBean(Jobs.class);
+                    try (LockHandle held = holdElsewhere(context.getBean(Lock.class), "job:" + job)) {
+                        assertThatThrownBy(() -> jobs.waitingBriefly(job))
+                                .isInstanceOfSatisfying(LockNotAcquiredException.class, e -> {
+                                    assertThat(e.waited()).isEqualTo(Duration.ofMillis(200));
+                                    assertThat(e.holder()).contains("jobs@host-1");
+                                    assertThat(e.getMessage())
+                                            .contains("it was held by 'jobs@host-1' when the wait ended");
+                                });
+                    }
+                });
     }
 
     @Test

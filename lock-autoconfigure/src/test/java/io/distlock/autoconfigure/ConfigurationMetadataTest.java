@@ -41,6 +41,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.default-lease", "java.time.Duration = unset"),
                         Map.entry("distlock.default-wait", "java.time.Duration = 5s"),
                         Map.entry("distlock.enabled", "java.lang.Boolean = true"),
+                        Map.entry("distlock.instance-name", "java.lang.String = unset"),
                         Map.entry("distlock.key-prefix", "java.lang.String = distlock:"),
                         Map.entry("distlock.leader.group", "java.lang.String = unset"),
                         Map.entry("distlock.leader.lease", "java.time.Duration = unset"),

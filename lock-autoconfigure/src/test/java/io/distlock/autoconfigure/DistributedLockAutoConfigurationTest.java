@@ -143,6 +143,8 @@ class DistributedLockAutoConfigurationTest {
     void invalidPropertiesFailStartupNamingTheProperty() {
         assertFailsNaming("distlock.key-prefix= ", "distlock.key-prefix");
         assertFailsNaming("distlock.key-prefix=a{b}", "distlock.key-prefix");
+        assertFailsNaming("distlock.instance-name=orders+1", "distlock.instance-name");
+        assertFailsNaming("distlock.instance-name=" + "n".repeat(101), "distlock.instance-name");
         assertFailsNaming("distlock.default-wait=-1s", "distlock.default-wait");
         assertFailsNaming("distlock.default-lease=0s", "distlock.default-lease");
         assertFailsNaming("distlock.default-lease=400d", "distlock.default-lease");

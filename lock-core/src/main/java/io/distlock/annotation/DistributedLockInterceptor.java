@@ -5,6 +5,7 @@ import io.distlock.LockHandle;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.LockedExecution;
 import io.distlock.MultiLockHandle;
+import io.distlock.internal.engine.KeyHolders;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
@@ -74,7 +75,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             Thread.currentThread().interrupt();
             throw new LockNotAcquiredException(key, locked.waitTime(), e);
         }
-        return proceedHolding(invocation, locked, target, args, key, handle.orElse(null));
+        return proceedHolding(invocation, locked, taking, target, args, key, handle.orElse(null));
     }
 
     /**
@@ -90,7 +91,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
                     locked.waitTime(),
                     locked.onLost(),
                     invocation::proceed,
-                    notAcquired -> locked.notAcquired(target, args, notAcquired));
+                    notAcquired -> locked.notAcquired(target, args, () -> notAcquired));
         }
         return ReactiveLockedExecution.call(locked, taking, key, invocation, target, args);
     }
@@ -110,19 +111,20 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             // The lease and wait were checked at start-up, so the path lock refused the path, such as "a//b".
             throw call.refused(refused);
         }
-        return proceedHolding(invocation, locked, target, args, path, handle.orElse(null));
+        return proceedHolding(invocation, locked, tree, target, args, path, handle.orElse(null));
     }
 
     private @Nullable Object proceedHolding(
             MethodInvocation invocation,
             LockedMethod locked,
+            Lock taking,
             Object target,
             Object[] args,
             String key,
             @Nullable LockHandle handle)
             throws Throwable {
         if (handle == null) {
-            return locked.notAcquired(target, args, new LockNotAcquiredException(key, locked.waitTime()));
+            return locked.notAcquired(target, args, () -> KeyHolders.notAcquired(taking, key, locked.waitTime()));
         }
         return LockedExecution.call(handle, locked.onLost(), locked.holdAtLeast(), invocation::proceed);
     }
@@ -139,7 +141,7 @@ public final class DistributedLockInterceptor implements MethodInterceptor {
             throw new LockNotAcquiredException(keys, locked.waitTime(), e);
         }
         if (held.isEmpty()) {
-            return locked.notAcquired(target, args, new LockNotAcquiredException(keys, locked.waitTime()));
+            return locked.notAcquired(target, args, () -> new LockNotAcquiredException(keys, locked.waitTime()));
         }
         return LockedExecution.call(held.get(), locked.onLost(), invocation::proceed);
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -224,11 +225,16 @@ final class LockedMethod {
      * notAcquired} if there is none.
      */
     @Nullable
-    Object notAcquired(Object target, Object[] args, LockNotAcquiredException notAcquired) throws Throwable {
+    Object notAcquired(Object target, Object[] args, Supplier<LockNotAcquiredException> notAcquiredException)
+            throws Throwable {
         if (skipWhenBusy) {
-            log.debug("Skipped {}: {}", DistributedLockDefinitionException.describe(method), notAcquired.getMessage());
+            // A skip is routine: it names no holder, so that it costs no read of the store.
+            log.debug(
+                    "Skipped {}: its lock was held for the whole wait",
+                    DistributedLockDefinitionException.describe(method));
             return null;
         }
+        LockNotAcquiredException notAcquired = notAcquiredException.get();
         if (fallback == null) {
             throw notAcquired;
         }

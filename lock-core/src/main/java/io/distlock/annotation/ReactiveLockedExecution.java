@@ -29,7 +29,7 @@ final class ReactiveLockedExecution {
                         locked.waitTime(),
                         locked.onLost(),
                         handle -> proceed(invocation, handle),
-                        notAcquired -> publisher(() -> locked.notAcquired(target, args, notAcquired)));
+                        notAcquired -> publisher(() -> locked.notAcquired(target, args, () -> notAcquired)));
         return locked.kind() == ReturnKind.MONO ? held.singleOrEmpty() : held;
     }
 

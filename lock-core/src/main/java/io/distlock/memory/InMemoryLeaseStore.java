@@ -1,10 +1,12 @@
 package io.distlock.memory;
 
 import io.distlock.LockLostException;
+import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import io.distlock.store.StoreLock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -38,6 +40,12 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
+        return begin(key, owner, null, lease);
+    }
+
+    /** {@inheritDoc} The time of the grant is this JVM's wall clock, for display only: leases run on its monotonic one. */
+    @Override
+    public Acquisition begin(String key, String owner, @Nullable String holder, Duration lease) {
         long leaseNanos = lease.toNanos();
         return new Acquisition() {
             @Override
@@ -48,7 +56,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
                     if (current != null && current.liveAt(now)) {
                         return null;
                     }
-                    Grant granted = new Grant(key, owner, ++lastFencingToken, now + leaseNanos);
+                    Grant granted = new Grant(key, owner, holder, Instant.now(), ++lastFencingToken, now + leaseNanos);
                     grants.put(key, granted);
                     return granted;
                 }
@@ -77,6 +85,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     @Override
     public Optional<Duration> remainingLease(String key) {
+        return readLease(key).map(LeaseReading::remaining);
+    }
+
+    @Override
+    public Optional<LeaseReading> readLease(String key) {
         synchronized (monitor) {
             long now = System.nanoTime();
             Grant current = grants.get(key);
@@ -84,7 +97,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 grants.remove(key);
                 return Optional.empty();
             }
-            return Optional.of(Duration.ofNanos(current.expiresAtNanos - now));
+            Duration remaining = Duration.ofNanos(current.expiresAtNanos - now);
+            return Optional.of(
+                    current.holder == null
+                            ? new LeaseReading(remaining, null, null)
+                            : new LeaseReading(remaining, current.holder, current.since));
         }
     }
 
@@ -123,13 +140,23 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
         private final String key;
         private final String owner;
+        private final @Nullable String holder;
+        private final Instant since;
         private final long fencingToken;
         /** Guarded by {@link #monitor}. */
         private long expiresAtNanos;
 
-        Grant(String key, String owner, long fencingToken, long expiresAtNanos) {
+        Grant(
+                String key,
+                String owner,
+                @Nullable String holder,
+                Instant since,
+                long fencingToken,
+                long expiresAtNanos) {
             this.key = key;
             this.owner = owner;
+            this.holder = holder;
+            this.since = since;
             this.fencingToken = fencingToken;
             this.expiresAtNanos = expiresAtNanos;
         }

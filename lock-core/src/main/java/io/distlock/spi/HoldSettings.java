@@ -14,13 +14,15 @@ import org.jspecify.annotations.Nullable;
  * @param maxHold how long a renewed lease is renewed at most, or null for as long as it is held
  * @param shutdownGracePeriod how long closing waits for held keys to be released
  * @param observer what hears the lock's work
+ * @param instanceName the name stored with every hold, which others see as the holder ({@link InstanceNames})
  */
 public record HoldSettings(
         Duration watchdogLease,
         Duration renewInterval,
         @Nullable Duration maxHold,
         Duration shutdownGracePeriod,
-        LockObserver observer) {
+        LockObserver observer,
+        String instanceName) {
 
     /**
      * The lease to set in the store for an acquisition that asked for {@code lease}: the watchdog lease for a renewed

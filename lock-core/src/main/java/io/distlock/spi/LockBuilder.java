@@ -21,6 +21,7 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
     private @Nullable Duration maxHold;
     private @Nullable Duration shutdownGracePeriod = Duration.ofSeconds(10);
     private LockObserver observer = LockObserver.NONE;
+    private @Nullable String instanceName;
 
     /** For a backend's builder. */
     protected LockBuilder() {}
@@ -92,6 +93,20 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
     }
 
     /**
+     * Sets the name stored with every hold this lock takes, which others see as the key's holder ({@link
+     * io.distlock.monitor.KeyState#holder()}, the Actuator endpoint, {@link io.distlock.LockNotAcquiredException}).
+     * Give each running instance a name of its own, such as the application's name and the host's.
+     *
+     * @param instanceName 1 to {@value InstanceNames#MAX_LENGTH} printable characters without {@code +} or {@code *};
+     *     default {@code pid@host} ({@link InstanceNames#ofThisProcess})
+     * @return this builder
+     */
+    public final B instanceName(String instanceName) {
+        this.instanceName = instanceName;
+        return self();
+    }
+
+    /**
      * Checks the shared settings together, for a backend's {@code build()}.
      *
      * @return the settings, valid together
@@ -116,7 +131,8 @@ public abstract class LockBuilder<B extends LockBuilder<B>> {
         if (grace == null || grace.isNegative()) {
             throw new IllegalArgumentException("shutdown grace period must be zero or positive, but was " + grace);
         }
-        return new HoldSettings(lease, interval, maxHold, grace, observer);
+        String name = instanceName == null ? InstanceNames.ofThisProcess(null) : InstanceNames.check(instanceName);
+        return new HoldSettings(lease, interval, maxHold, grace, observer, name);
     }
 
     @SuppressWarnings("unchecked")

@@ -25,6 +25,21 @@ public interface LeaseStore extends AutoCloseable {
     Acquisition begin(String key, String owner, Duration lease);
 
     /**
+     * Starts one acquisition of a key, like {@link #begin(String, String, Duration)}, for a holder that others should
+     * see by name: a store that can keeps {@code holder} with the hold it grants, and the time of the grant on its own
+     * clock, and answers both in {@link #readLease(String)}. The default keeps no name.
+     *
+     * @param key the key, already validated by {@link StoreLock}
+     * @param owner the owner token of the hold that this acquisition would create, unique per hold
+     * @param holder the lock instance's name ({@link io.distlock.spi.InstanceNames}), not secret
+     * @param lease how long the store keeps the key for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without the key
+     */
+    default Acquisition begin(String key, String owner, String holder, Duration lease) {
+        return begin(key, owner, lease);
+    }
+
+    /**
      * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a
      * shorter length.
      *
@@ -41,6 +56,18 @@ public interface LeaseStore extends AutoCloseable {
      * @throws LockBackendException if the store could not be asked
      */
     Optional<Duration> remainingLease(String key);
+
+    /**
+     * Reads how the key stands, changing nothing: how long its lease still runs, and who took it when, as far as the
+     * store keeps them. The default reads {@link #remainingLease(String)} and names no holder.
+     *
+     * @param key a valid key
+     * @return how the key stands, or empty when no owner holds it
+     * @throws LockBackendException if the store could not be asked
+     */
+    default Optional<LeaseReading> readLease(String key) {
+        return remainingLease(key).map(remaining -> new LeaseReading(remaining, null, null));
+    }
 
     /**
      * How long {@link StoreLock} waits for the store's answer to one {@link Acquisition#tryTake()}, or to the {@link

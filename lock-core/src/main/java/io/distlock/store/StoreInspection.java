@@ -68,8 +68,14 @@ final class StoreInspection implements InspectableLock {
 
     @Override
     public KeyState keyState(String key) {
-        Optional<Duration> remaining = store.remainingLease(key);
-        return new KeyState(key, remaining.isPresent(), remaining.orElse(null), holds.holdsKey(key));
+        Optional<LeaseReading> reading = store.readLease(key);
+        return new KeyState(
+                key,
+                reading.isPresent(),
+                reading.map(LeaseReading::remaining).orElse(null),
+                holds.holdsKey(key),
+                reading.map(LeaseReading::holder).orElse(null),
+                reading.map(LeaseReading::since).orElse(null));
     }
 
     @Override

@@ -134,7 +134,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         }
         LockObserver.Acquisition observed = observer.acquisitionStarted(key, LockKind.EXCLUSIVE);
         String owner = newOwner();
-        try (LeaseStore.Acquisition attempt = store.begin(key, owner, settings.storeLease(lease))) {
+        try (LeaseStore.Acquisition attempt =
+                store.begin(key, owner, settings.instanceName(), settings.storeLease(lease))) {
             return Optional.ofNullable(observed(observed, tryTake(attempt, key, owner, lease)));
         } catch (RuntimeException e) {
             observed.failed(e);
@@ -300,7 +301,12 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         String owner = newOwner();
         inspection.waitStarted(key);
         try (BoundedAcquisition attempt = new BoundedAcquisition(
-                store.begin(key, owner, settings.storeLease(lease)), store, calls, key, deadline, unbounded)) {
+                store.begin(key, owner, settings.instanceName(), settings.storeLease(lease)),
+                store,
+                calls,
+                key,
+                deadline,
+                unbounded)) {
             while (true) {
                 if (closed.get()) {
                     throw closedLock(key);

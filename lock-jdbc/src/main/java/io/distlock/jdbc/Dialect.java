@@ -20,6 +20,7 @@ enum Dialect {
             "clock_timestamp()",
             "clock_timestamp() + ? * interval '1 millisecond'",
             "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT)",
+            "CAST(EXTRACT(EPOCH FROM %s) * 1000 AS BIGINT)",
             1024,
             true),
 
@@ -35,6 +36,7 @@ enum Dialect {
             "UTC_TIMESTAMP(6)",
             "TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(6))",
             "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000",
+            "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', %s) DIV 1000",
             768,
             false),
 
@@ -44,6 +46,7 @@ enum Dialect {
             "CURRENT_TIMESTAMP(6)",
             "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP(6))",
             "DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP(6), expires_at)",
+            "CAST(EXTRACT(EPOCH FROM %s) * 1000 AS BIGINT)",
             1024,
             false);
 
@@ -54,14 +57,23 @@ enum Dialect {
     private final String now;
     private final String nowPlusMillis;
     private final String millisLeft;
+    private final String epochMillis;
     private final int maxKeyLength;
     private final boolean upsertReturning;
 
-    Dialect(String id, String now, String nowPlusMillis, String millisLeft, int maxKeyLength, boolean upsertReturning) {
+    Dialect(
+            String id,
+            String now,
+            String nowPlusMillis,
+            String millisLeft,
+            String epochMillis,
+            int maxKeyLength,
+            boolean upsertReturning) {
         this.id = id;
         this.now = now;
         this.nowPlusMillis = nowPlusMillis;
         this.millisLeft = millisLeft;
+        this.epochMillis = epochMillis;
         this.maxKeyLength = maxKeyLength;
         this.upsertReturning = upsertReturning;
     }
@@ -99,6 +111,11 @@ enum Dialect {
     /** The milliseconds from the database's current time to a row's {@code expires_at}. */
     String millisLeft() {
         return millisLeft;
+    }
+
+    /** The milliseconds from 1970-01-01 UTC to a time column written with {@link #now()}. */
+    String epochMillis(String column) {
+        return epochMillis.formatted(column);
     }
 
     /** The longest key the dialect's key column holds, in characters. */

@@ -25,6 +25,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     private final Backoff backoff;
     private final String key;
     private final String owner;
+    private final String holder;
     private final long leaseMillis;
 
     private KeySignals.@Nullable Waiter waiter;
@@ -38,6 +39,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
             Backoff backoff,
             String key,
             String owner,
+            String holder,
             Duration lease) {
         this.rows = rows;
         this.errors = errors;
@@ -45,6 +47,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         this.backoff = backoff;
         this.key = key;
         this.owner = owner;
+        this.holder = holder;
         this.leaseMillis = millisRoundedUp(lease);
     }
 
@@ -59,7 +62,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         }
         Long fencingToken;
         try {
-            fencingToken = rows.take(key, owner, leaseMillis);
+            fencingToken = rows.take(key, owner, holder, leaseMillis);
         } catch (SQLException e) {
             outcomeUnknown = true;
             throw errors.of("acquire", key, e);

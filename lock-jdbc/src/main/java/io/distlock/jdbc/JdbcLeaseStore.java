@@ -1,5 +1,7 @@
 package io.distlock.jdbc;
 
+import io.distlock.spi.InstanceNames;
+import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -98,11 +100,29 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
+        return begin(key, owner, InstanceNames.ofThisProcess(null), lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The holder's name and the database's time of the grant go into the row's {@code locked_by} and {@code
+     * locked_at}; a table made before those columns existed keeps no name.
+     *
+     * @throws IllegalArgumentException if the owner token is longer than the table's 64 characters, or the holder's
+     *     name longer than its 100
+     */
+    @Override
+    public Acquisition begin(String key, String owner, String holder, Duration lease) {
         if (owner.length() > MAX_OWNER_LENGTH) {
             throw new IllegalArgumentException("owner token is " + owner.length() + " characters; the lock table "
                     + "holds at most " + MAX_OWNER_LENGTH);
         }
-        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, owner, lease);
+        if (holder.length() > InstanceNames.MAX_LENGTH) {
+            throw new IllegalArgumentException("holder name is " + holder.length() + " characters; the lock table "
+                    + "holds at most " + InstanceNames.MAX_LENGTH);
+        }
+        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, owner, holder, lease);
     }
 
     /**
@@ -135,8 +155,19 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Optional<Duration> remainingLease(String key) {
+        return readLease(key).map(LeaseReading::remaining);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Reads the key's row; the time left is counted on the database's clock, and the holder is the row's {@code
+     * locked_by}.
+     */
+    @Override
+    public Optional<LeaseReading> readLease(String key) {
         try {
-            return Optional.ofNullable(rows.remaining(key));
+            return Optional.ofNullable(rows.read(key));
         } catch (SQLException e) {
             throw errors.of("read the lease of", key, e);
         }

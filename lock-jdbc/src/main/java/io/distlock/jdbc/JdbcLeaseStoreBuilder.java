@@ -131,15 +131,23 @@ public final class JdbcLeaseStoreBuilder {
                 .orElseThrow(() -> new IllegalArgumentException(
                         "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
         Connections connections = new Connections(dataSource);
-        LockSql sql = LockSql.of(dialect, table);
+        LockSql sql = LockSql.of(dialect, table, true);
         TableSetup setup = new TableSetup(connections, dialect, sql, table);
         String description = "jdbc:" + dialect.id() + "[table=" + table + "]";
         StoreErrors errors = new StoreErrors(description, dialect, table, product);
         try {
             if (createTableIfMissing) {
                 setup.createIfMissing();
-            } else if (!setup.exists()) {
+            }
+            if (!setup.exists()) {
                 log.warn("distlock: {}", errors.missingTable());
+            } else if (!setup.hasHolderColumns()) {
+                log.warn(
+                        "distlock: the lock table '{}' has no locked_by and locked_at columns, so holds are stored"
+                                + " without their holder's name; add them as {} describes",
+                        table,
+                        dialect.schemaResource());
+                sql = LockSql.of(dialect, table, false);
             }
         } catch (SQLException e) {
             throw new IllegalStateException(

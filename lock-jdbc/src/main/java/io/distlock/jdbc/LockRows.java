@@ -1,10 +1,12 @@
 package io.distlock.jdbc;
 
+import io.distlock.store.LeaseReading;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,24 +35,25 @@ final class LockRows {
     }
 
     /**
-     * Takes the key if its row is absent, released, or expired on the database's clock.
+     * Takes the key if its row is absent, released, or expired on the database's clock; where the table has the
+     * holder's columns, the row names {@code holder} and the database's time of the grant.
      *
      * @return the new fencing token, or null when another owner holds the key
      */
     @Nullable
-    Long take(String key, String owner, long leaseMillis) throws SQLException {
+    Long take(String key, String owner, String holder, long leaseMillis) throws SQLException {
         if (dialect.upsertReturning()) {
-            return connections.autoCommit(connection -> upsert(connection, key, owner, leaseMillis));
+            return connections.autoCommit(connection -> upsert(connection, key, owner, holder, leaseMillis));
         }
-        Long taken = takeOver(key, owner, leaseMillis);
+        Long taken = takeOver(key, owner, holder, leaseMillis);
         if (taken != null) {
             return taken;
         }
-        if (connections.autoCommit(connection -> insert(connection, key, owner, leaseMillis))) {
+        if (connections.autoCommit(connection -> insert(connection, key, owner, holder, leaseMillis))) {
             return 1L;
         }
         // Another session inserted the row after our update found none; it may have released it already.
-        return takeOver(key, owner, leaseMillis);
+        return takeOver(key, owner, holder, leaseMillis);
     }
 
     /** Moves the expiry to {@code leaseMillis} from now if the owner still holds the key. */
@@ -89,14 +92,25 @@ final class LockRows {
         });
     }
 
-    /** How long the key's current owner still holds it on the database's clock, or null when no owner does. */
+    /**
+     * How long the key's current owner still holds it on the database's clock, and who took it when, or null when no
+     * owner holds it.
+     */
     @Nullable
-    Duration remaining(String key) throws SQLException {
+    LeaseReading read(String key) throws SQLException {
         return connections.autoCommit(connection -> {
             try (PreparedStatement statement = prepare(connection, sql.remaining())) {
                 statement.setString(1, key);
                 try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? Duration.ofMillis(Math.max(0, row.getLong(1))) : null;
+                    if (!row.next()) {
+                        return null;
+                    }
+                    Duration remaining = Duration.ofMillis(Math.max(0, row.getLong(1)));
+                    String holder = row.getString(2);
+                    long since = row.getLong(3);
+                    return holder == null || row.wasNull()
+                            ? new LeaseReading(remaining, null, null)
+                            : new LeaseReading(remaining, holder, Instant.ofEpochMilli(since));
                 }
             }
         });
@@ -112,13 +126,17 @@ final class LockRows {
         });
     }
 
-    private @Nullable Long upsert(Connection connection, String key, String owner, long leaseMillis)
+    private @Nullable Long upsert(Connection connection, String key, String owner, String holder, long leaseMillis)
             throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql.upsert())) {
-            statement.setString(1, key);
-            statement.setString(2, owner);
-            statement.setLong(3, leaseMillis);
-            statement.setLong(4, leaseMillis);
+            int parameter = 1;
+            statement.setString(parameter++, key);
+            statement.setString(parameter++, owner);
+            statement.setLong(parameter++, leaseMillis);
+            if (sql.namesHolder()) {
+                statement.setString(parameter++, holder);
+            }
+            statement.setLong(parameter, leaseMillis);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? row.getLong(1) : null;
             }
@@ -129,12 +147,16 @@ final class LockRows {
      * Takes over a released or expired row. The update and the read of the new token are one short transaction: the
      * update's row lock keeps the row this owner's until the token is read.
      */
-    private @Nullable Long takeOver(String key, String owner, long leaseMillis) throws SQLException {
+    private @Nullable Long takeOver(String key, String owner, String holder, long leaseMillis) throws SQLException {
         return connections.transaction(connection -> {
             try (PreparedStatement update = prepare(connection, sql.takeOver())) {
-                update.setString(1, owner);
-                update.setLong(2, leaseMillis);
-                update.setString(3, key);
+                int parameter = 1;
+                update.setString(parameter++, owner);
+                update.setLong(parameter++, leaseMillis);
+                if (sql.namesHolder()) {
+                    update.setString(parameter++, holder);
+                }
+                update.setString(parameter, key);
                 if (update.executeUpdate() != 1) {
                     return null;
                 }
@@ -158,11 +180,15 @@ final class LockRows {
      *
      * @return false if the row exists already
      */
-    private boolean insert(Connection connection, String key, String owner, long leaseMillis) throws SQLException {
+    private boolean insert(Connection connection, String key, String owner, String holder, long leaseMillis)
+            throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql.insert())) {
             statement.setString(1, key);
             statement.setString(2, owner);
             statement.setLong(3, leaseMillis);
+            if (sql.namesHolder()) {
+                statement.setString(4, holder);
+            }
             statement.executeUpdate();
             return true;
         } catch (SQLException e) {

@@ -42,6 +42,23 @@ final class TableSetup {
         }
     }
 
+    /**
+     * True if the table has the holder's columns, {@code locked_by} and {@code locked_at}; call it on a table that
+     * exists, where any failure to read them means they are missing.
+     */
+    boolean hasHolderColumns() {
+        try {
+            return connections.autoCommit(connection -> {
+                try (Statement statement = connection.createStatement()) {
+                    statement.executeQuery(LockSql.holderColumnsProbe(table)).close();
+                    return true;
+                }
+            });
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
     /** Creates the table unless it exists; another process creating it at the same time is no error. */
     void createIfMissing() throws SQLException {
         if (exists()) {

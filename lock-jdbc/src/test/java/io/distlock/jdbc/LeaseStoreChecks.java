@@ -7,13 +7,16 @@ import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockBackendException;
 import io.distlock.LockLostException.Reason;
+import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -195,6 +198,53 @@ abstract class LeaseStoreChecks {
         waiting.close();
     }
 
+    /**
+     * The row names the holder and when the database granted the key; the bound around this machine's clock (the
+     * database runs on it) is wide enough for any delay and narrow enough to catch a time zone taken for UTC.
+     */
+    @Test
+    void aHoldNamesItsHolderAndWhenTheDatabaseGrantedIt() {
+        Instant before = Instant.now().minus(Duration.ofMinutes(1));
+        StoreLease held = taken(store.begin(key, "owner-a", "orders@host-1", LONG));
+        Instant after = Instant.now().plus(Duration.ofMinutes(1));
+
+        LeaseReading reading = store.readLease(key).orElseThrow();
+        assertThat(reading.holder()).isEqualTo("orders@host-1");
+        assertThat(reading.since()).isBetween(before, after);
+        assertThat(reading.remaining()).isPositive().isLessThanOrEqualTo(LONG);
+
+        held.release();
+        assertThat(store.readLease(key)).isEmpty();
+        taken(store.begin(key, "owner-b", "orders@host-2", LONG));
+        assertThat(store.readLease(key).orElseThrow().holder()).isEqualTo("orders@host-2");
+    }
+
+    /** A table made before the holder's columns existed keeps working; its holds name nobody. */
+    @Test
+    void aTableWithoutTheHolderColumnsKeepsWorkingWithoutNames() throws SQLException {
+        String table = "unnamed_" + UUID.randomUUID().toString().replace("-", "");
+        JdbcLeaseStore.builder(dataSource())
+                .tableName(table)
+                .createTableIfMissing(true)
+                .build()
+                .close();
+        try (Connection connection = dataSource().getConnection();
+                Statement statement = connection.createStatement()) {
+            statement.execute("ALTER TABLE " + table + " DROP COLUMN locked_by");
+            statement.execute("ALTER TABLE " + table + " DROP COLUMN locked_at");
+        }
+        JdbcLeaseStore unnamed =
+                JdbcLeaseStore.builder(dataSource()).tableName(table).build();
+
+        StoreLease held = taken(unnamed.begin(key, "owner-a", "orders@host-1", LONG));
+        LeaseReading reading = unnamed.readLease(key).orElseThrow();
+        assertThat(reading.holder()).isNull();
+        assertThat(reading.since()).isNull();
+        assertThat(tryTake(unnamed, key, "owner-b", LONG)).isNull();
+        assertThat(held.release()).isTrue();
+        assertThat(tryTake(unnamed, key, "owner-b", LONG)).isNotNull();
+    }
+
     @Test
     void missingTableIsExplained() {
         JdbcLeaseStore withoutTable =
@@ -310,6 +360,14 @@ abstract class LeaseStoreChecks {
         StoreLease taken = tryTake(store, key, owner, lease);
         assertThat(taken).as("%s takes %s", owner, key).isNotNull();
         return taken;
+    }
+
+    private static StoreLease taken(LeaseStore.Acquisition acquisition) {
+        try (acquisition) {
+            StoreLease taken = acquisition.tryTake();
+            assertThat(taken).as("taken").isNotNull();
+            return taken;
+        }
     }
 
     private static StoreLease tryTake(LeaseStore store, String key, String owner, Duration lease) {

@@ -97,10 +97,18 @@ final class LockInspection implements InspectableLock {
                     + " and a majority decides; ask the nodes themselves");
         }
         String lockKey = keys.lockKey(key);
-        long remaining = single.remainingMillis(key, lockKey).awaitAnswer();
+        SingleNodeCommands.KeyReading reading = single.inspect(key, lockKey).awaitAnswer();
+        long remaining = reading.remainingMillis();
         boolean heldHere = live.snapshot().stream()
                 .anyMatch(hold -> hold.kind() != LockKind.PATH && hold.lockKey().equals(lockKey));
-        return new KeyState(key, remaining != -2, remaining >= 0 ? Duration.ofMillis(remaining) : null, heldHere);
+        boolean held = remaining != -2;
+        return new KeyState(
+                key,
+                held,
+                remaining >= 0 ? Duration.ofMillis(remaining) : null,
+                heldHere,
+                held ? reading.holder() : null,
+                held ? reading.since() : null);
     }
 
     @Override
@@ -117,7 +125,7 @@ final class LockInspection implements InspectableLock {
             return null;
         }
         try {
-            single.remainingMillis(PROBE_KEY, keys.lockKey(PROBE_KEY)).awaitAnswer();
+            single.inspect(PROBE_KEY, keys.lockKey(PROBE_KEY)).awaitAnswer();
             return null;
         } catch (LockBackendException e) {
             return e.getMessage();
@@ -125,12 +133,12 @@ final class LockInspection implements InspectableLock {
     }
 
     private @Nullable String probeMajority(QuorumCommands quorum) {
-        List<ScriptCall<Long>> calls = quorum.nodes().stream()
-                .map(node -> node.remainingMillis(PROBE_KEY, keys.lockKey(PROBE_KEY)))
+        List<ScriptCall<SingleNodeCommands.KeyReading>> calls = quorum.nodes().stream()
+                .map(node -> node.inspect(PROBE_KEY, keys.lockKey(PROBE_KEY)))
                 .toList();
         int answered = 0;
         String lastError = null;
-        for (ScriptCall<Long> call : calls) {
+        for (ScriptCall<SingleNodeCommands.KeyReading> call : calls) {
             try {
                 call.awaitAnswer();
                 answered++;

@@ -138,7 +138,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         validateKeyPrefix();
         validateReplicaAcknowledgements();
         String instanceId = OwnerTokens.newInstanceId();
-        return wire(instanceId, singleServer(instanceId), settings);
+        return wire(instanceId, singleServer(instanceId, settings.instanceName()), settings);
     }
 
     /**
@@ -244,7 +244,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         new RedisKeys(keyPrefix);
     }
 
-    private LockServers singleServer(String instanceId) {
+    private LockServers singleServer(String instanceId, String instanceName) {
         ScriptRunner runner = new ScriptRunner(connectionFactory);
         boolean ownsSubscription = releaseSubscription == null;
         ReleaseConnection subscription = ownsSubscription
@@ -253,8 +253,8 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         ReleaseChannels channels =
                 new ReleaseChannels(new RedisKeys(keyPrefix).releaseChannel(), subscription::announcesSharded);
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
-        SingleNodeCommands commands =
-                new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
+        SingleNodeCommands commands = new SingleNodeCommands(
+                runner, channels, instanceId, instanceName, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template, runner::inBackground);
         WaitingRoom waitingRoom = new WaitingRoom();
         return new LockServers(
@@ -266,7 +266,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 List.of(subscription),
                 ownsSubscription,
                 List.of(evictionPolicy),
-                new FairCommands(runner, channels, instanceId, waitingRoom::released),
+                new FairCommands(runner, channels, instanceId, instanceName, waitingRoom::released),
                 new PathCommands(runner, channels, instanceId, acknowledgement, waitingRoom::released));
     }
 

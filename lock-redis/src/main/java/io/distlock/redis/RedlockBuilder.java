@@ -85,7 +85,8 @@ public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
         List<EvictionPolicyCheck> evictionChecks = new ArrayList<>(nodes.size());
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
-            commands.add(new SingleNodeCommands(runner, channels, instanceId, Releaser.OTHERS_TURN_MILLIS, null));
+            commands.add(new SingleNodeCommands(
+                    runner, channels, instanceId, holdSettings.instanceName(), Releaser.OTHERS_TURN_MILLIS, null));
             subscriptions.add(new ReleaseConnection(node, false));
             evictionChecks.add(new EvictionPolicyCheck(new StringRedisTemplate(node), runner::inBackground));
         }

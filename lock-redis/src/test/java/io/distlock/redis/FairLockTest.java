@@ -216,6 +216,7 @@ class FairLockTest {
                     runner,
                     ReleaseChannels.classicOnly("distlock:released"),
                     OwnerTokens.newInstanceId(),
+                    "dead-waiter",
                     lockKey -> {});
             commands.acquire(
                             key,

@@ -70,6 +70,7 @@ class LateGrantsTest {
                 new ScriptRunner(clients.connectionFactory()),
                 ReleaseChannels.classicOnly("distlock:released"),
                 OwnerTokens.newInstanceId(),
+                "late-grants-test",
                 Releaser.OTHERS_TURN_MILLIS,
                 null);
         ScriptCall<Attempted> answer = ScriptCall.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");

@@ -20,6 +20,12 @@ class PathLockContractTest extends LockContract {
         return clients.lock().tree(tree);
     }
 
+    /** A path's holder is stored by its token alone: inspection tells keys, not paths, apart. */
+    @Override
+    public boolean namesHolders() {
+        return false;
+    }
+
     /** Deletes the Redis key that holds the path's holder, as an operator's {@code DEL} would. */
     @Override
     public void removeBehindTheClientsBack(String key) {

@@ -43,6 +43,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private final String key;
     private final String parent;
     private final String owner;
+    private final String holder;
     private final long leaseMillis;
     private final Runnable wake = this::wake;
     private final Watcher watcher = event -> wake();
@@ -63,11 +64,13 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
     private long unclaimedSinceNanos;
 
-    ZooKeeperAcquisition(ZooKeeperLeaseStore store, String key, String parent, String owner, long leaseMillis) {
+    ZooKeeperAcquisition(
+            ZooKeeperLeaseStore store, String key, String parent, String owner, String holder, long leaseMillis) {
         this.store = store;
         this.key = key;
         this.parent = parent;
         this.owner = owner;
+        this.holder = holder;
         this.leaseMillis = leaseMillis;
     }
 
@@ -156,7 +159,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
     /** Creates this acquisition's queue node; a protected create finds its node again if the answer was lost. */
     private void join() {
-        byte[] data = LeaseData.queued(leaseMillis, owner).bytes();
+        byte[] data = LeaseData.queued(leaseMillis, owner, holder).bytes();
         String prefix = ZKPaths.makePath(parent, "lease-");
         createUnsure = true;
         for (int attempt = 1; ; attempt++) {
@@ -205,7 +208,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
      */
     private @Nullable StoreLease grant() {
         String own = ownPath;
-        byte[] data = LeaseData.held(leaseMillis, owner).bytes();
+        byte[] data = LeaseData.held(leaseMillis, owner, 0, holder).bytes();
         long troubles = store.connection().troubles();
         long sent = System.nanoTime();
         CuratorEvent answer = store.calls()
@@ -221,7 +224,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             }
             default -> throw Calls.failure(key, "taking the key", answer);
         }
-        ZooKeeperLease lease = new ZooKeeperLease(store, key, own, owner, answer.getStat(), sent);
+        ZooKeeperLease lease = new ZooKeeperLease(store, key, own, owner, holder, answer.getStat(), sent);
         if (!lease.watch()) {
             ownPath = null;
             return null;

@@ -31,6 +31,8 @@ final class ZooKeeperLease implements StoreLease {
     private final String key;
     private final String path;
     private final String owner;
+    private final String holder;
+    private final long grantedAtMillis;
     private final long fencingToken;
     private final Watcher watcher = this::onNodeEvent;
     private final AtomicBoolean ended = new AtomicBoolean();
@@ -44,11 +46,20 @@ final class ZooKeeperLease implements StoreLease {
      * @param granted the node's state after the write that granted it
      * @param sentNanos the {@link System#nanoTime()} at which that write was sent
      */
-    ZooKeeperLease(ZooKeeperLeaseStore store, String key, String path, String owner, Stat granted, long sentNanos) {
+    ZooKeeperLease(
+            ZooKeeperLeaseStore store,
+            String key,
+            String path,
+            String owner,
+            String holder,
+            Stat granted,
+            long sentNanos) {
         this.store = store;
         this.key = key;
         this.path = path;
         this.owner = owner;
+        this.holder = holder;
+        this.grantedAtMillis = granted.getMtime();
         this.fencingToken = granted.getCzxid();
         this.version = granted.getVersion();
         this.written = new ServerClock.Reading(granted.getMtime(), sentNanos);
@@ -65,7 +76,8 @@ final class ZooKeeperLease implements StoreLease {
         if (ended.get()) {
             return false;
         }
-        byte[] data = LeaseData.held(lease.toMillis(), owner).bytes();
+        byte[] data =
+                LeaseData.held(lease.toMillis(), owner, grantedAtMillis, holder).bytes();
         int expected = version;
         long sent = System.nanoTime();
         CuratorEvent answer = store.calls()

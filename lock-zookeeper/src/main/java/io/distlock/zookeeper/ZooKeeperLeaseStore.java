@@ -1,7 +1,10 @@
 package io.distlock.zookeeper;
 
+import io.distlock.spi.InstanceNames;
+import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
@@ -105,8 +108,19 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
 
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
+        return begin(key, owner, InstanceNames.ofThisProcess(null), lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The holder's name goes into the data of the acquisition's node; the grant's time is the node's {@code mtime}
+     * on the ZooKeeper leader's clock.
+     */
+    @Override
+    public Acquisition begin(String key, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, lease.toMillis());
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis());
     }
 
     /**
@@ -139,6 +153,15 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
      */
     @Override
     public Optional<Duration> remainingLease(String key) {
+        return readLease(key).map(LeaseReading::remaining);
+    }
+
+    /**
+     * Reads the key's holder node as {@link #remainingLease(String)} does, with the holder's name from its data and
+     * the grant's time on the ZooKeeper leader's clock.
+     */
+    @Override
+    public Optional<LeaseReading> readLease(String key) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
         List<String> queue = Queue.read(this, key, parent);
         if (queue.isEmpty()) {
@@ -159,10 +182,16 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         if (holder == null || !holder.granted()) {
             return Optional.empty();
         }
-        long left = answer.getStat().getMtime()
-                + holder.leaseMillis()
-                - clock.read(key).serverMillis();
-        return left > 0 ? Optional.of(Duration.ofMillis(left)) : Optional.empty();
+        long mtime = answer.getStat().getMtime();
+        long left = mtime + holder.leaseMillis() - clock.read(key).serverMillis();
+        if (left <= 0) {
+            return Optional.empty();
+        }
+        Duration remaining = Duration.ofMillis(left);
+        return Optional.of(
+                holder.holder() == null
+                        ? new LeaseReading(remaining, null, null)
+                        : new LeaseReading(remaining, holder.holder(), Instant.ofEpochMilli(holder.grantedAt(mtime))));
     }
 
     /**

@@ -119,8 +119,8 @@ class LeftBehindQueueNodeTest {
 
     /** A queued node as the store writes one, on a session that stays open but whose client never claims it. */
     private String queueNodeNobodyWaitsFor() throws Exception {
-        byte[] queued =
-                LeaseData.queued(LONG.toMillis(), UUID.randomUUID().toString()).bytes();
+        byte[] queued = LeaseData.queued(LONG.toMillis(), UUID.randomUUID().toString(), "forgetful@host")
+                .bytes();
         return forgetful
                 .create()
                 .creatingParentContainersIfNeeded()

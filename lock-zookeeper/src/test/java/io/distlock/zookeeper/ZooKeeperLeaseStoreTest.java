@@ -6,9 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.distlock.LockLostException.Reason;
+import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
@@ -97,6 +100,50 @@ class ZooKeeperLeaseStoreTest {
             assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo(true);
         }
         assertThat(order).containsExactly(1, 2, 3);
+    }
+
+    /**
+     * The holder's name is in its node's data, and the grant's time (the node's {@code mtime} on the leader's clock)
+     * survives extensions, which move the {@code mtime}; the bound around this machine's clock, on which the server
+     * runs, is wide for any delay.
+     */
+    @Test
+    void anotherClientReadsWhoHoldsTheKeyAndSinceTheGrantAlsoAfterAnExtension() throws Exception {
+        Instant before = Instant.now().minus(Duration.ofMinutes(1));
+        StoreLease held;
+        try (LeaseStore.Acquisition acquisition = first.begin(key, "owner-a", "orders@host-1", LONG)) {
+            held = acquisition.tryTake();
+        }
+        assertThat(held).isNotNull();
+
+        LeaseReading granted = second.readLease(key).orElseThrow();
+        assertThat(granted.holder()).isEqualTo("orders@host-1");
+        assertThat(granted.since()).isBetween(before, Instant.now().plus(Duration.ofMinutes(1)));
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> zookeeperTimeIsPast(granted.since()));
+        assertThat(held.extend(LONG)).isTrue();
+        LeaseReading extended = second.readLease(key).orElseThrow();
+        assertThat(extended.holder()).isEqualTo("orders@host-1");
+        assertThat(extended.since()).isEqualTo(granted.since());
+        assertThat(held.release()).isTrue();
+        assertThat(second.readLease(key)).isEmpty();
+    }
+
+    @Test
+    void dataWrittenBeforeNamesWereKeptReadsWithoutAHolder() {
+        LeaseData old = LeaseData.parse("distlock1 held 30000 owner-a".getBytes(StandardCharsets.UTF_8));
+        LeaseData named = LeaseData.parse(
+                LeaseData.held(30000, "owner-a", 1234, "orders @ host 1").bytes());
+
+        assertThat(old).isEqualTo(new LeaseData(true, 30000, "owner-a", 0, null));
+        assertThat(old.grantedAt(999)).isEqualTo(999);
+        assertThat(named).isEqualTo(new LeaseData(true, 30000, "owner-a", 1234, "orders @ host 1"));
+        assertThat(named.grantedAt(999)).isEqualTo(1234);
+    }
+
+    /** Whether a write made now would get a later {@code mtime} than {@code since}. */
+    private boolean zookeeperTimeIsPast(Instant since) {
+        return Instant.now().isAfter(since.plusMillis(5));
     }
 
     @Test

@@ -34,6 +34,12 @@ class FileLockContractTest extends LockContract {
         return client;
     }
 
+    /** The example's files keep the owner token only; a store of one's own names holders by {@code readLease}. */
+    @Override
+    public boolean namesHolders() {
+        return false;
+    }
+
     @Override
     public void removeBehindTheClientsBack(String key) {
         new FileLeaseStore(directory).removeHolder(key);

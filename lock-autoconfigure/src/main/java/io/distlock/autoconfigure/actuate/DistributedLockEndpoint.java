@@ -116,7 +116,13 @@ public class DistributedLockEndpoint {
                             + " the endpoint without a key lists this instance's holds and waiters",
                     e);
         }
-        return new KeyDescriptor(state.key(), state.held(), text(state.remainingLease()), state.heldByThisInstance());
+        return new KeyDescriptor(
+                state.key(),
+                state.held(),
+                text(state.remainingLease()),
+                state.heldByThisInstance(),
+                state.holder(),
+                state.heldSince() == null ? null : state.heldSince().toString());
     }
 
     // The reason is what Actuator answers the request with; the message, what a log shows.
@@ -195,8 +201,17 @@ public class DistributedLockEndpoint {
      * @param held whether anyone holds the key
      * @param remainingLease the lease left as the server counts it, as an ISO-8601 duration; null if the key is free
      * @param heldByThisInstance whether a hold of this instance owns the key
+     * @param holder the instance name of the key's holder ({@code distlock.instance-name}), as the store keeps it; null
+     *     if the key is free or its store names no single holder (readers, a path)
+     * @param heldSince when the holder took the key, on the store's clock, as an ISO-8601 instant; null whenever
+     *     {@code holder} is
      */
     public record KeyDescriptor(
-            String key, boolean held, @Nullable String remainingLease, boolean heldByThisInstance)
+            String key,
+            boolean held,
+            @Nullable String remainingLease,
+            boolean heldByThisInstance,
+            @Nullable String holder,
+            @Nullable String heldSince)
             implements OperationResponseBody {}
 }

@@ -61,6 +61,7 @@ class RedisLockConfiguration {
             RedisSettings settings = RedisSettings.of(redis, properties);
             return RedisLock.builder(LockTemplates.choose(stringRedisTemplates, connectionFactory))
                     .keyPrefix(properties.getKeyPrefix())
+                    .instanceName(properties.effectiveInstanceName())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                     .maxHold(properties.getWatchdog().getMaxHold())
@@ -104,6 +105,7 @@ class RedisLockConfiguration {
                 ObjectProvider<LockObserver> observers) {
             return Redlock.builder(nodes.factories())
                     .keyPrefix(properties.getKeyPrefix())
+                    .instanceName(properties.effectiveInstanceName())
                     .watchdogLease(properties.getWatchdog().getLease())
                     .renewInterval(properties.getWatchdog().effectiveRenewInterval())
                     .maxHold(properties.getWatchdog().getMaxHold())

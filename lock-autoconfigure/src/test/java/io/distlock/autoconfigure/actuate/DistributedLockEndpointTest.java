@@ -13,6 +13,7 @@ import io.distlock.autoconfigure.actuate.DistributedLockEndpoint.LocksDescriptor
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
+import io.distlock.spi.InstanceNames;
 import io.distlock.test.redis.TestRedis;
 import java.time.Duration;
 import java.time.Instant;
@@ -171,7 +172,7 @@ class DistributedLockEndpointTest {
 
     @Test
     void keyHeldByThisInstance() {
-        onSharedRedis().run(context -> {
+        onSharedRedis().withPropertyValues("spring.application.name=orders").run(context -> {
             Lock lock = context.getBean(Lock.class);
             DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
             try (LockHandle held =
@@ -183,31 +184,43 @@ class DistributedLockEndpointTest {
                 assertThat(Duration.parse(state.remainingLease()))
                         .isPositive()
                         .isLessThanOrEqualTo(Duration.ofSeconds(30));
+                assertThat(state.holder())
+                        .as("by default the application's name and the host's")
+                        .isEqualTo(InstanceNames.ofThisProcess("orders"))
+                        .startsWith("orders@");
+                assertThat(Instant.parse(state.heldSince()))
+                        .isBefore(Instant.now().plusSeconds(60));
             }
             assertThat(endpoint.key(SecurityContext.NONE, key).held()).isFalse();
         });
     }
 
     @Test
-    void keyHeldByAnotherInstance() {
-        onSharedRedis().run(context -> {
-            DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
-            try (RedisLock other = otherInstance(context);
-                    LockHandle held = other.tryAcquire(key).orElseThrow()) {
-                KeyDescriptor state = endpoint.key(SecurityContext.NONE, key);
-                assertThat(state.held()).isTrue();
-                assertThat(state.heldByThisInstance()).isFalse();
-                assertThat(state.remainingLease()).isNotNull();
-                assertThat(endpoint.locks(SecurityContext.NONE).held()).isEmpty();
-            }
-        });
+    void keyHeldByAnotherInstanceNamesThatInstance() {
+        onSharedRedis()
+                .withPropertyValues("distlock.instance-name=admin@host-2")
+                .run(context -> {
+                    DistributedLockEndpoint endpoint = context.getBean(DistributedLockEndpoint.class);
+                    Instant before = Instant.now().minusSeconds(60);
+                    try (RedisLock other = otherInstance(context);
+                            LockHandle held = other.tryAcquire(key).orElseThrow()) {
+                        KeyDescriptor state = endpoint.key(SecurityContext.NONE, key);
+                        assertThat(state.held()).isTrue();
+                        assertThat(state.heldByThisInstance()).isFalse();
+                        assertThat(state.remainingLease()).isNotNull();
+                        assertThat(state.holder()).isEqualTo("orders@host-1");
+                        assertThat(Instant.parse(state.heldSince()))
+                                .isBetween(before, Instant.now().plusSeconds(60));
+                        assertThat(endpoint.locks(SecurityContext.NONE).held()).isEmpty();
+                    }
+                });
     }
 
     @Test
     void freeKey() {
         onSharedRedis().run(context -> {
             KeyDescriptor state = context.getBean(DistributedLockEndpoint.class).key(SecurityContext.NONE, key);
-            assertThat(state).isEqualTo(new KeyDescriptor(key, false, null, false));
+            assertThat(state).isEqualTo(new KeyDescriptor(key, false, null, false, null, null));
         });
     }
 
@@ -269,6 +282,7 @@ class DistributedLockEndpointTest {
 
     private static RedisLock otherInstance(AssertableApplicationContext context) {
         return RedisLock.builder(context.getBean(RedisConnectionFactory.class))
+                .instanceName("orders@host-1")
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
     }

@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Timeout;
  * class holds the basics (exclusion, ownership, fencing, arguments, work run under a lock); the rest comes in parts
  * that it runs too, each on one theme: {@link ReentryContract}, {@link LeaseContract}, {@link WaitingContract}, {@link
  * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract},
- * {@link AsyncContract} and {@link MinimumHoldContract}.
+ * {@link AsyncContract}, {@link MinimumHoldContract} and {@link HolderContract}.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
@@ -51,7 +51,8 @@ public abstract class LockContract
                 MultiKeyContract,
                 MultiKeyContentionContract,
                 AsyncContract,
-                MinimumHoldContract {
+                MinimumHoldContract,
+                HolderContract {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";

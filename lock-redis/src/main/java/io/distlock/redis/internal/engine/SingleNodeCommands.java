@@ -8,6 +8,8 @@ import io.distlock.redis.internal.scripts.ReleaseChannels;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -35,12 +37,14 @@ public final class SingleNodeCommands implements LockCommands {
     private final ScriptRunner runner;
     private final ReleaseChannels channels;
     private final String instanceId;
+    private final String instanceName;
     private final String othersTurnMillis;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
 
     /**
      * @param channels where a release announces itself when another instance waits
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
+     * @param instanceName the name every hold of this instance is stored with, so that others see who holds a key
      * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      */
@@ -48,11 +52,13 @@ public final class SingleNodeCommands implements LockCommands {
             ScriptRunner runner,
             ReleaseChannels channels,
             String instanceId,
+            String instanceName,
             long othersTurnMillis,
             @Nullable ReplicaAcknowledgement acknowledgement) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
+        this.instanceName = instanceName;
         this.othersTurnMillis = Long.toString(othersTurnMillis);
         this.acknowledgement = acknowledgement;
     }
@@ -80,7 +86,8 @@ public final class SingleNodeCommands implements LockCommands {
     @Override
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
+        List<String> args = List.of(
+                token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId, instanceName);
         ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
@@ -93,7 +100,8 @@ public final class SingleNodeCommands implements LockCommands {
      */
     public Attempt acquireNamingHolder(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId);
+        List<String> args = List.of(
+                token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId, instanceName);
         ScriptCall<Attempted> call =
                 runner.run(key, "acquire", LockScripts.ACQUIRE_NAMING_HOLDER, keys, args, answer -> {
                     if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -128,9 +136,10 @@ public final class SingleNodeCommands implements LockCommands {
             scriptKeys.add(lockKey);
             scriptKeys.add(RedisKeys.fenceKey(lockKey));
         }
-        List<String> args = new ArrayList<>(tokens.size() + 2);
+        List<String> args = new ArrayList<>(tokens.size() + 3);
         args.add(Long.toString(leaseMillis));
         args.add(instanceId);
+        args.add(instanceName);
         args.addAll(tokens);
         return runner.run(String.join(", ", keys), "acquire", LockScripts.ACQUIRE_ALL, scriptKeys, args, answer -> {
             if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -194,10 +203,40 @@ public final class SingleNodeCommands implements LockCommands {
                 value -> Ownership.of(number(value)));
     }
 
-    /** The lock key's remaining lease in ms; -1 without expiry, -2 if it holds no lock ({@link InspectionScripts}). */
-    public ScriptCall<Long> remainingMillis(String key, String lockKey) {
-        return runner.run(
-                key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), LockCommands::number);
+    /**
+     * How a lock key stands ({@link InspectionScripts#KEY_STATE}).
+     *
+     * @param remainingMillis the remaining lease in ms; -1 without expiry, -2 if the key holds no lock
+     * @param holder the holder's instance name, or null where the key names none
+     * @param since when the holder took the key, on Redis's clock, or null where the key names no holder
+     */
+    public record KeyReading(
+            long remainingMillis,
+            @Nullable String holder,
+            @Nullable Instant since) {}
+
+    /** Reads how a lock key stands, changing nothing. */
+    public ScriptCall<KeyReading> inspect(String key, String lockKey) {
+        return runner.run(key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), answer -> {
+            if (!(answer instanceof List<?> values) || values.isEmpty()) {
+                throw new IllegalStateException("expected a list from the inspection script, got " + answer);
+            }
+            long remaining = number(values.get(0));
+            if (values.size() < 4 || text(values.get(2)).isEmpty()) {
+                return new KeyReading(remaining, null, null);
+            }
+            String since = text(values.get(1));
+            return new KeyReading(
+                    remaining,
+                    text(values.get(2)),
+                    since.chars().allMatch(Character::isDigit) && !since.isEmpty()
+                            ? Instant.ofEpochMilli(Long.parseLong(since))
+                            : null);
+        });
+    }
+
+    private static String text(Object value) {
+        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
     }
 
     @Override
@@ -239,7 +278,7 @@ public final class SingleNodeCommands implements LockCommands {
                 "release",
                 LockScripts.HAND_OVER,
                 List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
-                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId),
+                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId, instanceName),
                 value -> {
                     long answer = number(value);
                     return answer > 0

@@ -21,17 +21,25 @@ public final class FairCommands {
     private final ReleaseChannels channels;
 
     private final String instanceId;
+    private final String instanceName;
     private final Consumer<String> freed;
     private final FairHandovers handovers = new FairHandovers();
 
     /**
+     * @param instanceName the name the lock's value names as its holder while one of this instance's waiters holds it
      * @param freed told of each lock key a release or leave of this instance freed without handing it to a queued
      *     waiter, so that this instance's waiters that do not queue (plain and read acquisitions) look again
      */
-    public FairCommands(ScriptRunner runner, ReleaseChannels channels, String instanceId, Consumer<String> freed) {
+    public FairCommands(
+            ScriptRunner runner,
+            ReleaseChannels channels,
+            String instanceId,
+            String instanceName,
+            Consumer<String> freed) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
+        this.instanceName = instanceName;
         this.freed = freed;
     }
 
@@ -71,7 +79,8 @@ public final class FairCommands {
                         token,
                         Long.toString(leaseMillis),
                         Long.toString(timeoutMillis),
-                        queue ? "1" : "0"),
+                        queue ? "1" : "0",
+                        instanceName),
                 value -> {
                     List<?> answer = (List<?>) value;
                     return new Answer(number(answer.get(0)), number(answer.get(1)), number(answer.get(2)));

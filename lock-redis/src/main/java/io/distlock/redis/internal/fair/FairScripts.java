@@ -1,5 +1,6 @@
 package io.distlock.redis.internal.fair;
 
+import io.distlock.redis.internal.scripts.LockScripts;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import java.util.List;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
@@ -10,7 +11,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  * come first served, with the lock handed straight to the head of the queue on release.
  *
  * <p>KEYS of every script, all under the lock key's hash tag: the lock, its fencing counter, the queue (a sorted set of
- * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms> <deadline>}, the
+ * tickets by arrival number), the waiters (a hash from ticket to {@code <owner token> <lease ms> <deadline> <instance
+ * name>}, the
  * deadline being the server time, in ms, at which the ticket leaves the queue unless its waiter calls again), and the
  * arrival counter. While {@linkplain io.distlock.redis.ReadLock readers} hold the lock key (a hash then, see {@link
  * io.distlock.redis.internal.scripts.LockScripts}), it counts as held, and a waiting fair writer marks it so that new
@@ -32,15 +34,15 @@ public final class FairScripts {
      * The shared prelude. ARGV[1] is always the prefix of the instances' handover channels (the waiter's instance id
      * follows it), ARGV[2] the calling instance's id. Defines {@code now}
      * (Redis's time in ms), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
-     * returns the first live one with its entry, and {@code handToHead(announceOwn)}, which gives the free lock to the
+     * returns the first live one with its entry's parts, and {@code handToHead(announceOwn)}, which gives the free lock to the
      * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
      * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits; and {@code
-     * announceFree(holder, token)}, which tells the waiters that do not queue (plain and read acquisitions, which mark
+     * announceFree(holder)}, which tells the waiters that do not queue (plain and read acquisitions, which mark
      * the holder's value after its token as {@link io.distlock.redis.internal.scripts.LockScripts#ACQUIRE} describes)
      * that the lock is free, on the release channel (ARGV[1] without its final colon) as a plain release does, when
      * another instance's waiters marked it.
      */
-    private static final String PRELUDE = """
+    private static final String PRELUDE = LockScripts.HOLDER_FUNCTIONS + """
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -65,16 +67,16 @@ public final class FairScripts {
                 end
                 local entry = redis.call('hget', waiters, head)
                 if entry then
-                  local token, lease, deadline = string.match(entry, '^(%S+) (%d+) (%d+)$')
+                  local token, lease, deadline, name = string.match(entry, '^(%S+) (%d+) (%d+) ?(.*)$')
                   if token and tonumber(deadline) > now then
-                    return head, token, tonumber(lease), tonumber(deadline)
+                    return head, token, tonumber(lease), tonumber(deadline), name
                   end
                 end
                 drop(head)
               end
             end
             local function handToHead(announceOwn)
-              local head, token, lease, deadline = liveHead()
+              local head, token, lease, deadline, name = liveHead()
               if not head then
                 return {''}
               end
@@ -84,7 +86,7 @@ public final class FairScripts {
               if not own then
                 given = math.min(lease, deadline - now)
               end
-              redis.call('set', lock, token, 'px', given)
+              redis.call('set', lock, token .. heldBy(name), 'px', given)
               local granted = redis.call('incr', fence)
               if announceOwn or not own then
                 local instance = string.sub(head, 1, string.find(head, '.', 1, true) - 1)
@@ -92,8 +94,8 @@ public final class FairScripts {
               end
               return {head, granted, now, given}
             end
-            local function announceFree(holder, token)
-              local mark = string.sub(holder, #token + 1)
+            local function announceFree(holder)
+              local _, mark = splitMark(holder)
               if mark ~= '' and mark ~= '+' .. ARGV[2] then
                 redis.call('publish', string.sub(ARGV[1], 1, -2), ARGV[2] .. lock)
               end
@@ -102,7 +104,7 @@ public final class FairScripts {
 
     /**
      * ARGV: handover channel prefix, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the
-     * queue (else 0). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
+     * queue (else 0), the instance name the lock's value names as its holder ({@link LockScripts#HOLDER_FUNCTIONS}). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
      * queues the ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token
      * is extended to the full lease. A free lock with other waiters ahead is handed to the first of them. Returns
      * {@code {fencing token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
@@ -121,7 +123,7 @@ public final class FairScripts {
               local head = liveHead()
               if not head or head == ticket then
                 drop(ticket)
-                redis.call('set', lock, token, 'px', lease)
+                redis.call('set', lock, token .. heldBy(ARGV[8]), 'px', lease)
                 return {redis.call('incr', fence), lease, now}
               end
               local handover = handToHead(true)
@@ -136,7 +138,7 @@ public final class FairScripts {
               if not redis.call('zscore', queue, ticket) then
                 redis.call('zadd', queue, redis.call('incr', arrivals), ticket)
               end
-              redis.call('hset', waiters, ticket, token .. ' ' .. lease .. ' ' .. (now + timeout))
+              redis.call('hset', waiters, ticket, token .. ' ' .. lease .. ' ' .. (now + timeout) .. ' ' .. ARGV[8])
               redis.call('pexpire', queue, timeout * 4)
               redis.call('pexpire', waiters, timeout * 4)
               redis.call('pexpire', arrivals, timeout * 4)
@@ -167,7 +169,7 @@ public final class FairScripts {
             redis.call('del', lock)
             local handover = handToHead(false)
             if handover[1] == '' then
-              announceFree(holder, ARGV[3])
+              announceFree(holder)
             end
             table.insert(handover, 1, 1)
             return handover
@@ -196,7 +198,7 @@ public final class FairScripts {
               handover = handToHead(false)
             end
             if released == 1 and handover[1] == '' then
-              announceFree(holder, ARGV[4])
+              announceFree(holder)
             end
             table.insert(handover, 1, released)
             return handover

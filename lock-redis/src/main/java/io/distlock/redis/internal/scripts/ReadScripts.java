@@ -18,13 +18,12 @@ public final class ReadScripts {
      * announced) or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on
      * success; otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
      */
-    public static final RedisScript<Long> ACQUIRE = script("""
+    public static final RedisScript<Long> ACQUIRE = script(LockScripts.HOLDER_FUNCTIONS + """
             local kind = redis.call('type', KEYS[1]).ok
             if kind == 'string' then
               local holder = redis.call('get', KEYS[1])
               if ARGV[3] ~= '' and string.sub(holder, 1, 1) ~= '~' then
-                local owner = string.sub(holder, 1, #ARGV[1])
-                local mark = string.sub(holder, #ARGV[1] + 1)
+                local owner, mark = splitMark(holder)
                 local wanted = mark
                 if mark == '' then
                   wanted = '+' .. ARGV[3]
