@@ -4,6 +4,8 @@ import io.distlock.Lease;
 import io.distlock.OnLockLost;
 import io.distlock.spi.InstanceNames;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -380,6 +382,13 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
          */
         private int maxGroups = 100;
 
+        /**
+         * Key prefixes whose keys are each a group of their own, such as "jobs:" so that every scheduled job keyed
+         * 'jobs:<name>' has its own meters; other keys are grouped by the text before their first ':'. Counted against
+         * max-groups like every group.
+         */
+        private List<String> keyGroupPrefixes = new ArrayList<>();
+
         public boolean isEnabled() {
             return enabled;
         }
@@ -396,10 +405,26 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
             this.maxGroups = maxGroups;
         }
 
+        public List<String> getKeyGroupPrefixes() {
+            return keyGroupPrefixes;
+        }
+
+        public void setKeyGroupPrefixes(List<String> keyGroupPrefixes) {
+            this.keyGroupPrefixes = keyGroupPrefixes;
+        }
+
         void validate() {
             if (maxGroups < 1) {
                 throw new InvalidConfigurationPropertyValueException(
                         "distlock.metrics.max-groups", maxGroups, "must be at least 1");
+            }
+            for (String prefix : keyGroupPrefixes) {
+                if (prefix == null || prefix.isBlank()) {
+                    throw new InvalidConfigurationPropertyValueException(
+                            "distlock.metrics.key-group-prefixes",
+                            keyGroupPrefixes,
+                            "must list non-blank key prefixes, such as jobs:");
+                }
             }
         }
     }

@@ -46,6 +46,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.leader.group", "java.lang.String = unset"),
                         Map.entry("distlock.leader.lease", "java.time.Duration = unset"),
                         Map.entry("distlock.metrics.enabled", "java.lang.Boolean = true"),
+                        Map.entry("distlock.metrics.key-group-prefixes", "java.util.List<java.lang.String> = unset"),
                         Map.entry("distlock.metrics.max-groups", "java.lang.Integer = 100"),
                         Map.entry("distlock.observations.enabled", "java.lang.Boolean = true"),
                         Map.entry("distlock.on-lost", "io.distlock.OnLockLost = throw"),

@@ -50,8 +50,8 @@ public final class DistributedLockMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LockKeyGroups distlockKeyGroups() {
-        return LockKeyGroups.byPrefix();
+    LockKeyGroups distlockKeyGroups(DistributedLockProperties properties) {
+        return LockKeyGroups.byPrefix(properties.getMetrics().getKeyGroupPrefixes());
     }
 
     @Bean

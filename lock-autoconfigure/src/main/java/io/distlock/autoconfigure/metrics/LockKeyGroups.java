@@ -1,6 +1,7 @@
 package io.distlock.autoconfigure.metrics;
 
 import io.distlock.monitor.LockKind;
+import java.util.List;
 
 /**
  * Maps lock keys to the few groups that distlock's meters and observations are tagged with. Keys are chosen by the
@@ -42,5 +43,24 @@ public interface LockKeyGroups {
             int colon = key.indexOf(':');
             return colon > 0 ? key.substring(0, colon) : UNGROUPED;
         };
+    }
+
+    /**
+     * The default groups, except that a key starting with one of {@code wholeKeyPrefixes} is a group of its own: with
+     * {@code jobs:}, every scheduled job keyed {@code jobs:<name>} has its own meters ({@code
+     * distlock.metrics.key-group-prefixes}). A path lock is grouped by its tree's name as {@link #byPrefix()} groups it.
+     *
+     * @param wholeKeyPrefixes the prefixes of keys that are their own group
+     * @return the groups
+     */
+    static LockKeyGroups byPrefix(List<String> wholeKeyPrefixes) {
+        LockKeyGroups byPrefix = byPrefix();
+        if (wholeKeyPrefixes.isEmpty()) {
+            return byPrefix;
+        }
+        List<String> prefixes = List.copyOf(wholeKeyPrefixes);
+        return (key, kind) -> kind != LockKind.PATH && prefixes.stream().anyMatch(key::startsWith)
+                ? key
+                : byPrefix.groupOf(key, kind);
     }
 }
