@@ -231,8 +231,9 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run. Where the store
-     *     keeps holders' names, it names who held the key when the wait ended ({@link LockNotAcquiredException#holder()})
+     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run. Where the
+     *     store keeps holders' names, it names who held the key when the wait ended ({@link
+     *     LockNotAcquiredException#holder()})
      * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
      *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run

@@ -43,7 +43,10 @@ public final class InMemoryLeaseStore implements LeaseStore {
         return begin(key, owner, null, lease);
     }
 
-    /** {@inheritDoc} The time of the grant is this JVM's wall clock, for display only: leases run on its monotonic one. */
+    /**
+     * {@inheritDoc} The time of the grant is this JVM's wall clock, for display only: leases run on its monotonic
+     * clock.
+     */
     @Override
     public Acquisition begin(String key, String owner, @Nullable String holder, Duration lease) {
         long leaseNanos = lease.toNanos();

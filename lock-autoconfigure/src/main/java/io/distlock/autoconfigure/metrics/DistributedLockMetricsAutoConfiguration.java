@@ -5,6 +5,7 @@ import io.distlock.autoconfigure.DistributedLockProperties;
 import io.distlock.monitor.InspectableLock;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -65,10 +66,17 @@ public final class DistributedLockMetricsAutoConfiguration {
     @ConditionalOnBooleanProperty(name = "distlock.metrics.enabled", matchIfMissing = true)
     static class MetricsConfiguration {
 
+        /** Records the acquisition and hold timers itself only where no observation of distlock's makes them. */
         @Bean
         @ConditionalOnMissingBean
-        MicrometerLockObserver distlockMetricsObserver(MeterRegistry registry, LimitedKeyGroups groups) {
-            return new MicrometerLockObserver(registry, groups::groupOf);
+        MicrometerLockObserver distlockMetricsObserver(
+                MeterRegistry registry,
+                LimitedKeyGroups groups,
+                DistributedLockProperties properties,
+                ObjectProvider<ObservationRegistry> observations) {
+            ObservationRegistry observing = observations.getIfUnique();
+            boolean observed = properties.getObservations().isEnabled() && observing != null && !observing.isNoop();
+            return new MicrometerLockObserver(registry, groups::groupOf, !observed);
         }
 
         @Bean
@@ -87,8 +95,12 @@ public final class DistributedLockMetricsAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        ObservationLockObserver distlockObservationObserver(ObservationRegistry registry, LimitedKeyGroups groups) {
-            return new ObservationLockObserver(registry, groups::groupOf);
+        ObservationLockObserver distlockObservationObserver(
+                ObservationRegistry registry,
+                LimitedKeyGroups groups,
+                ObjectProvider<LockObservationConvention> conventions) {
+            return new ObservationLockObserver(
+                    registry, groups::groupOf, conventions.orderedStream().toList());
         }
     }
 }

@@ -48,7 +48,8 @@ public interface LockKeyGroups {
     /**
      * The default groups, except that a key starting with one of {@code wholeKeyPrefixes} is a group of its own: with
      * {@code jobs:}, every scheduled job keyed {@code jobs:<name>} has its own meters ({@code
-     * distlock.metrics.key-group-prefixes}). A path lock is grouped by its tree's name as {@link #byPrefix()} groups it.
+     * distlock.metrics.key-group-prefixes}). A path lock is grouped by its tree's name as {@link #byPrefix()} groups
+     * it.
      *
      * @param wholeKeyPrefixes the prefixes of keys that are their own group
      * @return the groups

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records what distlock's locks do as Micrometer meters, tagged by the kind of lock and a {@linkplain LockKeyGroups
@@ -26,7 +27,10 @@ import java.util.Locale;
  *       group}.
  * </ul>
  *
- * Each meter's tags are the same whatever happened, as registries such as Prometheus require.
+ * Each meter's tags are the same whatever happened, as registries such as Prometheus require. Where distlock's
+ * observations run ({@link ObservationLockObserver}), the two timers are made of them by the observation registry's
+ * meter handler, as Spring Boot configures it, under the same names and tags (and the handler's {@code error} tag):
+ * this observer then records the counters only, so that each fact has one meter.
  */
 public final class MicrometerLockObserver implements LockObserver {
 
@@ -55,14 +59,28 @@ public final class MicrometerLockObserver implements LockObserver {
     private final Counter renewed;
     private final Counter renewalsFailed;
     private final Meter.MeterProvider<Counter> handovers;
+    private final boolean timers;
+
+    /**
+     * An observer that records every meter into a registry, the timers included.
+     *
+     * @param registry where the meters go
+     * @param groups how keys map to the {@code group} tag
+     */
+    public MicrometerLockObserver(MeterRegistry registry, LockKeyGroups groups) {
+        this(registry, groups, true);
+    }
 
     /**
      * An observer that records into a registry.
      *
      * @param registry where the meters go
      * @param groups how keys map to the {@code group} tag
+     * @param timers whether to record {@value #ACQUIRE} and {@value #HELD} here; false where observations of
+     *     acquisitions and holds become those timers
      */
-    public MicrometerLockObserver(MeterRegistry registry, LockKeyGroups groups) {
+    public MicrometerLockObserver(MeterRegistry registry, LockKeyGroups groups, boolean timers) {
+        this.timers = timers;
         this.registry = registry;
         this.groups = groups;
         this.acquisitions = Timer.builder(ACQUIRE)
@@ -95,6 +113,9 @@ public final class MicrometerLockObserver implements LockObserver {
 
     @Override
     public Acquisition acquisitionStarted(String key, LockKind kind) {
+        if (!timers) {
+            return new Acquisition() {};
+        }
         Timer.Sample sample = Timer.start(registry);
         Tags tags = tags(key, kind);
         return new Acquisition() {
@@ -117,24 +138,30 @@ public final class MicrometerLockObserver implements LockObserver {
 
     @Override
     public Holding holdStarted(String key, LockKind kind, long fencingToken) {
-        Timer.Sample sample = Timer.start(registry);
+        Timer.@Nullable Sample sample = timers ? Timer.start(registry) : null;
         Tags tags = tags(key, kind);
         return new Holding() {
             @Override
             public void released() {
-                sample.stop(holds.withTags(tags.and("outcome", "released")));
+                stop("released");
             }
 
             @Override
             public void lost(LockLostException.Reason reason) {
-                sample.stop(holds.withTags(tags.and("outcome", "lost")));
+                stop("lost");
                 losses.withTags(tags.and("reason", reason.name().toLowerCase(Locale.ROOT)))
                         .increment();
             }
 
             @Override
             public void dropped() {
-                sample.stop(holds.withTags(tags.and("outcome", "dropped")));
+                stop("dropped");
+            }
+
+            private void stop(String outcome) {
+                if (sample != null) {
+                    sample.stop(holds.withTags(tags.and("outcome", outcome)));
+                }
             }
         };
     }

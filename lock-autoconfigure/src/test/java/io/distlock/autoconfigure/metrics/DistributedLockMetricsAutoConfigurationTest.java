@@ -54,18 +54,86 @@ class DistributedLockMetricsAutoConfigurationTest {
                         .isEqualTo(1.0);
             }
 
+            // Spring Boot's observation handler makes the timers of the observations (its own "error" tag shows
+            // it), and nothing else records them: one meter for each fact.
             assertThat(meters.get(MicrometerLockObserver.ACQUIRE)
-                            .tags("group", "configured", "outcome", "acquired")
+                            .tags("group", "configured", "outcome", "acquired", "error", "none")
                             .timer()
                             .count())
                     .isEqualTo(1);
-            // Spring Boot's observation handler derives a timer from each observation, under the observation's name.
-            assertThat(meters.get(ObservationLockObserver.HELD)
-                            .tags("distlock.group", "configured", "distlock.outcome", "released")
+            assertThat(meters.get(MicrometerLockObserver.HELD)
+                            .tags("group", "configured", "outcome", "released", "error", "none")
                             .timer()
                             .count())
                     .isEqualTo(1);
+            assertThat(meters.find(MicrometerLockObserver.ACQUIRE).timers())
+                    .allSatisfy(
+                            timer -> assertThat(timer.getId().getTag("error")).isNotNull());
+            assertThat(meters.find(MicrometerLockObserver.HELD).timers())
+                    .allSatisfy(
+                            timer -> assertThat(timer.getId().getTag("error")).isNotNull());
+            assertThat(meters.getMeters())
+                    .extracting(meter -> meter.getId().getName())
+                    .noneMatch(name -> name.startsWith("distlock.lock."));
         });
+    }
+
+    @Test
+    void withoutObservationsTheMeterObserverRecordsTheTimersItself() {
+        withSpringBootsRegistries
+                .withPropertyValues("distlock.observations.enabled=false")
+                .run(context -> {
+                    assertThat(context).doesNotHaveBean(ObservationLockObserver.class);
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    String key = "configured:" + UUID.randomUUID();
+
+                    context.getBean(Lock.class)
+                            .tryAcquire(key, Lease.fixed(Duration.ofSeconds(10)))
+                            .orElseThrow()
+                            .release();
+
+                    assertThat(meters.get(MicrometerLockObserver.ACQUIRE)
+                                    .tags("group", "configured", "outcome", "acquired")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(1);
+                    assertThat(meters.find(MicrometerLockObserver.ACQUIRE).timers())
+                            .allSatisfy(timer ->
+                                    assertThat(timer.getId().getTag("error")).isNull());
+                });
+    }
+
+    @Test
+    void anApplicationsConventionRenamesTheObservationsAndTheirTimers() {
+        withSpringBootsRegistries
+                .withBean(
+                        LockObservationConvention.class,
+                        () -> new DefaultLockObservationConvention(LockObservations.ACQUIRE) {
+                            @Override
+                            public String getName() {
+                                return "orders.distlock.acquire";
+                            }
+                        })
+                .run(context -> {
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    String key = "configured:" + UUID.randomUUID();
+
+                    context.getBean(Lock.class)
+                            .tryAcquire(key, Lease.fixed(Duration.ofSeconds(10)))
+                            .orElseThrow()
+                            .release();
+
+                    assertThat(meters.get("orders.distlock.acquire")
+                                    .tags("group", "configured", "outcome", "acquired")
+                                    .timer()
+                                    .count())
+                            .isEqualTo(1);
+                    assertThat(meters.find(MicrometerLockObserver.ACQUIRE).timers())
+                            .isEmpty();
+                    assertThat(meters.find(MicrometerLockObserver.HELD).timers())
+                            .as("the hold keeps its default convention")
+                            .isNotEmpty();
+                });
     }
 
     @Test

@@ -169,24 +169,24 @@ class LockMetricsTest {
             request.stop();
 
             TestObservationRegistryAssert.assertThat(observations)
-                    .hasNumberOfObservationsWithNameEqualTo(ObservationLockObserver.ACQUIRE, 2)
-                    .hasNumberOfObservationsWithNameEqualTo(ObservationLockObserver.HELD, 1)
+                    .hasNumberOfObservationsWithNameEqualTo(LockObservations.ACQUIRE.getName(), 2)
+                    .hasNumberOfObservationsWithNameEqualTo(LockObservations.HELD.getName(), 1)
                     .forAllObservationsWithNameEqualTo(
-                            ObservationLockObserver.ACQUIRE,
+                            LockObservations.ACQUIRE.getName(),
                             acquisition -> acquisition
                                     .hasContextualNameEqualTo("distlock acquire")
-                                    .hasLowCardinalityKeyValue("distlock.kind", "exclusive")
-                                    .hasLowCardinalityKeyValue("distlock.group", "stock")
-                                    .hasLowCardinalityKeyValue("distlock.outcome", "acquired")
+                                    .hasLowCardinalityKeyValue("kind", "exclusive")
+                                    .hasLowCardinalityKeyValue("group", "stock")
+                                    .hasLowCardinalityKeyValue("outcome", "acquired")
                                     .hasHighCardinalityKeyValue("distlock.key", key)
                                     .hasParentObservationEqualTo(request))
                     .forAllObservationsWithNameEqualTo(
-                            ObservationLockObserver.HELD,
+                            LockObservations.HELD.getName(),
                             hold -> hold.hasContextualNameEqualTo("distlock hold")
-                                    .hasLowCardinalityKeyValue("distlock.outcome", "released")
+                                    .hasLowCardinalityKeyValue("outcome", "released")
                                     .hasHighCardinalityKeyValue("distlock.key", key)
                                     .hasParentObservationEqualTo(request))
-                    .hasObservationWithNameEqualTo(ObservationLockObserver.HELD)
+                    .hasObservationWithNameEqualTo(LockObservations.HELD.getName())
                     .that()
                     .hasBeenStopped();
         });
@@ -203,7 +203,7 @@ class LockMetricsTest {
                     .release();
 
             TestObservationRegistryAssert.assertThat(observations)
-                    .hasAnObservation(hold -> hold.hasNameEqualTo(ObservationLockObserver.HELD)
+                    .hasAnObservation(hold -> hold.hasNameEqualTo(LockObservations.HELD.getName())
                             .hasHighCardinalityKeyValue("distlock.key", "stock:" + id + "\\r\\nforged"));
         });
     }
@@ -223,11 +223,11 @@ class LockMetricsTest {
 
             TestObservationRegistryAssert.assertThat(observations)
                     .hasAnObservation(acquisition -> acquisition
-                            .hasNameEqualTo(ObservationLockObserver.ACQUIRE)
-                            .hasLowCardinalityKeyValue("distlock.outcome", "error")
+                            .hasNameEqualTo(LockObservations.ACQUIRE.getName())
+                            .hasLowCardinalityKeyValue("outcome", "error")
                             .hasError())
-                    .hasAnObservation(hold -> hold.hasNameEqualTo(ObservationLockObserver.HELD)
-                            .hasLowCardinalityKeyValue("distlock.outcome", "lost")
+                    .hasAnObservation(hold -> hold.hasNameEqualTo(LockObservations.HELD.getName())
+                            .hasLowCardinalityKeyValue("outcome", "lost")
                             .hasHighCardinalityKeyValue("distlock.lost.reason", "lease_expired"));
         });
     }
@@ -253,13 +253,13 @@ class LockMetricsTest {
             assertThat(heldTimer(context, "stock", "released")).isEqualTo(1);
             assertThat(observations.getCurrentObservation()).isNull();
             TestObservationRegistryAssert.assertThat(observations)
-                    .hasNumberOfObservationsWithNameEqualTo(ObservationLockObserver.ACQUIRE, 2)
+                    .hasNumberOfObservationsWithNameEqualTo(LockObservations.ACQUIRE.getName(), 2)
                     .hasAnObservation(acquisition -> acquisition
-                            .hasNameEqualTo(ObservationLockObserver.ACQUIRE)
-                            .hasLowCardinalityKeyValue("distlock.outcome", "acquired"))
+                            .hasNameEqualTo(LockObservations.ACQUIRE.getName())
+                            .hasLowCardinalityKeyValue("outcome", "acquired"))
                     .hasAnObservation(acquisition -> acquisition
-                            .hasNameEqualTo(ObservationLockObserver.ACQUIRE)
-                            .hasLowCardinalityKeyValue("distlock.outcome", "not_acquired"));
+                            .hasNameEqualTo(LockObservations.ACQUIRE.getName())
+                            .hasLowCardinalityKeyValue("outcome", "not_acquired"));
         });
     }
 

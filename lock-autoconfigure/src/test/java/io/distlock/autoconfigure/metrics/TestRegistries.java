@@ -1,11 +1,15 @@
 package io.distlock.autoconfigure.metrics;
 
+import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.micrometer.observation.tck.TestObservationRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** An application's registries, in memory: a meter registry and an observation registry that keeps what it saw. */
+/**
+ * An application's registries, in memory, wired as Spring Boot wires them: a meter registry, and an observation
+ * registry that keeps what it saw and makes timers of its observations in the meter registry.
+ */
 @Configuration(proxyBeanMethods = false)
 class TestRegistries {
 
@@ -15,7 +19,9 @@ class TestRegistries {
     }
 
     @Bean
-    TestObservationRegistry observationRegistry() {
-        return TestObservationRegistry.create();
+    TestObservationRegistry observationRegistry(SimpleMeterRegistry meterRegistry) {
+        TestObservationRegistry registry = TestObservationRegistry.create();
+        registry.observationConfig().observationHandler(new DefaultMeterObservationHandler(meterRegistry));
+        return registry;
     }
 }

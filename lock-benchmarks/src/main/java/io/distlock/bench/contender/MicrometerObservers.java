@@ -24,6 +24,10 @@ final class MicrometerObservers {
         observations.observationConfig().observationHandler(new DefaultMeterObservationHandler(meters));
         LockKeyGroups groups = LockKeyGroups.byPrefix();
         return LockObserver.of(
-                List.of(new MicrometerLockObserver(meters, groups), new ObservationLockObserver(observations, groups)));
+                // As the auto-configuration wires them: the observations make the two timers, the meter observer
+                // records the counters only.
+                List.of(
+                        new MicrometerLockObserver(meters, groups, false),
+                        new ObservationLockObserver(observations, groups)));
     }
 }

@@ -194,9 +194,9 @@ public final class LockScripts {
 
     /**
      * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's
-     * id, its instance name. Hands a held lock straight to a waiter of the same instance, so the key never looks free in between; keeps
-     * the mark of other instances' waiters and drops the instance's own. Returns the receiver's fencing token times
-     * two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
+     * id, its instance name. Hands a held lock straight to a waiter of the same instance, so the key never looks free
+     * in between; keeps the mark of other instances' waiters and drops the instance's own. Returns the receiver's
+     * fencing token times two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
      */
     public static final RedisScript<Long> HAND_OVER = script(HOLDER_FUNCTIONS + """
             if redis.call('type', KEYS[1]).ok == 'hash' then
@@ -380,10 +380,10 @@ public final class LockScripts {
 
     /**
      * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
-     * instance id, its instance name, then one token per key. Takes every key or none: only if each is free or reserved by another
-     * instance for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0, fencing token of each
-     * key...}} when taken, else {@code {n}}, the position (from 1) of the first key held. Marks nothing: the caller
-     * does not wait here.
+     * instance id, its instance name, then one token per key. Takes every key or none: only if each is free or
+     * reserved by another instance for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0,
+     * fencing token of each key...}} when taken, else {@code {n}}, the position (from 1) of the first key held. Marks
+     * nothing: the caller does not wait here.
      */
     public static final RedisScript<List<Long>> ACQUIRE_ALL = listScript(HOLDER_FUNCTIONS + """
             local locks = #KEYS / 2
