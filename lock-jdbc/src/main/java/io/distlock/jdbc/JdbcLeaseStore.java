@@ -10,8 +10,9 @@ import javax.sql.DataSource;
 
 /**
  * A {@link LeaseStore} on one table of a relational database: PostgreSQL, MySQL, MariaDB or H2. Each key is a row
- * with its owner token, its lease expiry and a fencing counter; a released key keeps its row, so its fencing tokens
- * only grow.
+ * with its owner token, its lease expiry and a fencing counter, and the holder's instance name and time of the grant
+ * ({@code locked_by}, {@code locked_at}); a released key keeps its row, so its fencing tokens only grow. A table made
+ * before the two holder columns existed works without them, naming no holder.
  *
  * <h2>The table</h2>
  * The store does not create its table unless built with {@link JdbcLeaseStoreBuilder#createTableIfMissing(boolean)}. The schema for

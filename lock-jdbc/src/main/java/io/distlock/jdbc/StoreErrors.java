@@ -27,6 +27,9 @@ final class StoreErrors {
      */
     private static final Set<String> MISSING_TABLE = Set.of("42P01", "42S02", "42S03", "42S04");
 
+    /** The SQLStates of a column that does not exist: PostgreSQL's, MySQL's and MariaDB's, H2's. */
+    private static final Set<String> MISSING_COLUMN = Set.of("42703", "42S22", "42122");
+
     private final String description;
     private final Dialect dialect;
     private final String table;
@@ -84,8 +87,16 @@ final class StoreErrors {
     }
 
     static boolean isMissingTable(SQLException e) {
+        return hasState(e, MISSING_TABLE);
+    }
+
+    static boolean isMissingColumn(SQLException e) {
+        return hasState(e, MISSING_COLUMN);
+    }
+
+    private static boolean hasState(SQLException e, Set<String> states) {
         for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException sql && MISSING_TABLE.contains(sql.getSQLState())) {
+            if (cause instanceof SQLException sql && states.contains(sql.getSQLState())) {
                 return true;
             }
         }

@@ -43,10 +43,11 @@ final class TableSetup {
     }
 
     /**
-     * True if the table has the holder's columns, {@code locked_by} and {@code locked_at}; call it on a table that
-     * exists, where any failure to read them means they are missing.
+     * True if the table, which exists, has the holder's columns, {@code locked_by} and {@code locked_at}.
+     *
+     * @throws SQLException if the database could not be asked, for any other reason than a missing column
      */
-    boolean hasHolderColumns() {
+    boolean hasHolderColumns() throws SQLException {
         try {
             return connections.autoCommit(connection -> {
                 try (Statement statement = connection.createStatement()) {
@@ -55,7 +56,10 @@ final class TableSetup {
                 }
             });
         } catch (SQLException e) {
-            return false;
+            if (StoreErrors.isMissingColumn(e)) {
+                return false;
+            }
+            throw e;
         }
     }
 
