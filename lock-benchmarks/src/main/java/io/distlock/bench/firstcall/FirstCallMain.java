@@ -44,6 +44,20 @@ public final class FirstCallMain {
                 .toList();
         int applications = Integer.getInteger("bench.firstCall.applications", 7);
         Path output = Path.of(System.getProperty("bench.output", "target/benchmark-results"), "first-call");
+        System.out.println(Files.readString(run(deployments, applications, output)));
+    }
+
+    /**
+     * Starts the deployments' servers one after the other, measures {@code applications} fresh applications per way on
+     * each, and writes the report.
+     *
+     * @param deployments the Redis deployments to measure on
+     * @param applications how many applications per deployment and way
+     * @param output the folder to write the report and the applications' logs to
+     * @return the report, {@code results.md} in {@code output}
+     * @throws Exception if a server or an application fails
+     */
+    static Path run(List<Deployment> deployments, int applications, Path output) throws Exception {
         Files.createDirectories(output);
         Instant date = Instant.now();
         String loadAtStart = Environment.loadAverage();
@@ -73,8 +87,9 @@ public final class FirstCallMain {
         }
         String report = FirstCallReport.markdown(
                 date, Commit.current(), Environment.describeThisMachine(), loadAtStart, applications, results);
-        Files.writeString(output.resolve("results.md"), report);
-        System.out.println(report);
+        Path written = output.resolve("results.md");
+        Files.writeString(written, report);
+        return written;
     }
 
     /**
