@@ -46,7 +46,13 @@ public class LockLostException extends LockException {
          * distlock.watchdog.max-hold}): renewals stopped, and the lease then ran out in the store, as it does for a
          * holder that died. It bounds how long a holder that hung keeps the key from everyone else.
          */
-        MAX_HOLD_REACHED("it was held for the lock's maximum hold, so renewals stopped and its lease ran out");
+        MAX_HOLD_REACHED("it was held for the lock's maximum hold, so renewals stopped and its lease ran out"),
+        /**
+         * An operator released the key, naming this hold's fencing token ({@link
+         * io.distlock.monitor.InspectableLock#releaseForOperator}), as a way out of a key held by a process that was
+         * stuck: the work under the hold may still have been running.
+         */
+        RELEASED_BY_OPERATOR("an operator released it, naming its fencing token");
 
         private final String description;
 

@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -124,6 +125,23 @@ public final class InMemoryLeaseStore implements LeaseStore {
         }
     }
 
+    /** {@inheritDoc} The holder hears of it at once, through its grant's {@code whenGone} callback. */
+    @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        Grant freed;
+        synchronized (monitor) {
+            Grant current = grants.get(key);
+            if (current == null || current.fencingToken != fencingToken || !current.liveAt(System.nanoTime())) {
+                return false;
+            }
+            grants.remove(key);
+            monitor.notifyAll();
+            freed = current;
+        }
+        freed.gone(LockLostException.Reason.RELEASED_BY_OPERATOR);
+        return true;
+    }
+
     @Override
     public void ping() {
         // Always reachable.
@@ -148,6 +166,10 @@ public final class InMemoryLeaseStore implements LeaseStore {
         private final long fencingToken;
         /** Guarded by {@link #monitor}. */
         private long expiresAtNanos;
+        /** Guarded by {@link #monitor}; null once told, or until registered. */
+        private @Nullable Consumer<LockLostException.Reason> whenGone;
+
+        private LockLostException.@Nullable Reason goneFor;
 
         Grant(
                 String key,
@@ -196,7 +218,10 @@ public final class InMemoryLeaseStore implements LeaseStore {
         @Override
         public Optional<LockLostException.Reason> checkOwned() {
             synchronized (monitor) {
-                return isCurrent(System.nanoTime()) ? Optional.empty() : Optional.of(LockLostException.Reason.KEY_GONE);
+                if (isCurrent(System.nanoTime())) {
+                    return Optional.empty();
+                }
+                return Optional.of(goneFor != null ? goneFor : LockLostException.Reason.KEY_GONE);
             }
         }
 
@@ -209,6 +234,33 @@ public final class InMemoryLeaseStore implements LeaseStore {
                     monitor.notifyAll();
                 }
                 return held;
+            }
+        }
+
+        @Override
+        public void whenGone(Consumer<LockLostException.Reason> gone) {
+            LockLostException.Reason already;
+            synchronized (monitor) {
+                already = goneFor;
+                if (already == null) {
+                    whenGone = gone;
+                }
+            }
+            if (already != null) {
+                gone.accept(already);
+            }
+        }
+
+        /** Tells the holder, once, that an operator freed its key. */
+        void gone(LockLostException.Reason reason) {
+            Consumer<LockLostException.Reason> told;
+            synchronized (monitor) {
+                goneFor = reason;
+                told = whenGone;
+                whenGone = null;
+            }
+            if (told != null) {
+                told.accept(reason);
             }
         }
 

@@ -55,4 +55,25 @@ public interface InspectableLock {
      * @return what the checks found; it never throws for a server that is down, it says so
      */
     BackendState checkBackend();
+
+    /**
+     * Releases a key for an operator, whoever holds it, but only the hold the operator names by its fencing token (as
+     * {@link #keyState(String)}'s store or the holder's {@link #heldLocks()} show it): a hold granted since, with a
+     * larger token, is left alone, so that a release that races with a new grant cannot free the new holder. The
+     * holder's instance is told at once where the store can tell it, and its hold is then lost with {@link
+     * io.distlock.LockLostException.Reason#RELEASED_BY_OPERATOR}; otherwise it finds the key gone at its next renewal,
+     * extension or release. Waiters may take the key at once. It is a way out of a key held by a process that is
+     * stuck but not dead: the work under the lost hold may still be running.
+     *
+     * @param key a key as the application passes it to {@link io.distlock.Lock}
+     * @param fencingToken the fencing token of the hold to release
+     * @return true if that hold held the key and was released; false if the key was free, held under another fencing
+     *     token, or held by readers
+     * @throws IllegalArgumentException if the key is invalid, naming the rule
+     * @throws UnsupportedOperationException if this lock's store cannot release a hold for an operator; by default
+     * @throws io.distlock.LockBackendException if the server did not answer in time
+     */
+    default boolean releaseForOperator(String key, long fencingToken) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " cannot release a key for an operator");
+    }
 }

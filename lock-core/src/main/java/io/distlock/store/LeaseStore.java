@@ -70,6 +70,22 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * Frees the key for an operator if its current grant has this fencing token, and tells that grant's {@link
+     * StoreLease#whenGone(java.util.function.Consumer)} callback {@link
+     * io.distlock.LockLostException.Reason#RELEASED_BY_OPERATOR} where the store can ({@link
+     * io.distlock.monitor.InspectableLock#releaseForOperator}). The default cannot.
+     *
+     * @param key a valid key
+     * @param fencingToken the fencing token of the grant to free
+     * @return true if that grant held the key and was freed
+     * @throws UnsupportedOperationException if the store cannot; by default
+     * @throws LockBackendException if the store could not be asked
+     */
+    default boolean releaseForOperator(String key, long fencingToken) {
+        throw new UnsupportedOperationException(describe() + " cannot release a key for an operator");
+    }
+
+    /**
      * How long {@link StoreLock} waits for the store's answer to one {@link Acquisition#tryTake()}, or to the {@link
      * StoreLease#checkOwned()} of a nested acquisition, before it gives up with {@link LockBackendException}: the bound
      * of {@code acquire}, which has no wait of its own, of every attempt of a longer wait, and of a nested

@@ -79,6 +79,11 @@ final class StoreInspection implements InspectableLock {
     }
 
     @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        return store.releaseForOperator(key, fencingToken);
+    }
+
+    @Override
     public BackendState checkBackend() {
         boolean closed = this.closed.getAsBoolean();
         long start = System.nanoTime();

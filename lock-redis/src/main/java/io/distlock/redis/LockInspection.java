@@ -111,6 +111,24 @@ final class LockInspection implements InspectableLock {
                 held ? reading.since() : null);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One script deletes the key if its fencing counter, which only the key's latest grant set, is the token, and
+     * announces the release on the release channel, where the holder's instance hears it. An instance that misses the
+     * announcement finds the key gone at its next renewal, extension or release. A Redlock cannot: each node has its
+     * own counter.
+     */
+    @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        RedisKeys.validate(key);
+        if (!(commands instanceof SingleNodeCommands single)) {
+            throw new UnsupportedOperationException("a Redlock cannot release a key for an operator: each node has its"
+                    + " own copy and fencing counter");
+        }
+        return single.releaseForOperator(key, keys.lockKey(key), fencingToken).awaitAnswer();
+    }
+
     @Override
     public BackendState checkBackend() {
         long start = System.nanoTime();

@@ -15,6 +15,7 @@ import io.distlock.redis.internal.engine.LockCommands;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.LockSubscriptions;
 import io.distlock.redis.internal.engine.ObserverCalls;
+import io.distlock.redis.internal.engine.OperatorReleases;
 import io.distlock.redis.internal.engine.Releaser;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.fair.FairCommands;
@@ -162,7 +163,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 servers.ownsSubscriptions(),
                 servers.channels(),
                 servers.fair() == null ? null : instanceId,
-                handovers.routing(new OtherInstancesReleases(instanceId, waitingRoom)));
+                handovers.routing(new OperatorReleases(live, new OtherInstancesReleases(instanceId, waitingRoom))));
         FairCommands fair = servers.fair();
         Releaser releaser = new Releaser(
                 commands,

@@ -1,5 +1,6 @@
 package io.distlock.autoconfigure.actuate;
 
+import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
@@ -10,18 +11,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 
 /**
  * The {@code distlock} Actuator endpoint: which locks this instance holds and which keys its threads wait for, and,
- * for one key, how it stands on the server. It only reads: it takes, renews and releases nothing, and never shows an
- * owner token, so what it shows cannot be used to release someone else's lock.
+ * for one key, how it stands on the server and who holds it. It never shows an owner token. Its one write, {@code
+ * DELETE /actuator/distlock/{key}?fencingToken=N}, releases a stuck key for an operator ({@link #release}); it is off
+ * unless {@code management.endpoint.distlock.release.enabled}, and {@link OperatorReleasePolicy} says who may use it.
  *
  * <p>Keys are often built from what users sent, so they are shown as Spring Boot's own endpoints show values ({@code
  * management.endpoint.distlock.show-values} and {@code roles}): to a caller who may not see them, every key and tree
@@ -39,9 +44,12 @@ public class DistributedLockEndpoint {
     /** What a key or tree name is shown as to a caller who may not see it. */
     public static final String MASK = "******";
 
+    private static final Logger log = LoggerFactory.getLogger(DistributedLockEndpoint.class);
+
     private final InspectableLock lock;
     private final Show showValues;
     private final Set<String> roles;
+    private final OperatorReleasePolicy releases;
 
     /**
      * An endpoint that shows this lock, its keys to nobody.
@@ -60,9 +68,24 @@ public class DistributedLockEndpoint {
      * @param roles the roles that may see them with {@link Show#WHEN_AUTHORIZED}; empty for every authenticated user
      */
     public DistributedLockEndpoint(InspectableLock lock, Show showValues, Set<String> roles) {
+        this(lock, showValues, roles, OperatorReleasePolicy.OFF);
+    }
+
+    /**
+     * An endpoint that shows this lock as {@code showValues} and {@code roles} allow, and releases keys for operators
+     * as {@code releases} allows.
+     *
+     * @param lock the lock to show
+     * @param showValues when to show keys and tree names
+     * @param roles the roles that may see them with {@link Show#WHEN_AUTHORIZED}; empty for every authenticated user
+     * @param releases who may release a key
+     */
+    public DistributedLockEndpoint(
+            InspectableLock lock, Show showValues, Set<String> roles, OperatorReleasePolicy releases) {
         this.lock = lock;
         this.showValues = showValues;
         this.roles = Set.copyOf(roles);
+        this.releases = releases;
     }
 
     /**
@@ -123,6 +146,57 @@ public class DistributedLockEndpoint {
                 state.heldByThisInstance(),
                 state.holder(),
                 state.heldSince() == null ? null : state.heldSince().toString());
+    }
+
+    /**
+     * Releases a stuck key for an operator, but only the hold the operator names by its fencing token (from {@code
+     * GET /actuator/distlock} on the holding instance, or the holder's logs): a hold granted since is left alone. The
+     * holder's instance hears that its hold was lost ({@link io.distlock.LockLostException.Reason#RELEASED_BY_OPERATOR})
+     * where the store can tell it, and otherwise at its next renewal; the work under the hold may still be running.
+     * Every use is logged at WARN with the caller's name.
+     *
+     * @param caller who asks: allowed by {@link OperatorReleasePolicy}, and allowed to see keys
+     * @param key the key, as the application passes it to {@link io.distlock.Lock}
+     * @param fencingToken the fencing token of the hold to release
+     * @return whether that hold was released
+     * @throws InvalidEndpointRequestException if releasing is off or the caller may not, the key is invalid, or the
+     *     store cannot release for an operator (Actuator answers 400)
+     * @throws io.distlock.LockBackendException if the server did not answer in time
+     */
+    @DeleteOperation
+    public ReleaseDescriptor release(SecurityContext caller, @Selector String key, long fencingToken) {
+        String refusal = releases.refusal(caller);
+        if (refusal == null && !showValues.isShown(caller, roles)) {
+            refusal = "keys are not shown to this caller, so none is released; see"
+                    + " management.endpoint.distlock.show-values and management.endpoint.distlock.roles";
+        }
+        if (refusal != null) {
+            throw new InvalidEndpointRequestException(refusal, refusal);
+        }
+        boolean released;
+        try {
+            released = lock.releaseForOperator(key, fencingToken);
+        } catch (IllegalArgumentException e) {
+            throw invalid(Objects.requireNonNullElse(e.getMessage(), "invalid key"), e);
+        } catch (UnsupportedOperationException e) {
+            throw invalid(Objects.requireNonNullElse(e.getMessage(), "this lock cannot release a key"), e);
+        }
+        String operator = OperatorReleasePolicy.operator(caller);
+        if (released) {
+            log.warn(
+                    "distlock: {} released lock '{}', held under fencing token {}; its holder loses it",
+                    operator,
+                    PrintableText.of(key),
+                    fencingToken);
+        } else {
+            log.warn(
+                    "distlock: {} asked to release lock '{}' under fencing token {}; nothing was released, as no hold"
+                            + " with that token holds it",
+                    operator,
+                    PrintableText.of(key),
+                    fencingToken);
+        }
+        return new ReleaseDescriptor(key, fencingToken, released);
     }
 
     // The reason is what Actuator answers the request with; the message, what a log shows.
@@ -193,6 +267,15 @@ public class DistributedLockEndpoint {
                     hold.handles());
         }
     }
+
+    /**
+     * What an operator's release did.
+     *
+     * @param key the key
+     * @param fencingToken the fencing token the operator named
+     * @param released whether the hold with that token held the key and was released
+     */
+    public record ReleaseDescriptor(String key, long fencingToken, boolean released) implements OperationResponseBody {}
 
     /**
      * How one key stands on the server.

@@ -10,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration of the {@link DistributedLockEndpoint}, on Spring Boot 3.5 and 4 alike: when the application has
@@ -25,9 +26,16 @@ import org.springframework.context.annotation.Bean;
 @EnableConfigurationProperties(DistributedLockEndpointProperties.class)
 public final class DistributedLockEndpointAutoConfiguration {
 
+    /** A class of Spring Security's core, whose presence means that something can check who calls the endpoint. */
+    private static final String SPRING_SECURITY = "org.springframework.security.core.context.SecurityContextHolder";
+
     @Bean
     @ConditionalOnMissingBean
     DistributedLockEndpoint distlockEndpoint(InspectableLock lock, DistributedLockEndpointProperties properties) {
-        return new DistributedLockEndpoint(lock, properties.getShowValues(), properties.getRoles());
+        OperatorReleasePolicy releases = new OperatorReleasePolicy(
+                properties.getRelease().isEnabled(),
+                ClassUtils.isPresent(SPRING_SECURITY, DistributedLockEndpointAutoConfiguration.class.getClassLoader()),
+                properties.getRelease().isWithoutSecurity());
+        return new DistributedLockEndpoint(lock, properties.getShowValues(), properties.getRoles(), releases);
     }
 }

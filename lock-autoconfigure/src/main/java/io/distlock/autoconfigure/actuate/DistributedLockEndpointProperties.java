@@ -22,6 +22,8 @@ public class DistributedLockEndpointProperties {
     /** Roles that may see keys when show-values is when-authorized; empty means every authenticated user. */
     private Set<String> roles = new HashSet<>();
 
+    private final Release release = new Release();
+
     public Show getShowValues() {
         return showValues;
     }
@@ -36,5 +38,41 @@ public class DistributedLockEndpointProperties {
 
     public void setRoles(Set<String> roles) {
         this.roles = roles;
+    }
+
+    public Release getRelease() {
+        return release;
+    }
+
+    /** DELETE /actuator/distlock/{key}?fencingToken=N, which releases a stuck key for an operator. */
+    public static class Release {
+
+        /**
+         * Whether operators may release a key through the endpoint, naming the fencing token of the hold to release;
+         * every use is logged at WARN with the caller's name.
+         */
+        private boolean enabled;
+
+        /**
+         * Whether to allow releasing where Spring Security is absent, so that nothing checks who calls; without it,
+         * releasing fails closed there.
+         */
+        private boolean withoutSecurity;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public boolean isWithoutSecurity() {
+            return withoutSecurity;
+        }
+
+        public void setWithoutSecurity(boolean withoutSecurity) {
+            this.withoutSecurity = withoutSecurity;
+        }
     }
 }

@@ -50,4 +50,9 @@ public abstract class InspectedLock implements InspectableLock {
     public BackendState checkBackend() {
         return inspection.checkBackend();
     }
+
+    @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        return inspection.releaseForOperator(key, fencingToken);
+    }
 }

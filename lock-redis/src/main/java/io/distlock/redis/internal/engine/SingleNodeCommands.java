@@ -5,6 +5,7 @@ import io.distlock.redis.internal.scripts.LockScripts;
 import io.distlock.redis.internal.scripts.ReadScripts;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
+import io.distlock.redis.internal.scripts.ReleaseIds;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
@@ -237,6 +238,21 @@ public final class SingleNodeCommands implements LockCommands {
 
     private static String text(Object value) {
         return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
+    }
+
+    /**
+     * Releases the key for an operator if its hold has this fencing token, and announces it so that the holder's
+     * instance reports the hold lost ({@link LockScripts#OPERATOR_RELEASE}).
+     */
+    public ScriptCall<Boolean> releaseForOperator(String key, String lockKey, long fencingToken) {
+        ReleaseChannels.Route route = channels.route(lockKey);
+        return runner.run(
+                key,
+                "release for an operator",
+                route.script(LockScripts.OPERATOR_RELEASE, LockScripts.OPERATOR_RELEASE_SHARDED),
+                List.of(lockKey, RedisKeys.fenceKey(lockKey)),
+                List.of(Long.toString(fencingToken), route.channel(), ReleaseIds.OPERATOR),
+                value -> number(value) == 1);
     }
 
     @Override

@@ -193,6 +193,34 @@ public final class LockScripts {
     public static final RedisScript<Long> RELEASE_SHARDED = script(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
+     * KEYS: lock, fencing counter. ARGV: fencing token, release channel, the announcement's sender ({@link
+     * ReleaseIds#OPERATOR}). For an operator: deletes the key if a single owner holds it under that fencing token (the
+     * counter's value, which only the key's latest grant set) and announces the release as {@code <sender><fencing
+     * token>|<lock key>}, so that the holder's instance learns its hold is lost and every waiter looks again. Returns
+     * 1 if deleted, 0 otherwise: the key free, reserved, held by readers or under another token.
+     */
+    private static final String OPERATOR_RELEASE_TEXT = """
+            if redis.call('type', KEYS[1]).ok ~= 'string' then
+              return 0
+            end
+            if string.sub(redis.call('get', KEYS[1]), 1, 1) == '~' then
+              return 0
+            end
+            if redis.call('get', KEYS[2]) ~= ARGV[1] then
+              return 0
+            end
+            redis.call('del', KEYS[1])
+            redis.call('publish', ARGV[2], ARGV[3] .. ARGV[1] .. '|' .. KEYS[1])
+            return 1
+            """;
+
+    public static final RedisScript<Long> OPERATOR_RELEASE = script(OPERATOR_RELEASE_TEXT);
+
+    /** {@link #OPERATOR_RELEASE} announcing with {@code SPUBLISH} on a sharded release channel. */
+    public static final RedisScript<Long> OPERATOR_RELEASE_SHARDED =
+            script(ReleaseChannels.shardedText(OPERATOR_RELEASE_TEXT));
+
+    /**
      * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's
      * id, its instance name. Hands a held lock straight to a waiter of the same instance, so the key never looks free
      * in between; keeps the mark of other instances' waiters and drops the instance's own. Returns the receiver's

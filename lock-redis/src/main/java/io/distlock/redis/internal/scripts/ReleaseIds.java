@@ -9,6 +9,13 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 public final class ReleaseIds {
 
+    /**
+     * The sender of an operator's release ({@link LockScripts#OPERATOR_RELEASE}), in the place of an instance id: as
+     * long as one ({@link OwnerTokens#newInstanceId()}), and never one, since ids are URL-safe Base64, without {@code
+     * ~}. Its release id is the fencing token of the hold it ended.
+     */
+    public static final String OPERATOR = "~operator~~~";
+
     private static final int SPLIT_VOTE_RETRY_MAX_MILLIS = 20;
     private static final String SPLIT_RELEASE = "s";
 
