@@ -11,8 +11,7 @@ import java.util.concurrent.CompletionStage;
  * store (for {@code RedisLock}, the same Redis and key prefix).
  *
  * <p>Each successful acquisition returns a {@link LockHandle} with a {@link Lease}, so a crashed holder never blocks
- * others for longer than its lease. Methods without a lease argument use an {@linkplain Lease#renewed() auto-renewed
- * lease}.
+ * others for longer than its lease; without a lease argument, the lease is {@linkplain Lease#renewed() auto-renewed}.
  *
  * <h2>Waiting</h2>
  * {@code tryAcquire} without a wait returns at once; with a wait it keeps trying until the wait ends and then returns
@@ -231,9 +230,7 @@ public interface Lock {
      * @param <X> the work's checked exception
      * @return the work's result
      * @throws X the work's own exception
-     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run. Where the
-     *     store keeps holders' names, it names who held the key when the wait ended ({@link
-     *     LockNotAcquiredException#holder()})
+     * @throws LockNotAcquiredException if the lock stayed held for the whole wait; the work did not run
      * @throws LockLostException if the lock was lost before the work finished: a {@link LockLostAfterCommitException}
      *     if a transaction inside the work had committed by then, since the work must not simply be retried
      * @throws InterruptedException if interrupted while waiting for the lock; the work did not run

@@ -179,41 +179,10 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
      */
     @Override
     public void afterPropertiesSet() {
-        if (keyPrefix == null || keyPrefix.isBlank() || keyPrefix.contains("{") || keyPrefix.contains("}")) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "distlock.key-prefix", keyPrefix, "must not be blank and must not contain '{' or '}'");
-        }
-        if (instanceName != null) {
-            try {
-                InstanceNames.check(instanceName);
-            } catch (IllegalArgumentException e) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.instance-name",
-                        instanceName,
-                        "must be 1 to " + InstanceNames.MAX_LENGTH
-                                + " printable characters, not blank, without '+' or '*'; unset means"
-                                + " spring.application.name@host");
-            }
-        }
-        if (defaultWait == null || defaultWait.isNegative()) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "distlock.default-wait", defaultWait, "must be zero (try once) or positive");
-        }
-        if (defaultLease != null && !isValidLease(defaultLease, Duration.ofMillis(1))) {
-            throw new InvalidConfigurationPropertyValueException(
-                    "distlock.default-lease",
-                    defaultLease,
-                    "must be from 1ms to " + Lease.MAX_FIXED.toDays() + "d, or unset for an auto-renewed lease");
-        }
-        if (onLost == null || onLost == OnLockLost.DEFAULT) {
-            throw new InvalidConfigurationPropertyValueException("distlock.on-lost", onLost, "must be THROW or LOG");
-        }
-        watchdog.validate();
-        shutdown.validate();
-        metrics.validate();
+        DistributedLockPropertyChecks.check(this);
     }
 
-    private static boolean isValidLease(Duration lease, Duration minimum) {
+    static boolean isValidLease(Duration lease, Duration minimum) {
         return lease.compareTo(minimum) >= 0 && lease.compareTo(Lease.MAX_FIXED) <= 0;
     }
 
@@ -264,26 +233,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
         public Duration effectiveRenewInterval() {
             return renewInterval != null ? renewInterval : lease.dividedBy(3);
         }
-
-        void validate() {
-            if (lease == null || !isValidLease(lease, Duration.ofMillis(100))) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.watchdog.lease", lease, "must be from 100ms to " + Lease.MAX_FIXED.toDays() + "d");
-            }
-            if (renewInterval != null
-                    && (renewInterval.isZero() || renewInterval.isNegative() || renewInterval.compareTo(lease) >= 0)) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.watchdog.renew-interval",
-                        renewInterval,
-                        "must be positive and shorter than distlock.watchdog.lease (" + lease + ")");
-            }
-            if (maxHold != null && maxHold.compareTo(lease) <= 0) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.watchdog.max-hold",
-                        maxHold,
-                        "must be longer than distlock.watchdog.lease (" + lease + "), or unset for no maximum");
-            }
-        }
     }
 
     /** Closing the lock when the application shuts down. */
@@ -298,13 +247,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
 
         public void setGracePeriod(Duration gracePeriod) {
             this.gracePeriod = gracePeriod;
-        }
-
-        void validate() {
-            if (gracePeriod == null || gracePeriod.isNegative()) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.shutdown.grace-period", gracePeriod, "must be zero (do not wait) or positive");
-            }
         }
     }
 
@@ -411,21 +353,6 @@ public class DistributedLockProperties implements InitializingBean, EnvironmentA
 
         public void setKeyGroupPrefixes(List<String> keyGroupPrefixes) {
             this.keyGroupPrefixes = keyGroupPrefixes;
-        }
-
-        void validate() {
-            if (maxGroups < 1) {
-                throw new InvalidConfigurationPropertyValueException(
-                        "distlock.metrics.max-groups", maxGroups, "must be at least 1");
-            }
-            for (String prefix : keyGroupPrefixes) {
-                if (prefix == null || prefix.isBlank()) {
-                    throw new InvalidConfigurationPropertyValueException(
-                            "distlock.metrics.key-group-prefixes",
-                            keyGroupPrefixes,
-                            "must list non-blank key prefixes, such as jobs:");
-                }
-            }
         }
     }
 

@@ -4,8 +4,6 @@ import io.distlock.spi.InstanceNames;
 import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
@@ -162,36 +160,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
      */
     @Override
     public Optional<LeaseReading> readLease(String key) {
-        String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        List<String> queue = Queue.read(this, key, parent);
-        if (queue.isEmpty()) {
-            return Optional.empty();
-        }
-        CuratorEvent answer = calls.await(
-                key,
-                "reading the holder",
-                cb -> client.getData().inBackground(cb).forPath(ZKPaths.makePath(parent, queue.get(0))));
-        switch (Calls.code(answer)) {
-            case OK -> {}
-            case NONODE -> {
-                return Optional.empty();
-            }
-            default -> throw Calls.failure(key, "reading the holder", answer);
-        }
-        LeaseData holder = LeaseData.parse(answer.getData());
-        if (holder == null || !holder.granted()) {
-            return Optional.empty();
-        }
-        long mtime = answer.getStat().getMtime();
-        long left = mtime + holder.leaseMillis() - clock.read(key).serverMillis();
-        if (left <= 0) {
-            return Optional.empty();
-        }
-        Duration remaining = Duration.ofMillis(left);
-        return Optional.of(
-                holder.holder() == null
-                        ? new LeaseReading(remaining, null, null)
-                        : new LeaseReading(remaining, holder.holder(), Instant.ofEpochMilli(holder.grantedAt(mtime))));
+        return HolderNodes.read(this, key, ZKPaths.makePath(basePath, KeyNodes.nodeName(key)));
     }
 
     /**

@@ -5,7 +5,7 @@ import io.distlock.redis.internal.pubsub.ReleaseListener;
 import io.distlock.redis.internal.scripts.ReleaseIds;
 
 /**
- * Hears the releases an operator made ({@link io.distlock.redis.internal.scripts.LockScripts#OPERATOR_RELEASE}) and
+ * Hears the releases an operator made ({@link io.distlock.redis.internal.scripts.OperatorScripts#OPERATOR_RELEASE}) and
  * reports this instance's hold they ended lost, with {@link Reason#RELEASED_BY_OPERATOR}; every announcement then goes
  * on to the waiters' listener, which wakes the waiters of an operator's release like any other.
  */

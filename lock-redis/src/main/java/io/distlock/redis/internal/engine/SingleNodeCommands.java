@@ -1,7 +1,9 @@
 package io.distlock.redis.internal.engine;
 
 import io.distlock.redis.internal.scripts.InspectionScripts;
+import io.distlock.redis.internal.scripts.KeysTogetherScripts;
 import io.distlock.redis.internal.scripts.LockScripts;
+import io.distlock.redis.internal.scripts.OperatorScripts;
 import io.distlock.redis.internal.scripts.ReadScripts;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
@@ -127,7 +129,7 @@ public final class SingleNodeCommands implements LockCommands {
     record TakenTogether(List<Long> fencingTokens, int busyIndex) {}
 
     /**
-     * Tries once to take every key or none, in one script ({@link LockScripts#ACQUIRE_ALL}); the lock keys must share a
+     * Tries once to take every key or none, in one script ({@link KeysTogetherScripts.ACQUIRE_ALL}); the lock keys must share a
      * cluster slot.
      */
     ScriptCall<TakenTogether> acquireAll(
@@ -142,23 +144,26 @@ public final class SingleNodeCommands implements LockCommands {
         args.add(instanceId);
         args.add(instanceName);
         args.addAll(tokens);
-        return runner.run(String.join(", ", keys), "acquire", LockScripts.ACQUIRE_ALL, scriptKeys, args, answer -> {
-            if (!(answer instanceof List<?> values) || values.isEmpty()) {
-                throw new IllegalStateException("acquiring " + keys.size() + " keys at once answered " + answer);
-            }
-            long first = number(values.get(0));
-            if (first > 0) {
-                return new TakenTogether(List.of(), (int) first - 1);
-            }
-            if (values.size() != keys.size() + 1) {
-                throw new IllegalStateException("acquiring " + keys.size() + " keys at once answered " + answer);
-            }
-            return new TakenTogether(
-                    values.subList(1, values.size()).stream()
-                            .map(SingleNodeCommands::number)
-                            .toList(),
-                    -1);
-        });
+        return runner.run(
+                String.join(", ", keys), "acquire", KeysTogetherScripts.ACQUIRE_ALL, scriptKeys, args, answer -> {
+                    if (!(answer instanceof List<?> values) || values.isEmpty()) {
+                        throw new IllegalStateException(
+                                "acquiring " + keys.size() + " keys at once answered " + answer);
+                    }
+                    long first = number(values.get(0));
+                    if (first > 0) {
+                        return new TakenTogether(List.of(), (int) first - 1);
+                    }
+                    if (values.size() != keys.size() + 1) {
+                        throw new IllegalStateException(
+                                "acquiring " + keys.size() + " keys at once answered " + answer);
+                    }
+                    return new TakenTogether(
+                            values.subList(1, values.size()).stream()
+                                    .map(SingleNodeCommands::number)
+                                    .toList(),
+                            -1);
+                });
     }
 
     /**
@@ -242,14 +247,14 @@ public final class SingleNodeCommands implements LockCommands {
 
     /**
      * Releases the key for an operator if its hold has this fencing token, and announces it so that the holder's
-     * instance reports the hold lost ({@link LockScripts#OPERATOR_RELEASE}).
+     * instance reports the hold lost ({@link OperatorScripts#OPERATOR_RELEASE}).
      */
     public ScriptCall<Boolean> releaseForOperator(String key, String lockKey, long fencingToken) {
         ReleaseChannels.Route route = channels.route(lockKey);
         return runner.run(
                 key,
                 "release for an operator",
-                route.script(LockScripts.OPERATOR_RELEASE, LockScripts.OPERATOR_RELEASE_SHARDED),
+                route.script(OperatorScripts.OPERATOR_RELEASE, OperatorScripts.OPERATOR_RELEASE_SHARDED),
                 List.of(lockKey, RedisKeys.fenceKey(lockKey)),
                 List.of(Long.toString(fencingToken), route.channel(), ReleaseIds.OPERATOR),
                 value -> number(value) == 1);

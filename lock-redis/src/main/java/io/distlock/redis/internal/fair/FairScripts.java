@@ -1,6 +1,6 @@
 package io.distlock.redis.internal.fair;
 
-import io.distlock.redis.internal.scripts.LockScripts;
+import io.distlock.redis.internal.scripts.HolderFunctions;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import java.util.List;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
@@ -42,7 +42,7 @@ public final class FairScripts {
      * that the lock is free, on the release channel (ARGV[1] without its final colon) as a plain release does, when
      * another instance's waiters marked it.
      */
-    private static final String PRELUDE = LockScripts.HOLDER_FUNCTIONS + """
+    private static final String PRELUDE = HolderFunctions.LUA + """
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -104,7 +104,7 @@ public final class FairScripts {
 
     /**
      * ARGV: handover channel prefix, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the
-     * queue (else 0), the instance name the lock's value names as its holder ({@link LockScripts#HOLDER_FUNCTIONS}). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
+     * queue (else 0), the instance name the lock's value names as its holder ({@link HolderFunctions.LUA}). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
      * queues the ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token
      * is extended to the full lease. A free lock with other waiters ahead is handed to the first of them. Returns
      * {@code {fencing token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.

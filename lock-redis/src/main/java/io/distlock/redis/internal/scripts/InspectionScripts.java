@@ -14,12 +14,12 @@ public final class InspectionScripts {
      * KEYS: lock. Returns {@code {-2}} if the key holds no lock: absent, or reserved for a moment for other instances'
      * waiters ({@code ~<instance id>}, see {@link LockScripts#RELEASE}). Otherwise {@code {pttl, since, holder, now}}:
      * its PTTL in ms (-1 if it has no expiry), when the holder took it and the holder's instance name as the
-     * acquisition wrote them ({@link LockScripts#HOLDER_FUNCTIONS}; both empty where the value names no holder, as for
+     * acquisition wrote them ({@link HolderFunctions.LUA}; both empty where the value names no holder, as for
      * readers, whose hash counts as held), and Redis's time in ms. The owner token never leaves the server.
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static final RedisScript<List<Object>> KEY_STATE =
-            new DefaultRedisScript(LockScripts.HOLDER_FUNCTIONS + """
+            new DefaultRedisScript(HolderFunctions.LUA + """
             local kind = redis.call('type', KEYS[1]).ok
             if kind == 'none' then
               return {-2}

@@ -8,7 +8,7 @@ import org.springframework.data.redis.core.script.RedisScript;
  * The Lua scripts behind every lock operation, each built once and run by its SHA.
  *
  * <p>A lock is a string key whose value is the owner token followed by who holds it and since when ({@link
- * #HOLDER_FUNCTIONS}), with the lease as its PTTL. Every script compares the owner token before acting, so a holder
+ * HolderFunctions}), with the lease as its PTTL. Every script compares the owner token before acting, so a holder
  * whose lease ran out can never touch the next owner's key. Tokens of one kind all have the same length and never
  * contain {@code +}, {@code *} or {@code #}, so a script finds the owner as the value's prefix.
  *
@@ -32,28 +32,8 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 public final class LockScripts {
 
-    /**
-     * Lua functions for the holder's part of a value: {@code heldBy(name)} is what an acquisition writes after the owner
-     * token ({@code #}, Redis's time in ms in 13 digits, {@code #}, the holder's instance name), and {@code
-     * splitMark(value)} splits a value into its owner (token and holder's part) and its mark ({@code +<instance id>},
-     * {@code *} or empty). Neither tokens, nor the time, nor instance names contain {@code +} or {@code *}.
-     */
-    public static final String HOLDER_FUNCTIONS = """
-            local function heldBy(name)
-              local clock = redis.call('time')
-              return '#' .. clock[1] .. string.format('%03d', math.floor(tonumber(clock[2]) / 1000)) .. '#' .. name
-            end
-            local function splitMark(value)
-              local at = string.find(value, '[%+%*]')
-              if at then
-                return string.sub(value, 1, at - 1), string.sub(value, at)
-              end
-              return value, ''
-            end
-            """;
-
     /** The text of {@link #ACQUIRE}, which {@link #ACQUIRE_NAMING_HOLDER} runs too. */
-    private static final String ACQUIRE_TEXT = HOLDER_FUNCTIONS + """
+    private static final String ACQUIRE_TEXT = HolderFunctions.LUA + """
             local held = ARGV[1] .. heldBy(ARGV[5])
             if redis.call('set', KEYS[1], held, 'nx', 'px', ARGV[2]) then
               return redis.call('incr', KEYS[2])
@@ -91,7 +71,7 @@ public final class LockScripts {
     /**
      * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
      * caller's instance id, the caller's instance name. Takes the key if it is free (writing the token, the time and
-     * the name, see {@link #HOLDER_FUNCTIONS}), or reserved by another instance for its waiters' turn ({@code
+     * the name, see {@link HolderFunctions}), or reserved by another instance for its waiters' turn ({@code
      * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
      * holder's PTTL (so a holder without expiry gives 0). Readers holding the key count as the holder, and a caller
      * that will wait marks them so that new readers yield.
@@ -133,7 +113,7 @@ public final class LockScripts {
      * deleted, 2 if reserved, 3 if a reader left and other readers still hold the key, 0 if the key was gone, -1 if
      * another owner holds it.
      */
-    private static final String RELEASE_TEXT = HOLDER_FUNCTIONS + """
+    private static final String RELEASE_TEXT = HolderFunctions.LUA + """
             if redis.call('type', KEYS[1]).ok == 'hash' then
               local clock = redis.call('time')
               local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -193,40 +173,12 @@ public final class LockScripts {
     public static final RedisScript<Long> RELEASE_SHARDED = script(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
-     * KEYS: lock, fencing counter. ARGV: fencing token, release channel, the announcement's sender ({@link
-     * ReleaseIds#OPERATOR}). For an operator: deletes the key if a single owner holds it under that fencing token (the
-     * counter's value, which only the key's latest grant set) and announces the release as {@code <sender><fencing
-     * token>|<lock key>}, so that the holder's instance learns its hold is lost and every waiter looks again. Returns
-     * 1 if deleted, 0 otherwise: the key free, reserved, held by readers or under another token.
-     */
-    private static final String OPERATOR_RELEASE_TEXT = """
-            if redis.call('type', KEYS[1]).ok ~= 'string' then
-              return 0
-            end
-            if string.sub(redis.call('get', KEYS[1]), 1, 1) == '~' then
-              return 0
-            end
-            if redis.call('get', KEYS[2]) ~= ARGV[1] then
-              return 0
-            end
-            redis.call('del', KEYS[1])
-            redis.call('publish', ARGV[2], ARGV[3] .. ARGV[1] .. '|' .. KEYS[1])
-            return 1
-            """;
-
-    public static final RedisScript<Long> OPERATOR_RELEASE = script(OPERATOR_RELEASE_TEXT);
-
-    /** {@link #OPERATOR_RELEASE} announcing with {@code SPUBLISH} on a sharded release channel. */
-    public static final RedisScript<Long> OPERATOR_RELEASE_SHARDED =
-            script(ReleaseChannels.shardedText(OPERATOR_RELEASE_TEXT));
-
-    /**
      * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's
      * id, its instance name. Hands a held lock straight to a waiter of the same instance, so the key never looks free
      * in between; keeps the mark of other instances' waiters and drops the instance's own. Returns the receiver's
      * fencing token times two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
      */
-    public static final RedisScript<Long> HAND_OVER = script(HOLDER_FUNCTIONS + """
+    public static final RedisScript<Long> HAND_OVER = script(HolderFunctions.LUA + """
             if redis.call('type', KEYS[1]).ok == 'hash' then
               return -1
             end
@@ -404,36 +356,6 @@ public final class LockScripts {
               end
             end
             return result
-            """);
-
-    /**
-     * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
-     * instance id, its instance name, then one token per key. Takes every key or none: only if each is free or
-     * reserved by another instance for its waiters' turn, as {@link #ACQUIRE} would take it. Returns {@code {0,
-     * fencing token of each key...}} when taken, else {@code {n}}, the position (from 1) of the first key held. Marks
-     * nothing: the caller does not wait here.
-     */
-    public static final RedisScript<List<Long>> ACQUIRE_ALL = listScript(HOLDER_FUNCTIONS + """
-            local locks = #KEYS / 2
-            for n = 1, locks do
-              local lock = KEYS[2 * n - 1]
-              local kind = redis.call('type', lock).ok
-              if kind == 'string' then
-                local holder = redis.call('get', lock)
-                if string.sub(holder, 1, 1) ~= '~' or string.sub(holder, 2) == ARGV[2] then
-                  return {n}
-                end
-              elseif kind ~= 'none' then
-                return {n}
-              end
-            end
-            local answer = {0}
-            local held = heldBy(ARGV[3])
-            for n = 1, locks do
-              redis.call('set', KEYS[2 * n - 1], ARGV[3 + n] .. held, 'px', ARGV[1])
-              answer[n + 1] = redis.call('incr', KEYS[2 * n])
-            end
-            return answer
             """);
 
     private LockScripts() {}

@@ -18,7 +18,7 @@ public final class ReadScripts {
      * announced) or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on
      * success; otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
      */
-    public static final RedisScript<Long> ACQUIRE = script(LockScripts.HOLDER_FUNCTIONS + """
+    public static final RedisScript<Long> ACQUIRE = script(HolderFunctions.LUA + """
             local kind = redis.call('type', KEYS[1]).ok
             if kind == 'string' then
               local holder = redis.call('get', KEYS[1])

@@ -10,7 +10,7 @@ import java.util.concurrent.ThreadLocalRandom;
 public final class ReleaseIds {
 
     /**
-     * The sender of an operator's release ({@link LockScripts#OPERATOR_RELEASE}), in the place of an instance id: as
+     * The sender of an operator's release ({@link OperatorScripts#OPERATOR_RELEASE}), in the place of an instance id: as
      * long as one ({@link OwnerTokens#newInstanceId()}), and never one, since ids are URL-safe Base64, without {@code
      * ~}. Its release id is the fencing token of the hold it ended.
      */
