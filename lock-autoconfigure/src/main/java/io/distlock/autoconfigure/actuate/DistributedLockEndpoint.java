@@ -151,9 +151,9 @@ public class DistributedLockEndpoint {
     /**
      * Releases a stuck key for an operator, but only the hold the operator names by its fencing token (from {@code
      * GET /actuator/distlock} on the holding instance, or the holder's logs): a hold granted since is left alone. The
-     * holder's instance hears that its hold was lost ({@link io.distlock.LockLostException.Reason#RELEASED_BY_OPERATOR})
-     * where the store can tell it, and otherwise at its next renewal; the work under the hold may still be running.
-     * Every use is logged at WARN with the caller's name.
+     * holder's instance hears that its hold was lost ({@link
+     * io.distlock.LockLostException.Reason#RELEASED_BY_OPERATOR}) where the store can tell it, and otherwise at its
+     * next renewal; the work under the hold may still be running. Every use is logged at WARN with the caller's name.
      *
      * @param caller who asks: allowed by {@link OperatorReleasePolicy}, and allowed to see keys
      * @param key the key, as the application passes it to {@link io.distlock.Lock}

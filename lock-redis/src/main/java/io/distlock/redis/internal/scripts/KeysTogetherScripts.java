@@ -10,9 +10,9 @@ public final class KeysTogetherScripts {
     /**
      * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
      * instance id, its instance name, then one token per key. Takes every key or none: only if each is free or
-     * reserved by another instance for its waiters' turn, as {@link LockScripts#ACQUIRE} would take it. Returns {@code {0,
-     * fencing token of each key...}} when taken, else {@code {n}}, the position (from 1) of the first key held. Marks
-     * nothing: the caller does not wait here.
+     * reserved by another instance for its waiters' turn, as {@link LockScripts#ACQUIRE} would take it. Returns {@code
+     * {0, fencing token of each key...}} when taken, else {@code {n}}, the position (from 1) of the first key held.
+     * Marks nothing: the caller does not wait here.
      */
     public static final RedisScript<List<Long>> ACQUIRE_ALL = listScript(HolderFunctions.LUA + """
             local locks = #KEYS / 2
