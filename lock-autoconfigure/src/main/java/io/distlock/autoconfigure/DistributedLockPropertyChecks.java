@@ -40,9 +40,7 @@ final class DistributedLockPropertyChecks {
                 throw new InvalidConfigurationPropertyValueException(
                         "distlock.instance-name",
                         instanceName,
-                        "must be 1 to " + InstanceNames.MAX_LENGTH
-                                + " printable characters, not blank, without '+' or '*'; unset means"
-                                + " spring.application.name@host");
+                        "must be " + InstanceNames.ALLOWED + "; unset means spring.application.name@host");
             }
         }
         Duration defaultWait = properties.getDefaultWait();

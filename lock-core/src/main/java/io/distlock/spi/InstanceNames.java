@@ -16,6 +16,9 @@ public final class InstanceNames {
     /** The longest name a store keeps. */
     public static final int MAX_LENGTH = 100;
 
+    /** What a name may be, as the messages that refuse one say it. */
+    public static final String ALLOWED = "1 to " + MAX_LENGTH + " printable characters, not blank, without '+' or '*'";
+
     private InstanceNames() {}
 
     /**
@@ -48,8 +51,7 @@ public final class InstanceNames {
                 || name.isBlank()
                 || name.length() > MAX_LENGTH
                 || !clean(name).equals(name)) {
-            throw new IllegalArgumentException("instance name must be 1 to " + MAX_LENGTH
-                    + " printable characters, not blank, without '+' or '*', but was "
+            throw new IllegalArgumentException("instance name must be " + ALLOWED + ", but was "
                     + (name == null
                             ? "null"
                             : "\"" + PrintableText.of(name) + "\" (" + name.length() + " characters)"));

@@ -6,6 +6,7 @@ import io.distlock.redis.internal.scripts.LockScripts;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -197,6 +198,11 @@ public interface LockCommands {
         return answer >= 0
                 ? new Status(Ownership.OWNED, answer)
                 : new Status(answer == -1 ? Ownership.OTHER_OWNER : Ownership.GONE, 0);
+    }
+
+    /** A script's text answer, which Lettuce may give as bytes. */
+    public static String text(Object answer) {
+        return answer instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(answer);
     }
 
     /** A script's numeric answer. */

@@ -11,7 +11,6 @@ import io.distlock.redis.internal.scripts.ReleaseIds;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -228,21 +227,17 @@ public final class SingleNodeCommands implements LockCommands {
                 throw new IllegalStateException("expected a list from the inspection script, got " + answer);
             }
             long remaining = number(values.get(0));
-            if (values.size() < 4 || text(values.get(2)).isEmpty()) {
+            if (values.size() < 4 || LockCommands.text(values.get(2)).isEmpty()) {
                 return new KeyReading(remaining, null, null);
             }
-            String since = text(values.get(1));
+            String since = LockCommands.text(values.get(1));
             return new KeyReading(
                     remaining,
-                    text(values.get(2)),
+                    LockCommands.text(values.get(2)),
                     since.chars().allMatch(Character::isDigit) && !since.isEmpty()
                             ? Instant.ofEpochMilli(Long.parseLong(since))
                             : null);
         });
-    }
-
-    private static String text(Object value) {
-        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(value);
     }
 
     /**

@@ -1,12 +1,12 @@
 package io.distlock.redis.internal.fair;
 
+import io.distlock.redis.internal.engine.LockCommands;
 import io.distlock.redis.internal.engine.LockCommands.Ownership;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -120,7 +120,7 @@ public final class FairCommands {
      */
     private Object handedOver(String lockKey, Object value) {
         List<?> answer = (List<?>) value;
-        String ticket = text(answer.get(1));
+        String ticket = LockCommands.text(answer.get(1));
         if (!ticket.isEmpty()) {
             handovers.deliver(
                     ticket,
@@ -134,10 +134,6 @@ public final class FairCommands {
     /** The prefix of every instance's handover channel on the route, which the scripts take as ARGV[1]. */
     private static String handoverChannels(ReleaseChannels.Route route) {
         return ReleaseChannels.handoverChannel(route.channel(), "");
-    }
-
-    private static String text(Object value) {
-        return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : value.toString();
     }
 
     private static List<String> keys(String lockKey) {
