@@ -350,6 +350,22 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.redis.replica-ack.replicas with value '1' is invalid: must be 0 when"
                                 + " distlock.redlock.nodes are configured"),
+                row(
+                        "expiring fencing counters with a Redlock",
+                        () -> startWithRedlock(3, "distlock.redis.delete-counters-unused-for=1d"),
+                        IllegalStateException.class,
+                        "distlock.redis.delete-counters-unused-for with value 'PT24H' is invalid: must be unset when"
+                                + " distlock.redlock.nodes are configured"),
+                row(
+                        "fencing counters that expire within a second",
+                        () -> startWith("distlock.redis.delete-counters-unused-for=500ms"),
+                        IllegalStateException.class,
+                        "distlock.redis.delete-counters-unused-for with value 'PT0.5S' is invalid: must be at least 1s"),
+                row(
+                        "lock table rows deleted within a second",
+                        () -> startWith("distlock.jdbc.delete-rows-unused-for=500ms"),
+                        IllegalStateException.class,
+                        "distlock.jdbc.delete-rows-unused-for"),
                 row("key with braces", () -> lockAndRelease("{a}b}{"), null, null),
                 row("key with spaces", () -> lockAndRelease("stock of apples"), null, null),
                 row("unicode key", () -> lockAndRelease("склад:りんご:🍎"), null, null),

@@ -23,6 +23,13 @@ final class Connections {
         T call() throws SQLException;
     }
 
+    /**
+     * How often work runs in all when the database ends it as the victim of a deadlock. A victim's transaction is rolled
+     * back whole, so it had no effect and runs again as it was; deadlocks arise between the clean-up of unused rows and
+     * grants of the same keys.
+     */
+    private static final int DEADLOCK_ATTEMPTS = 3;
+
     private final DataSource dataSource;
 
     Connections(DataSource dataSource) {
@@ -31,12 +38,29 @@ final class Connections {
 
     /** Runs the work with auto-commit on: each statement is a transaction of its own. */
     <T> T autoCommit(Work<T> work) throws SQLException {
-        return uninterrupted(() -> inAutoCommit(work));
+        return uninterrupted(() -> againAfterDeadlock(() -> inAutoCommit(work)));
     }
 
     /** Runs the work in one transaction, committed when the work returns and rolled back when it throws. */
     <T> T transaction(Work<T> work) throws SQLException {
-        return uninterrupted(() -> inTransaction(work));
+        return uninterrupted(() -> againAfterDeadlock(() -> inTransaction(work)));
+    }
+
+    private static <T> T againAfterDeadlock(SqlCall<T> call) throws SQLException {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return call.call();
+            } catch (SQLException e) {
+                if (attempt == DEADLOCK_ATTEMPTS || !isDeadlock(e)) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** SQLState 40001, a serialization failure (MySQL, MariaDB and H2 report deadlocks so), or PostgreSQL's 40P01. */
+    private static boolean isDeadlock(SQLException e) {
+        return "40001".equals(e.getSQLState()) || "40P01".equals(e.getSQLState());
     }
 
     /**

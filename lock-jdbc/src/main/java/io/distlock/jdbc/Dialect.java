@@ -21,6 +21,8 @@ enum Dialect {
             "clock_timestamp() + ? * interval '1 millisecond'",
             "CAST(EXTRACT(EPOCH FROM (expires_at - clock_timestamp())) * 1000 AS BIGINT)",
             "CAST(EXTRACT(EPOCH FROM %s) * 1000 AS BIGINT)",
+            "CAST(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000 AS BIGINT)",
+            "DELETE FROM %1$s WHERE lock_key IN (SELECT lock_key FROM %1$s WHERE %2$s LIMIT %3$d) AND %2$s",
             1024,
             true),
 
@@ -37,6 +39,8 @@ enum Dialect {
             "TIMESTAMPADD(MICROSECOND, ? * 1000, UTC_TIMESTAMP(6))",
             "TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), expires_at) DIV 1000",
             "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', %s) DIV 1000",
+            "TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6))",
+            "DELETE FROM %1$s WHERE %2$s LIMIT %3$d",
             768,
             false),
 
@@ -47,6 +51,8 @@ enum Dialect {
             "DATEADD(MILLISECOND, ?, CURRENT_TIMESTAMP(6))",
             "DATEDIFF(MILLISECOND, CURRENT_TIMESTAMP(6), expires_at)",
             "CAST(EXTRACT(EPOCH FROM %s) * 1000 AS BIGINT)",
+            "CAST(EXTRACT(EPOCH FROM CURRENT_TIMESTAMP(6)) * 1000000 AS BIGINT)",
+            "DELETE FROM %1$s WHERE %2$s FETCH FIRST %3$d ROWS ONLY",
             1024,
             false);
 
@@ -58,6 +64,8 @@ enum Dialect {
     private final String nowPlusMillis;
     private final String millisLeft;
     private final String epochMillis;
+    private final String epochMicrosNow;
+    private final String deleteBatch;
     private final int maxKeyLength;
     private final boolean upsertReturning;
 
@@ -67,6 +75,8 @@ enum Dialect {
             String nowPlusMillis,
             String millisLeft,
             String epochMillis,
+            String epochMicrosNow,
+            String deleteBatch,
             int maxKeyLength,
             boolean upsertReturning) {
         this.id = id;
@@ -74,6 +84,8 @@ enum Dialect {
         this.nowPlusMillis = nowPlusMillis;
         this.millisLeft = millisLeft;
         this.epochMillis = epochMillis;
+        this.epochMicrosNow = epochMicrosNow;
+        this.deleteBatch = deleteBatch;
         this.maxKeyLength = maxKeyLength;
         this.upsertReturning = upsertReturning;
     }
@@ -116,6 +128,20 @@ enum Dialect {
     /** The milliseconds from 1970-01-01 UTC to a time column written with {@link #now()}. */
     String epochMillis(String column) {
         return epochMillis.formatted(column);
+    }
+
+    /** The microseconds from 1970-01-01 UTC to the database's current time, as an SQL expression. */
+    String epochMicrosNow() {
+        return epochMicrosNow;
+    }
+
+    /**
+     * A statement that deletes at most {@code limit} rows of a table that match a condition. PostgreSQL has no limit
+     * on {@code DELETE}, so it picks the rows in a subquery and tests the condition again on each row it deletes: a row
+     * taken meanwhile no longer matches.
+     */
+    String deleteAtMost(String table, String condition, int limit) {
+        return deleteBatch.formatted(table, condition, limit);
     }
 
     /** The longest key the dialect's key column holds, in characters. */

@@ -7,12 +7,15 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link LeaseStore} on one table of a relational database: PostgreSQL, MySQL, MariaDB or H2. Each key is a row
  * with its owner token, its lease expiry and a fencing counter, and the holder's instance name and time of the grant
  * ({@code locked_by}, {@code locked_at}); a released key keeps its row, so its fencing tokens only grow. A table made
- * before the two holder columns existed works without them, naming no holder.
+ * before the two holder columns existed works without them, naming no holder. Rows of keys unused for a set time are
+ * deleted only if the store was built with {@link JdbcLeaseStoreBuilder#deleteRowsUnusedFor(Duration)}, which also
+ * takes fencing tokens from the database's clock so that they still grow across a deletion.
  *
  * <h2>The table</h2>
  * The store does not create its table unless built with {@link JdbcLeaseStoreBuilder#createTableIfMissing(boolean)}. The schema for
@@ -65,6 +68,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final Duration minPoll;
     private final Duration maxPoll;
     private final Duration callTimeout;
+    private final @Nullable UnusedRowCleanup cleanup;
 
     JdbcLeaseStore(
             Dialect dialect,
@@ -73,7 +77,8 @@ public final class JdbcLeaseStore implements LeaseStore {
             StoreErrors errors,
             Duration minPoll,
             Duration maxPoll,
-            Duration callTimeout) {
+            Duration callTimeout,
+            @Nullable Duration deleteRowsUnusedFor) {
         this.dialect = dialect;
         this.description = description;
         this.rows = rows;
@@ -81,6 +86,8 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
         this.callTimeout = callTimeout;
+        this.cleanup =
+                deleteRowsUnusedFor == null ? null : new UnusedRowCleanup(rows, deleteRowsUnusedFor, description);
     }
 
     /**
@@ -199,9 +206,30 @@ public final class JdbcLeaseStore implements LeaseStore {
         return description;
     }
 
-    /** Does nothing: the store keeps no connection or thread of its own, and the data source is the caller's. */
+    /**
+     * Deletes, now, the rows of keys that nobody held for {@code unused}, as the clean-up of {@link
+     * JdbcLeaseStoreBuilder#deleteRowsUnusedFor(Duration)} does on its schedule.
+     *
+     * @return how many rows were deleted
+     */
+    int deleteRowsUnusedFor(Duration unused) {
+        try {
+            return rows.deleteUnused(unused.toMillis());
+        } catch (SQLException e) {
+            throw errors.ofTable("delete the rows of unused keys from the lock table", e);
+        }
+    }
+
+    /**
+     * Stops the clean-up of unused rows, if the store has one; the store keeps no connection of its own, and the data
+     * source is the caller's.
+     */
     @Override
-    public void close() {}
+    public void close() {
+        if (cleanup != null) {
+            cleanup.close();
+        }
+    }
 
     @Override
     public String toString() {

@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
@@ -30,6 +31,7 @@ public final class JdbcLeaseStoreBuilder {
     private Duration maxPoll = Duration.ofMillis(100);
     private boolean createTableIfMissing;
     private Duration callTimeout = Duration.ofSeconds(15);
+    private @Nullable Duration deleteRowsUnusedFor;
 
     JdbcLeaseStoreBuilder(DataSource dataSource) {
         if (dataSource == null) {
@@ -117,6 +119,40 @@ public final class JdbcLeaseStoreBuilder {
     }
 
     /**
+     * Deletes the rows of keys unused for a time, and takes fencing tokens from the database's clock so that they keep
+     * growing when a key comes back after its row was deleted. Off by default: a released key keeps its row, one per key
+     * name, for ever, and its tokens count 1, 2, 3 and so on.
+     *
+     * <p>A row is unused when its key is free and its latest grant, release or lease end lies more than {@code unused}
+     * in the past on the database's clock; the row of a key that is held is never deleted, however long it is held. The
+     * store deletes such rows on a daemon thread of its own, every half of {@code unused} but at least once an hour, in
+     * batches of 500 rows, so a row is gone at most one and a half times {@code unused} after its last use. Each batch
+     * reads the table for expired and released rows: on a table of millions of keys, an index on {@code expires_at}
+     * keeps that cheap. A failed batch is logged at WARN and tried again at the next run. {@link JdbcLeaseStore#close()}
+     * stops the thread.
+     *
+     * <p>With the clean-up on, a grant's fencing token is the larger of the row's previous token plus one and the
+     * database's time in microseconds since 1970 (about 1.8 × 10<sup>15</sup> in 2027), and a key whose row was deleted
+     * starts again from that time. A key that comes back after a deletion therefore gets a larger token than any it had
+     * before, as long as the database's clock has not been set back by more than {@code unused} meanwhile. Tokens of
+     * existing rows jump to the clock at their next grant, and turning the clean-up off again lets them go on counting
+     * from there, so they keep growing either way. Tokens need 64 bits: a 32-bit column that stores them in the
+     * application's own tables no longer holds them.
+     *
+     * @param unused at least 1 s; null turns the clean-up off
+     * @return this builder
+     * @throws IllegalArgumentException if shorter than 1 s
+     */
+    public JdbcLeaseStoreBuilder deleteRowsUnusedFor(@Nullable Duration unused) {
+        if (unused != null && unused.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException(
+                    "deleteRowsUnusedFor must be at least 1 s, or null for no clean-up, but was " + unused);
+        }
+        this.deleteRowsUnusedFor = unused;
+        return this;
+    }
+
+    /**
      * Connects once to detect the database and, if asked to, creates the table.
      *
      * @return the store
@@ -131,7 +167,7 @@ public final class JdbcLeaseStoreBuilder {
                 .orElseThrow(() -> new IllegalArgumentException(
                         "the data source's database is " + product + "; JdbcLeaseStore supports " + Dialect.SUPPORTED));
         Connections connections = new Connections(dataSource);
-        LockSql sql = LockSql.of(dialect, table, true);
+        LockSql sql = LockSql.of(dialect, table, true, deleteRowsUnusedFor != null);
         TableSetup setup = new TableSetup(connections, dialect, sql, table);
         String description = "jdbc:" + dialect.id() + "[table=" + table + "]";
         StoreErrors errors = new StoreErrors(description, dialect, table, product);
@@ -147,7 +183,7 @@ public final class JdbcLeaseStoreBuilder {
                                 + " without their holder's name; add them as {} describes",
                         table,
                         dialect.schemaResource());
-                sql = LockSql.of(dialect, table, false);
+                sql = LockSql.of(dialect, table, false, deleteRowsUnusedFor != null);
             }
         } catch (SQLException e) {
             throw new IllegalStateException(
@@ -161,7 +197,8 @@ public final class JdbcLeaseStoreBuilder {
                 errors,
                 minPoll,
                 maxPoll,
-                callTimeout);
+                callTimeout,
+                deleteRowsUnusedFor);
     }
 
     private void refuseTransactionAwareProxy() {

@@ -50,7 +50,7 @@ final class LockRows {
             return taken;
         }
         if (connections.autoCommit(connection -> insert(connection, key, owner, holder, leaseMillis))) {
-            return 1L;
+            return sql.fencingFromClock() ? seedFromClock(key, owner) : Long.valueOf(1);
         }
         // Another session inserted the row after our update found none; it may have released it already.
         return takeOver(key, owner, holder, leaseMillis);
@@ -68,7 +68,10 @@ final class LockRows {
         });
     }
 
-    /** Frees the key if the owner still holds it; the row and its fencing counter stay. */
+    /**
+     * Frees the key if the owner still holds it; the row and its fencing counter stay, and the row's expiry becomes the
+     * time of the release.
+     */
     boolean release(String key, String owner) throws SQLException {
         return connections.autoCommit(connection -> {
             try (PreparedStatement statement = prepare(connection, sql.release())) {
@@ -116,6 +119,32 @@ final class LockRows {
         });
     }
 
+    /**
+     * Deletes the rows of keys that nobody holds and nobody took or released for {@code unusedMillis} on the database's
+     * clock, a batch at a time. Each row is tested again as it is deleted, so a key taken meanwhile keeps its row.
+     *
+     * @return how many rows were deleted
+     */
+    int deleteUnused(long unusedMillis) throws SQLException {
+        int deleted = 0;
+        int batch;
+        do {
+            batch = connections.autoCommit(connection -> {
+                try (PreparedStatement statement = prepare(connection, sql.deleteUnused())) {
+                    // The age is the statement's only parameter; PostgreSQL's form names it twice.
+                    long parameters =
+                            sql.deleteUnused().chars().filter(c -> c == '?').count();
+                    for (int parameter = 1; parameter <= parameters; parameter++) {
+                        statement.setLong(parameter, -unusedMillis);
+                    }
+                    return statement.executeUpdate();
+                }
+            });
+            deleted += batch;
+        } while (batch == LockSql.DELETE_BATCH);
+        return deleted;
+    }
+
     /** Reads the table without reading a row: it fails if the database cannot be reached or the table is missing. */
     void probe() throws SQLException {
         connections.autoCommit(connection -> {
@@ -138,7 +167,11 @@ final class LockRows {
             }
             statement.setLong(parameter, leaseMillis);
             try (ResultSet row = statement.executeQuery()) {
-                return row.next() ? row.getLong(1) : null;
+                if (!row.next()) {
+                    return null;
+                }
+                long token = row.getLong(1);
+                return token == 0 ? seedFromClock(key, owner) : Long.valueOf(token);
             }
         }
     }
@@ -161,17 +194,22 @@ final class LockRows {
                     return null;
                 }
             }
-            try (PreparedStatement read = prepare(connection, sql.fencingOf())) {
-                read.setString(1, key);
-                read.setString(2, owner);
-                try (ResultSet row = read.executeQuery()) {
-                    if (!row.next()) {
-                        throw new SQLException("the row just updated for key '" + key + "' could not be read back");
-                    }
-                    return row.getLong(1);
-                }
-            }
+            return fencingOf(connection, key, owner);
         });
+    }
+
+    /** Reads the fencing token of the row that this transaction just wrote for the owner. */
+    private long fencingOf(Connection connection, String key, String owner) throws SQLException {
+        try (PreparedStatement read = prepare(connection, sql.fencingOf())) {
+            read.setString(1, key);
+            read.setString(2, owner);
+            try (ResultSet row = read.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("the row just written for key '" + key + "' could not be read back");
+                }
+                return row.getLong(1);
+            }
+        }
     }
 
     /**
@@ -197,6 +235,27 @@ final class LockRows {
             }
             throw e;
         }
+    }
+
+    /**
+     * Gives the row this owner just inserted its fencing token from the database's clock, in a statement of its own.
+     * The insert cannot take it: its time may be read before it waits for another session's row with the same key,
+     * which may be taken, released and deleted meanwhile with a later time, while this statement starts after the
+     * insert ended.
+     *
+     * @return the token, or null if the owner lost the key already
+     */
+    private @Nullable Long seedFromClock(String key, String owner) throws SQLException {
+        return connections.transaction(connection -> {
+            try (PreparedStatement update = prepare(connection, sql.seedFromClock())) {
+                update.setString(1, key);
+                update.setString(2, owner);
+                if (update.executeUpdate() != 1) {
+                    return null;
+                }
+            }
+            return fencingOf(connection, key, owner);
+        });
     }
 
     private PreparedStatement prepare(Connection connection, String statement) throws SQLException {

@@ -1,5 +1,7 @@
 -- The distlock lock table for PostgreSQL. Run it once, or build JdbcLeaseStore with createTableIfMissing(true).
--- A key's row stays after release (owner_token and expires_at NULL), so its fencing counter only grows.
+-- A key's row stays after release (owner_token NULL, expires_at the time of the release), so its fencing counter only
+-- grows; with deleteRowsUnusedFor (distlock.jdbc.delete-rows-unused-for) rows of keys unused for that time are deleted,
+-- and an index on expires_at keeps finding them cheap on a large table: CREATE INDEX ... ON distlock_locks (expires_at);
 -- expires_at is written and compared on the database's clock only, in microseconds so that no rounding shortens a lease.
 -- locked_by and locked_at name the holder's instance and when it took the key, on the database's clock. A table made
 -- before they existed keeps working without names; add them with:

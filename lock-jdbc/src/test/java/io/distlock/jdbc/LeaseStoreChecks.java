@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.jdbc.BadSqlGrammarException;
@@ -350,6 +351,16 @@ abstract class LeaseStoreChecks {
     void describeNamesTheDatabaseAndTable() {
         assertThat(store.describe())
                 .isEqualTo("jdbc:" + Dialect.of(databaseProduct()).orElseThrow().id() + "[table=distlock_locks]");
+    }
+
+    /** The clean-up of unused rows on the same database. */
+    @Nested
+    class DeletingUnusedRows extends UnusedRowChecks {
+
+        @Override
+        DataSource dataSource() {
+            return LeaseStoreChecks.this.dataSource();
+        }
     }
 
     private JdbcLeaseStore newStore(DataSource dataSource) {

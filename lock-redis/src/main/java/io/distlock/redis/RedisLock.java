@@ -46,8 +46,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * ReleaseSubscription}, publishing only when
  * another instance waits. Redis counts every lease ({@code PX}); no wall clock of any machine is compared with another.
  *
- * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter.
- * The counter is never deleted, since fencing tokens must keep increasing: it costs one small key per lock name.
+ * <p>Keys in Redis are {@code {prefix + key}} for the lock and {@code {prefix + key}:fence} for its fencing counter,
+ * kept unless {@link RedisLockBuilder#deleteCountersUnusedFor} lets it expire, since fencing tokens must keep growing.
  *
  * <p>A waiting acquisition (of any kind: exclusive, fair, read, path, blocking or not) counts an attempt that Redis did
  * not answer in time, or that failed for a reason that passes (the connection is refused, lost or being made again, the

@@ -23,6 +23,7 @@ import io.distlock.redis.internal.fair.FairHandovers;
 import io.distlock.redis.internal.path.PathCommands;
 import io.distlock.redis.internal.path.PathLocks;
 import io.distlock.redis.internal.pubsub.ReleaseConnection;
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
@@ -61,6 +62,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
 
     private int acknowledgingReplicas;
     private @Nullable Duration acknowledgementTimeout;
+    private @Nullable Duration deleteCountersUnusedFor;
 
     RedisLockBuilder(RedisTemplate<String, ?> template) {
         this.template = template;
@@ -125,6 +127,36 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
     public RedisLockBuilder replicaAcknowledgements(int replicas, Duration timeout) {
         this.acknowledgingReplicas = replicas;
         this.acknowledgementTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Lets each key's fencing counter expire a time after the key's latest grant, and takes fencing tokens from Redis's
+     * clock so that they keep growing when a key comes back. Off by default: every lock name keeps one small counter
+     * key for ever, and its tokens count 1, 2, 3 and so on. Set it the same on every instance that shares the keys.
+     *
+     * <p>With it, a grant's token is the larger of the counter plus one and Redis's time ({@code TIME}) in microseconds
+     * since 1970 (about 1.8 × 10<sup>15</sup> in 2027), and the grant sets the counter to expire {@code unused} later.
+     * A key whose counter expired starts again from Redis's time, so it gets a larger token than any it had before as
+     * long as Redis's clock has not been set back by more than {@code unused} meanwhile. Existing counters jump to the
+     * clock at their next grant, and turning the option off again lets them go on counting from there. Tokens need 64
+     * bits: a 32-bit column that stores them in the application's own tables no longer holds them.
+     *
+     * <p>A hold that is renewed for longer than {@code unused} outlives its counter: its own token stays valid, and
+     * the next grant still gets a larger one, but {@link io.distlock.monitor.InspectableLock#releaseForOperator} no
+     * longer finds the hold by its token. Choose a time longer than the longest hold. Redlock keeps its counters: it
+     * raises each node's counter to the token the quorum agreed on, which an expiry on one node would undo.
+     *
+     * @param unused at least 1 s; null keeps the counters for ever
+     * @return this builder
+     * @throws IllegalArgumentException if shorter than 1 s
+     */
+    public RedisLockBuilder deleteCountersUnusedFor(@Nullable Duration unused) {
+        if (unused != null && unused.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException(
+                    "deleteCountersUnusedFor must be at least 1 s, or null to keep the counters, but was " + unused);
+        }
+        this.deleteCountersUnusedFor = unused;
         return this;
     }
 
@@ -254,8 +286,11 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         ReleaseChannels channels =
                 new ReleaseChannels(new RedisKeys(keyPrefix).releaseChannel(), subscription::announcesSharded);
         ReplicaAcknowledgement acknowledgement = replicaAcknowledgement();
+        String counterKeep = deleteCountersUnusedFor == null
+                ? FenceFunctions.KEEP_FOR_EVER
+                : Long.toString(deleteCountersUnusedFor.toMillis());
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner, channels, instanceId, instanceName, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
+                runner, channels, instanceId, instanceName, counterKeep, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template, runner::inBackground);
         WaitingRoom waitingRoom = new WaitingRoom();
         return new LockServers(
@@ -267,8 +302,8 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 List.of(subscription),
                 ownsSubscription,
                 List.of(evictionPolicy),
-                new FairCommands(runner, channels, instanceId, instanceName, waitingRoom::released),
-                new PathCommands(runner, channels, instanceId, acknowledgement, waitingRoom::released));
+                new FairCommands(runner, channels, instanceId, instanceName, counterKeep, waitingRoom::released),
+                new PathCommands(runner, channels, instanceId, counterKeep, acknowledgement, waitingRoom::released));
     }
 
     private void validateReplicaAcknowledgements() {

@@ -5,6 +5,7 @@ import io.distlock.redis.internal.engine.Releaser;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.pubsub.ReleaseConnection;
 import io.distlock.redis.internal.redlock.QuorumCommands;
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
@@ -86,7 +87,13 @@ public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
         for (LettuceConnectionFactory node : nodes) {
             ScriptRunner runner = new ScriptRunner(node);
             commands.add(new SingleNodeCommands(
-                    runner, channels, instanceId, holdSettings.instanceName(), Releaser.OTHERS_TURN_MILLIS, null));
+                    runner,
+                    channels,
+                    instanceId,
+                    holdSettings.instanceName(),
+                    FenceFunctions.KEEP_FOR_EVER,
+                    Releaser.OTHERS_TURN_MILLIS,
+                    null));
             subscriptions.add(new ReleaseConnection(node, false));
             evictionChecks.add(new EvictionPolicyCheck(new StringRedisTemplate(node), runner::inBackground));
         }

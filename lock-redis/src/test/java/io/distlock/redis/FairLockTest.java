@@ -9,6 +9,7 @@ import io.distlock.Lock;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.redis.internal.fair.FairCommands;
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import io.distlock.redis.internal.scripts.ScriptRunner;
@@ -217,6 +218,7 @@ class FairLockTest {
                     ReleaseChannels.classicOnly("distlock:released"),
                     OwnerTokens.newInstanceId(),
                     "dead-waiter",
+                    FenceFunctions.KEEP_FOR_EVER,
                     lockKey -> {});
             commands.acquire(
                             key,

@@ -9,6 +9,7 @@ import io.distlock.redis.internal.engine.LockCommands.Granted;
 import io.distlock.redis.internal.engine.Releaser;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.redlock.LateGrants;
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.OwnerTokens;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import io.distlock.redis.internal.scripts.ScriptCall;
@@ -71,6 +72,7 @@ class LateGrantsTest {
                 ReleaseChannels.classicOnly("distlock:released"),
                 OwnerTokens.newInstanceId(),
                 "late-grants-test",
+                FenceFunctions.KEEP_FOR_EVER,
                 Releaser.OTHERS_TURN_MILLIS,
                 null);
         ScriptCall<Attempted> answer = ScriptCall.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");

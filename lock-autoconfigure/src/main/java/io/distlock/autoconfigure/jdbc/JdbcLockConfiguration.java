@@ -51,6 +51,7 @@ class JdbcLockConfiguration {
                     .pollInterval(jdbc.getPollMin(), jdbc.getPollMax())
                     .createTableIfMissing(jdbc.isCreateTable())
                     .callTimeout(jdbc.getCallTimeout())
+                    .deleteRowsUnusedFor(jdbc.getDeleteRowsUnusedFor())
                     .build();
             try {
                 store.ping();

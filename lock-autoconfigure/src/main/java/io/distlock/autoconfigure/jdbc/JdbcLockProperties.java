@@ -2,6 +2,7 @@ package io.distlock.autoconfigure.jdbc;
 
 import java.time.Duration;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -34,6 +35,12 @@ public class JdbcLockProperties implements InitializingBean {
      * also carries it, rounded up to whole seconds, as its query timeout.
      */
     private Duration callTimeout = Duration.ofSeconds(15);
+
+    /**
+     * Delete the rows of keys unused for this long, with fencing tokens taken from the database's clock so that they keep
+     * growing when a key comes back; unset keeps every key's row for ever, with tokens counted from 1.
+     */
+    private @Nullable Duration deleteRowsUnusedFor;
 
     public String getTableName() {
         return tableName;
@@ -75,6 +82,14 @@ public class JdbcLockProperties implements InitializingBean {
         this.callTimeout = callTimeout;
     }
 
+    public @Nullable Duration getDeleteRowsUnusedFor() {
+        return deleteRowsUnusedFor;
+    }
+
+    public void setDeleteRowsUnusedFor(@Nullable Duration deleteRowsUnusedFor) {
+        this.deleteRowsUnusedFor = deleteRowsUnusedFor;
+    }
+
     /**
      * Rejects values that cannot work, naming the property, so the application fails at start-up.
      *
@@ -100,6 +115,12 @@ public class JdbcLockProperties implements InitializingBean {
         if (callTimeout == null || callTimeout.compareTo(Duration.ofMillis(100)) < 0) {
             throw new InvalidConfigurationPropertyValueException(
                     "distlock.jdbc.call-timeout", callTimeout, "must be at least 100ms");
+        }
+        if (deleteRowsUnusedFor != null && deleteRowsUnusedFor.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    "distlock.jdbc.delete-rows-unused-for",
+                    deleteRowsUnusedFor,
+                    "must be at least 1s, or unset to keep every key's row");
         }
     }
 }

@@ -68,6 +68,7 @@ class RedisLockConfiguration {
                     .releaseSubscription(releaseSubscription)
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                     .replicaAcknowledgements(settings.replicas(), settings.acknowledgementTimeout())
+                    .deleteCountersUnusedFor(settings.deleteCountersUnusedFor())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }

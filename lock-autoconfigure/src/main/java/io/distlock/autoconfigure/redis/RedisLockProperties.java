@@ -17,12 +17,37 @@ public class RedisLockProperties {
     private final Cluster cluster = new Cluster();
 
     /**
+     * Let each key's fencing counter expire this long after the key's latest grant, with fencing tokens taken from
+     * Redis's clock so that they keep growing when a key comes back; unset keeps one counter per key for ever, with
+     * tokens counted from 1. The same on every instance.
+     */
+    private @Nullable Duration deleteCountersUnusedFor;
+
+    /**
      * Waiting for replicas to acknowledge each grant.
      *
      * @return the settings
      */
     public ReplicaAck getReplicaAck() {
         return replicaAck;
+    }
+
+    /**
+     * How long a key's fencing counter outlives the key's latest grant.
+     *
+     * @return the time, or null to keep the counters for ever
+     */
+    public @Nullable Duration getDeleteCountersUnusedFor() {
+        return deleteCountersUnusedFor;
+    }
+
+    /**
+     * Sets how long a key's fencing counter outlives the key's latest grant.
+     *
+     * @param deleteCountersUnusedFor at least 1 s, or null to keep the counters for ever
+     */
+    public void setDeleteCountersUnusedFor(@Nullable Duration deleteCountersUnusedFor) {
+        this.deleteCountersUnusedFor = deleteCountersUnusedFor;
     }
 
     /**

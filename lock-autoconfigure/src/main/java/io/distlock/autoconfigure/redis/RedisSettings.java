@@ -13,8 +13,17 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * @param replicasProperty the property that gave {@code replicas}
  * @param acknowledgementTimeout how long a grant waits for them
  * @param shardedPubSub whether releases are announced with sharded pub/sub
+ * @param deleteCountersUnusedFor how long a key's fencing counter outlives its latest grant, or null for ever
  */
-record RedisSettings(int replicas, String replicasProperty, Duration acknowledgementTimeout, boolean shardedPubSub) {
+record RedisSettings(
+        int replicas,
+        String replicasProperty,
+        Duration acknowledgementTimeout,
+        boolean shardedPubSub,
+        @Nullable Duration deleteCountersUnusedFor) {
+
+    /** The property of {@link #deleteCountersUnusedFor}. */
+    static final String DELETE_COUNTERS = "distlock.redis.delete-counters-unused-for";
 
     private static final String REPLICAS = "distlock.redis.replica-ack.replicas";
     private static final String TIMEOUT = "distlock.redis.replica-ack.timeout";
@@ -41,6 +50,11 @@ record RedisSettings(int replicas, String replicasProperty, Duration acknowledge
         if (timeoutValue.toMillis() < 1) {
             throw new InvalidConfigurationPropertyValueException(timeoutProperty, timeoutValue, "must be at least 1ms");
         }
+        Duration deleteCounters = redis.getDeleteCountersUnusedFor();
+        if (deleteCounters != null && deleteCounters.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    DELETE_COUNTERS, deleteCounters, "must be at least 1s, or unset to keep the counters");
+        }
         return new RedisSettings(
                 replicasValue,
                 replicasProperty,
@@ -48,7 +62,8 @@ record RedisSettings(int replicas, String replicasProperty, Duration acknowledge
                 first(
                         redis.getCluster().getShardedPubSub(),
                         deprecated.getCluster().getShardedPubSub(),
-                        true));
+                        true),
+                deleteCounters);
     }
 
     private static boolean first(@Nullable Boolean set, @Nullable Boolean deprecated, boolean otherwise) {

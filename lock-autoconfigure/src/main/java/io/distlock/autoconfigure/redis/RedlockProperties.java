@@ -159,6 +159,13 @@ public class RedlockProperties implements InitializingBean {
                     "must be 0 when distlock.redlock.nodes are configured: replica acknowledgements are a"
                             + " single-node feature, a Redlock counts a majority of independent masters instead");
         }
+        if (redis.deleteCountersUnusedFor() != null) {
+            throw new InvalidConfigurationPropertyValueException(
+                    RedisSettings.DELETE_COUNTERS,
+                    redis.deleteCountersUnusedFor(),
+                    "must be unset when distlock.redlock.nodes are configured: a Redlock raises each node's counter to"
+                            + " the token its majority agreed on, which a counter that expires on one node would undo");
+        }
     }
 
     /** One Redis master of a Redlock, configured like spring.data.redis. */

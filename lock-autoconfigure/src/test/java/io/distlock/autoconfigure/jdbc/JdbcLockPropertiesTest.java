@@ -2,8 +2,12 @@ package io.distlock.autoconfigure.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
 import io.distlock.autoconfigure.DistributedLockAutoConfiguration;
 import io.distlock.store.StoreLock;
+import java.time.Duration;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -32,7 +36,8 @@ class JdbcLockPropertiesTest {
                 "distlock.jdbc.poll-min=0ms | distlock.jdbc.poll-min",
                 "distlock.jdbc.poll-max=5ms | distlock.jdbc.poll-max",
                 "distlock.jdbc.poll-max=2m | distlock.jdbc.poll-max",
-                "distlock.jdbc.call-timeout=50ms | distlock.jdbc.call-timeout"
+                "distlock.jdbc.call-timeout=50ms | distlock.jdbc.call-timeout",
+                "distlock.jdbc.delete-rows-unused-for=500ms | distlock.jdbc.delete-rows-unused-for"
             })
     void invalidValuesFailStartUpNamingTheProperty(String property, String name) {
         runner.withPropertyValues(property)
@@ -56,7 +61,21 @@ class JdbcLockPropertiesTest {
                             .isEqualTo("app_locks");
                     assertThat(context.getBean(StoreLock.class).toString()).contains("[table=app_locks]");
                     assertThat(context.getBean(JdbcLockProperties.class).getCallTimeout())
-                            .isEqualTo(java.time.Duration.ofSeconds(3));
+                            .isEqualTo(Duration.ofSeconds(3));
+                });
+    }
+
+    /** Tokens from the database's clock (microseconds since 1970, past 10^15) show that the clean-up is on. */
+    @Test
+    void deletingUnusedRowsTakesFencingTokensFromTheDatabasesClock() {
+        runner.withBean(DataSource.class, JdbcLockPropertiesTest::h2)
+                .withPropertyValues("distlock.jdbc.create-table=true", "distlock.jdbc.delete-rows-unused-for=1h")
+                .run(context -> {
+                    Lock lock = context.getBean(Lock.class);
+                    try (LockHandle handle =
+                            lock.acquire("rows:" + UUID.randomUUID(), Lease.fixed(Duration.ofSeconds(10)))) {
+                        assertThat(handle.fencingToken()).isGreaterThan(1_000_000_000_000_000L);
+                    }
                 });
     }
 

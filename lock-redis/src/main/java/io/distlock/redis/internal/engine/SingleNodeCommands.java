@@ -1,5 +1,6 @@
 package io.distlock.redis.internal.engine;
 
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.InspectionScripts;
 import io.distlock.redis.internal.scripts.KeysTogetherScripts;
 import io.distlock.redis.internal.scripts.LockScripts;
@@ -40,6 +41,7 @@ public final class SingleNodeCommands implements LockCommands {
     private final ReleaseChannels channels;
     private final String instanceId;
     private final String instanceName;
+    private final String counterKeep;
     private final String othersTurnMillis;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
 
@@ -47,6 +49,8 @@ public final class SingleNodeCommands implements LockCommands {
      * @param channels where a release announces itself when another instance waits
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
      * @param instanceName the name every hold of this instance is stored with, so that others see who holds a key
+     * @param counterKeep how long a key's fencing counter outlives its latest grant, in ms, as the scripts' last ARGV
+     *     ({@link FenceFunctions}); {@link FenceFunctions#KEEP_FOR_EVER} keeps it
      * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      */
@@ -55,12 +59,14 @@ public final class SingleNodeCommands implements LockCommands {
             ReleaseChannels channels,
             String instanceId,
             String instanceName,
+            String counterKeep,
             long othersTurnMillis,
             @Nullable ReplicaAcknowledgement acknowledgement) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
         this.instanceName = instanceName;
+        this.counterKeep = counterKeep;
         this.othersTurnMillis = Long.toString(othersTurnMillis);
         this.acknowledgement = acknowledgement;
     }
@@ -89,7 +95,12 @@ public final class SingleNodeCommands implements LockCommands {
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
         List<String> args = List.of(
-                token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId, instanceName);
+                token,
+                Long.toString(leaseMillis),
+                willWait ? instanceId : NOT_WAITING,
+                instanceId,
+                instanceName,
+                counterKeep);
         ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
@@ -103,7 +114,12 @@ public final class SingleNodeCommands implements LockCommands {
     public Attempt acquireNamingHolder(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
         List<String> args = List.of(
-                token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, instanceId, instanceName);
+                token,
+                Long.toString(leaseMillis),
+                willWait ? instanceId : NOT_WAITING,
+                instanceId,
+                instanceName,
+                counterKeep);
         ScriptCall<Attempted> call =
                 runner.run(key, "acquire", LockScripts.ACQUIRE_NAMING_HOLDER, keys, args, answer -> {
                     if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -138,11 +154,12 @@ public final class SingleNodeCommands implements LockCommands {
             scriptKeys.add(lockKey);
             scriptKeys.add(RedisKeys.fenceKey(lockKey));
         }
-        List<String> args = new ArrayList<>(tokens.size() + 3);
+        List<String> args = new ArrayList<>(tokens.size() + 4);
         args.add(Long.toString(leaseMillis));
         args.add(instanceId);
         args.add(instanceName);
         args.addAll(tokens);
+        args.add(counterKeep);
         return runner.run(
                 String.join(", ", keys), "acquire", KeysTogetherScripts.ACQUIRE_ALL, scriptKeys, args, answer -> {
                     if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -182,7 +199,8 @@ public final class SingleNodeCommands implements LockCommands {
                         token,
                         Long.toString(leaseMillis),
                         willWait ? instanceId : NOT_WAITING,
-                        yieldToWriters ? "1" : "0"));
+                        yieldToWriters ? "1" : "0",
+                        counterKeep));
         return new Attempt(this, call, key, lockKey, token);
     }
 
@@ -294,7 +312,13 @@ public final class SingleNodeCommands implements LockCommands {
                 "release",
                 LockScripts.HAND_OVER,
                 List.of(hold.lockKey(), RedisKeys.fenceKey(hold.lockKey())),
-                List.of(hold.token(), receiverToken, Long.toString(receiverLeaseMillis), instanceId, instanceName),
+                List.of(
+                        hold.token(),
+                        receiverToken,
+                        Long.toString(receiverLeaseMillis),
+                        instanceId,
+                        instanceName,
+                        counterKeep),
                 value -> {
                     long answer = number(value);
                     return answer > 0

@@ -22,11 +22,14 @@ public final class FairCommands {
 
     private final String instanceId;
     private final String instanceName;
+    private final String counterKeep;
     private final Consumer<String> freed;
     private final FairHandovers handovers = new FairHandovers();
 
     /**
      * @param instanceName the name the lock's value names as its holder while one of this instance's waiters holds it
+     * @param counterKeep how long a key's fencing counter outlives its latest grant, in ms, as the scripts' last ARGV
+     *     ({@link io.distlock.redis.internal.scripts.FenceFunctions}); {@code "0"} keeps it
      * @param freed told of each lock key a release or leave of this instance freed without handing it to a queued
      *     waiter, so that this instance's waiters that do not queue (plain and read acquisitions) look again
      */
@@ -35,11 +38,13 @@ public final class FairCommands {
             ReleaseChannels channels,
             String instanceId,
             String instanceName,
+            String counterKeep,
             Consumer<String> freed) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
         this.instanceName = instanceName;
+        this.counterKeep = counterKeep;
         this.freed = freed;
     }
 
@@ -80,7 +85,8 @@ public final class FairCommands {
                         Long.toString(leaseMillis),
                         Long.toString(timeoutMillis),
                         queue ? "1" : "0",
-                        instanceName),
+                        instanceName,
+                        counterKeep),
                 value -> {
                     List<?> answer = (List<?>) value;
                     return new Answer(number(answer.get(0)), number(answer.get(1)), number(answer.get(2)));
@@ -95,7 +101,7 @@ public final class FairCommands {
                 "release",
                 route.script(FairScripts.RELEASE, FairScripts.RELEASE_SHARDED),
                 keys(lockKey),
-                List.of(handoverChannels(route), instanceId, token),
+                List.of(handoverChannels(route), instanceId, token, counterKeep),
                 value -> Ownership.of(number(handedOver(lockKey, value))));
     }
 
@@ -107,7 +113,7 @@ public final class FairCommands {
                 "stop waiting for",
                 route.script(FairScripts.LEAVE, FairScripts.LEAVE_SHARDED),
                 keys(lockKey),
-                List.of(handoverChannels(route), instanceId, ticket, token),
+                List.of(handoverChannels(route), instanceId, ticket, token, counterKeep),
                 value -> number(handedOver(lockKey, value)));
     }
 

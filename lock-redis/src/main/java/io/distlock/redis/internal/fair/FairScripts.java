@@ -1,5 +1,6 @@
 package io.distlock.redis.internal.fair;
 
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.HolderFunctions;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import java.util.List;
@@ -32,7 +33,8 @@ public final class FairScripts {
 
     /**
      * The shared prelude. ARGV[1] is always the prefix of the instances' handover channels (the waiter's instance id
-     * follows it), ARGV[2] the calling instance's id. Defines {@code now}
+     * follows it), ARGV[2] the calling instance's id, and the last ARGV the fencing counter's keep time ({@link
+     * FenceFunctions}). Defines {@code now}
      * (Redis's time in ms), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
      * returns the first live one with its entry's parts, and {@code handToHead(announceOwn)}, which gives the free lock to the
      * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
@@ -42,7 +44,7 @@ public final class FairScripts {
      * that the lock is free, on the release channel (ARGV[1] without its final colon) as a plain release does, when
      * another instance's waiters marked it.
      */
-    private static final String PRELUDE = HolderFunctions.LUA + """
+    private static final String PRELUDE = HolderFunctions.LUA + FenceFunctions.LUA + """
             local lock, fence, queue, waiters, arrivals = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -87,7 +89,7 @@ public final class FairScripts {
                 given = math.min(lease, deadline - now)
               end
               redis.call('set', lock, token .. heldBy(name), 'px', given)
-              local granted = redis.call('incr', fence)
+              local granted = nextFence(fence)
               if announceOwn or not own then
                 local instance = string.sub(head, 1, string.find(head, '.', 1, true) - 1)
                 redis.call('publish', ARGV[1] .. instance, '!' .. head .. ' ' .. granted .. ' ' .. now .. ' ' .. given)
@@ -104,7 +106,7 @@ public final class FairScripts {
 
     /**
      * ARGV: handover channel prefix, instance id, ticket, owner token, lease ms, heartbeat timeout ms, 1 to wait in the
-     * queue (else 0), the instance name the lock's value names as its holder ({@link HolderFunctions.LUA}). Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
+     * queue (else 0), the instance name the lock's value names as its holder ({@link HolderFunctions.LUA}), the fencing counter's keep time. Takes the lock if it is free and nobody waits ahead of the ticket; otherwise, when waiting,
      * queues the ticket (or keeps its place) until the heartbeat timeout from now. A lock already handed to the token
      * is extended to the full lease. A free lock with other waiters ahead is handed to the first of them. Returns
      * {@code {fencing token, lease ms, now}} when the token holds the lock, else {@code {0, holder's PTTL, now}}.
@@ -124,7 +126,7 @@ public final class FairScripts {
               if not head or head == ticket then
                 drop(ticket)
                 redis.call('set', lock, token .. heldBy(ARGV[8]), 'px', lease)
-                return {redis.call('incr', fence), lease, now}
+                return {nextFence(fence), lease, now}
               end
               local handover = handToHead(true)
               if handover[1] == ticket then
@@ -152,7 +154,7 @@ public final class FairScripts {
     static final RedisScript<List<Long>> ACQUIRE_SHARDED = listScript(ReleaseChannels.shardedText(ACQUIRE_TEXT));
 
     /**
-     * ARGV: handover channel prefix, instance id, owner token. Releases the lock if the token owns it, handing it to
+     * ARGV: handover channel prefix, instance id, owner token, the fencing counter's keep time. Releases the lock if the token owns it, handing it to
      * the first live waiter if there is one, or else announcing it to the waiters that do not queue. Returns 1 if
      * released, 0 if the key was gone, -1 if another owner holds it, followed by what {@code handToHead()} returned.
      */
@@ -181,7 +183,7 @@ public final class FairScripts {
     static final RedisScript<List<Object>> RELEASE_SHARDED = mixedListScript(ReleaseChannels.shardedText(RELEASE_TEXT));
 
     /**
-     * ARGV: handover channel prefix, instance id, ticket, owner token. Takes the ticket out of the queue; if the lock
+     * ARGV: handover channel prefix, instance id, ticket, owner token, the fencing counter's keep time. Takes the ticket out of the queue; if the lock
      * was handed to the token meanwhile, releases it as {@link #RELEASE} does. Returns 1 if it had been handed over and
      * was released, else 0, followed by what {@code handToHead()} returned.
      */

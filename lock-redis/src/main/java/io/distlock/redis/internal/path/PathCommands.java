@@ -33,12 +33,15 @@ public final class PathCommands implements LockCommands {
     private final ScriptRunner runner;
     private final ReleaseChannels channels;
     private final String instanceId;
+    private final String counterKeep;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
     private final Consumer<String> released;
 
     /**
      * @param channels where a release announces itself when another instance waits in its tree
      * @param instanceId this lock instance's id, which its waiters' marks and its announcements carry
+     * @param counterKeep how long a key's fencing counter outlives its latest grant, in ms, as the scripts' last ARGV
+     *     ({@link io.distlock.redis.internal.scripts.FenceFunctions}); {@code "0"} keeps it
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
      * @param released told of the {@linkplain TreePath#releaseKey() release key} of each tree in which this instance
      *     released a path, so that its waiters in that tree look again
@@ -47,11 +50,13 @@ public final class PathCommands implements LockCommands {
             ScriptRunner runner,
             ReleaseChannels channels,
             String instanceId,
+            String counterKeep,
             @Nullable ReplicaAcknowledgement acknowledgement,
             Consumer<String> released) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
+        this.counterKeep = counterKeep;
         this.acknowledgement = acknowledgement;
         this.released = released;
     }
@@ -99,7 +104,8 @@ public final class PathCommands implements LockCommands {
         for (int depth = 0; depth <= path.depth(); depth++) {
             keys.add(path.belowKey(depth));
         }
-        List<String> args = List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING);
+        List<String> args =
+                List.of(token, Long.toString(leaseMillis), willWait ? instanceId : NOT_WAITING, counterKeep);
         ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, PathScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, path.holderKey(), token);

@@ -1,5 +1,6 @@
 package io.distlock.redis.internal.path;
 
+import io.distlock.redis.internal.scripts.FenceFunctions;
 import io.distlock.redis.internal.scripts.ReleaseChannels;
 import java.util.List;
 import org.springframework.data.redis.core.script.DefaultRedisScript;
@@ -26,11 +27,11 @@ public final class PathScripts {
     /**
      * KEYS: the tree's fencing counter, the tree's waiters mark, the holder key of each node from the root down to the
      * path, then the below key of each of those nodes. ARGV: token, lease ms, the instance id if the caller will wait
-     * (else empty). Takes the path if no node on its way holds it and nothing below it is held. Returns the new
+     * (else empty), the counter's keep time ({@link FenceFunctions}). Takes the path if no node on its way holds it and nothing below it is held. Returns the new
      * fencing token (&gt; 0) on success; otherwise -1 - the remaining lease of the first conflicting hold found. A
      * caller that will wait marks the tree, so that releases in it are announced to its instance.
      */
-    static final RedisScript<Long> ACQUIRE = script("""
+    static final RedisScript<Long> ACQUIRE = script(FenceFunctions.LUA + """
             local nodes = (#KEYS - 2) / 2
             local clock = redis.call('time')
             local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
@@ -72,7 +73,7 @@ public final class PathScripts {
                 redis.call('pexpire', below, lease + 1)
               end
             end
-            return redis.call('incr', KEYS[1])
+            return nextFence(KEYS[1])
             """);
 
     /**

@@ -9,12 +9,13 @@ public final class KeysTogetherScripts {
 
     /**
      * KEYS: the lock and fencing counter of each key, in pairs, all of one cluster slot. ARGV: lease ms, the caller's
-     * instance id, its instance name, then one token per key. Takes every key or none: only if each is free or
+     * instance id, its instance name, one token per key, then the counters' keep time ({@link FenceFunctions}). Takes every key or none: only if each is free or
      * reserved by another instance for its waiters' turn, as {@link LockScripts#ACQUIRE} would take it. Returns {@code
      * {0, fencing token of each key...}} when taken, else {@code {n}}, the position (from 1) of the first key held.
      * Marks nothing: the caller does not wait here.
      */
-    public static final RedisScript<List<Long>> ACQUIRE_ALL = listScript(HolderFunctions.LUA + """
+    public static final RedisScript<List<Long>> ACQUIRE_ALL =
+            listScript(HolderFunctions.LUA + FenceFunctions.LUA + """
             local locks = #KEYS / 2
             for n = 1, locks do
               local lock = KEYS[2 * n - 1]
@@ -32,7 +33,7 @@ public final class KeysTogetherScripts {
             local held = heldBy(ARGV[3])
             for n = 1, locks do
               redis.call('set', KEYS[2 * n - 1], ARGV[3 + n] .. held, 'px', ARGV[1])
-              answer[n + 1] = redis.call('incr', KEYS[2 * n])
+              answer[n + 1] = nextFence(KEYS[2 * n])
             end
             return answer
             """);

@@ -33,10 +33,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 public final class LockScripts {
 
     /** The text of {@link #ACQUIRE}, which {@link #ACQUIRE_NAMING_HOLDER} runs too. */
-    private static final String ACQUIRE_TEXT = HolderFunctions.LUA + """
+    private static final String ACQUIRE_TEXT = HolderFunctions.LUA + FenceFunctions.LUA + """
             local held = ARGV[1] .. heldBy(ARGV[5])
             if redis.call('set', KEYS[1], held, 'nx', 'px', ARGV[2]) then
-              return redis.call('incr', KEYS[2])
+              return nextFence(KEYS[2])
             end
             if redis.call('type', KEYS[1]).ok == 'hash' then
               local ttl = redis.call('pttl', KEYS[1])
@@ -51,7 +51,7 @@ public final class LockScripts {
             if holder and string.sub(holder, 1, 1) == '~' then
               if string.sub(holder, 2) ~= ARGV[4] then
                 redis.call('set', KEYS[1], held, 'px', ARGV[2])
-                return redis.call('incr', KEYS[2])
+                return nextFence(KEYS[2])
               end
             elseif holder and ARGV[3] ~= '' then
               local owner, mark = splitMark(holder)
@@ -178,7 +178,7 @@ public final class LockScripts {
      * in between; keeps the mark of other instances' waiters and drops the instance's own. Returns the receiver's
      * fencing token times two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
      */
-    public static final RedisScript<Long> HAND_OVER = script(HolderFunctions.LUA + """
+    public static final RedisScript<Long> HAND_OVER = script(HolderFunctions.LUA + FenceFunctions.LUA + """
             if redis.call('type', KEYS[1]).ok == 'hash' then
               return -1
             end
@@ -193,10 +193,10 @@ public final class LockScripts {
             local held = ARGV[2] .. heldBy(ARGV[5])
             if mark ~= '' and mark ~= '+' .. ARGV[4] then
               redis.call('set', KEYS[1], held .. mark, 'px', ARGV[3])
-              return redis.call('incr', KEYS[2]) * 2 + 1
+              return nextFence(KEYS[2]) * 2 + 1
             end
             redis.call('set', KEYS[1], held, 'px', ARGV[3])
-            return redis.call('incr', KEYS[2]) * 2
+            return nextFence(KEYS[2]) * 2
             """);
 
     /**

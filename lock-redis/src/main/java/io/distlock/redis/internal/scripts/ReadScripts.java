@@ -13,12 +13,12 @@ public final class ReadScripts {
 
     /**
      * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), {@code
-     * 1} if a waiting writer keeps this reader out (else {@code 0}). Adds a reader to the key unless a writer holds it
+     * 1} if a waiting writer keeps this reader out (else {@code 0}), the counter's keep time ({@link FenceFunctions}). Adds a reader to the key unless a writer holds it
      * (a string value; a waiting reader marks it as {@link LockScripts#ACQUIRE} does, so that the writer's release is
      * announced) or, with writer preference, a writer waits ({@code ~w}). Returns the new fencing token (&gt; 0) on
      * success; otherwise -1 - the writer's PTTL, or -1 - the time until the waiting writer's mark ends.
      */
-    public static final RedisScript<Long> ACQUIRE = script(HolderFunctions.LUA + """
+    public static final RedisScript<Long> ACQUIRE = script(HolderFunctions.LUA + FenceFunctions.LUA + """
             local kind = redis.call('type', KEYS[1]).ok
             if kind == 'string' then
               local holder = redis.call('get', KEYS[1])
@@ -48,7 +48,7 @@ public final class ReadScripts {
             if redis.call('pttl', KEYS[1]) < tonumber(ARGV[2]) then
               redis.call('pexpire', KEYS[1], ARGV[2])
             end
-            return redis.call('incr', KEYS[2])
+            return nextFence(KEYS[2])
             """);
 
     private ReadScripts() {}
