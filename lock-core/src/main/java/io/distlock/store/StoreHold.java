@@ -216,8 +216,8 @@ final class StoreHold implements HeldKey {
     }
 
     /** The store had no longer this owner's key at release: the hold, ended by the release, was in fact lost. */
-    void lostAtRelease() {
-        lostFrom(State.ENDED, Reason.KEY_GONE);
+    void lostAtRelease(Reason reason) {
+        lostFrom(State.ENDED, reason);
     }
 
     /** Marks the hold lost if it was still held, and runs the callbacks registered so far; once per hold. */

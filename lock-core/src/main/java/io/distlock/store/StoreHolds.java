@@ -90,7 +90,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         }
         long sent = System.nanoTime();
         if (!hold.callStore(() -> hold.lease().extend(checked))) {
-            lost(hold, Reason.KEY_GONE);
+            lost(hold, whyGone(hold));
             throw hold.lostException();
         }
         hold.leaseMoved(sent, checked);
@@ -115,7 +115,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         }
         forget(hold);
         if (!hold.callStore(() -> hold.lease().release())) {
-            hold.lostAtRelease();
+            hold.lostAtRelease(whyGone(hold));
             throw hold.lostException();
         }
         hold.released();
@@ -129,7 +129,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         }
         forget(hold);
         if (!hold.callStore(() -> hold.lease().extend(rest))) {
-            hold.lostAtRelease();
+            hold.lostAtRelease(whyGone(hold));
             throw hold.lostException();
         }
         hold.released();
@@ -185,6 +185,18 @@ final class StoreHolds implements HoldOperations<StoreHold> {
         }
         live.clear();
         return abandoned;
+    }
+
+    /**
+     * Why the store no longer grants a hold whose extension or release found its key gone: {@link Reason#KEY_GONE}
+     * unless the store, asked once more, knows better (an operator freed it, say). Only a lost hold pays the read.
+     */
+    private static Reason whyGone(StoreHold hold) {
+        try {
+            return hold.callStore(() -> hold.lease().checkOwned()).orElse(Reason.KEY_GONE);
+        } catch (RuntimeException e) {
+            return Reason.KEY_GONE;
+        }
     }
 
     private void lost(StoreHold hold, Reason reason) {
@@ -249,7 +261,7 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 hold.leaseMoved(sent, settings.watchdogLease());
                 observer.renewed(1);
             } else {
-                lost(hold, Reason.KEY_GONE);
+                lost(hold, whyGone(hold));
             }
         } catch (RuntimeException e) {
             log.warn(

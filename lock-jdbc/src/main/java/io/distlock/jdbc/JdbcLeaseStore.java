@@ -104,7 +104,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalArgumentException if the owner token is longer than the table's 64 characters
+     * @throws IllegalArgumentException if the owner token starts with {@code ~} or is longer than the table's 64
+     *     characters
      */
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
@@ -117,11 +118,15 @@ public final class JdbcLeaseStore implements LeaseStore {
      * <p>The holder's name and the database's time of the grant go into the row's {@code locked_by} and {@code
      * locked_at}; a table made before those columns existed keeps no name.
      *
-     * @throws IllegalArgumentException if the owner token is longer than the table's 64 characters, or the holder's
-     *     name longer than its 100
+     * @throws IllegalArgumentException if the owner token starts with {@code ~} or is longer than the table's 64
+     *     characters, or the holder's name longer than its 100
      */
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
+        if (owner.startsWith(LockSql.RELEASED_BY_OPERATOR.substring(0, 1))) {
+            throw new IllegalArgumentException(
+                    "owner token must not start with '~', which marks a row that an operator" + " freed");
+        }
         if (owner.length() > MAX_OWNER_LENGTH) {
             throw new IllegalArgumentException("owner token is " + owner.length() + " characters; the lock table "
                     + "holds at most " + MAX_OWNER_LENGTH);
@@ -179,6 +184,29 @@ public final class JdbcLeaseStore implements LeaseStore {
         } catch (SQLException e) {
             throw errors.of("read the lease of", key, e);
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One UPDATE that frees the row only while its fencing token is this one and its lease runs on the database's
+     * clock, so a grant made meanwhile, which has a larger token, keeps the key. It leaves a mark in the row instead of
+     * the owner token: the freed holder finds the key gone at its next renewal, extension or release, and the mark tells
+     * it that an operator freed it, until the key is taken again. Waiters of this store look again at once; those of
+     * other processes at their next poll.
+     */
+    @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        boolean released;
+        try {
+            released = rows.releaseForOperator(key, fencingToken);
+        } catch (SQLException e) {
+            throw errors.of("release for an operator", key, e);
+        }
+        if (released) {
+            signals.released(key);
+        }
+        return released;
     }
 
     /**

@@ -41,11 +41,20 @@ final class JdbcStoreLease implements StoreLease {
         }
     }
 
-    /** One SELECT of the key's row with this owner's token and an expiry ahead of the database's clock. */
+    /**
+     * One SELECT of the key's row with this owner's token and an expiry ahead of the database's clock; when the key is
+     * no longer this owner's, a second one tells whether an operator freed it.
+     */
     @Override
     public Optional<LockLostException.Reason> checkOwned() {
         try {
-            return rows.owned(key, owner) ? Optional.empty() : Optional.of(LockLostException.Reason.KEY_GONE);
+            if (rows.owned(key, owner)) {
+                return Optional.empty();
+            }
+            return Optional.of(
+                    rows.releasedForOperator(key, fencingToken)
+                            ? LockLostException.Reason.RELEASED_BY_OPERATOR
+                            : LockLostException.Reason.KEY_GONE);
         } catch (SQLException e) {
             throw errors.of("confirm the hold of", key, e);
         }

@@ -120,6 +120,33 @@ final class LockRows {
     }
 
     /**
+     * Frees the key for an operator if its current grant has this fencing token and its lease still runs, leaving
+     * {@link LockSql#RELEASED_BY_OPERATOR} as the row's owner so that the freed holder can tell why.
+     */
+    boolean releaseForOperator(String key, long fencingToken) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = prepare(connection, sql.releaseForOperator())) {
+                statement.setString(1, key);
+                statement.setLong(2, fencingToken);
+                return statement.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /** Whether an operator freed the grant with this fencing token, and nobody took the key since. */
+    boolean releasedForOperator(String key, long fencingToken) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement statement = prepare(connection, sql.releasedForOperator())) {
+                statement.setString(1, key);
+                statement.setLong(2, fencingToken);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next();
+                }
+            }
+        });
+    }
+
+    /**
      * Deletes the rows of keys that nobody holds and nobody took or released for {@code unusedMillis} on the database's
      * clock, a batch at a time. Each row is tested again as it is deleted, so a key taken meanwhile keeps its row.
      *

@@ -25,10 +25,18 @@ record LockSql(
         String owned,
         String remaining,
         String probe,
+        String releaseForOperator,
+        String releasedForOperator,
         String seedFromClock,
         String deleteUnused,
         boolean namesHolder,
         boolean fencingFromClock) {
+
+    /**
+     * The owner token that an operator's release leaves in a row, so that the holder it freed can tell why its key is
+     * gone; owner tokens never start with {@code ~}.
+     */
+    static final String RELEASED_BY_OPERATOR = "~operator";
 
     /** At most how many rows one {@link #deleteUnused()} statement deletes, so that it holds few row locks at once. */
     static final int DELETE_BATCH = 500;
@@ -73,6 +81,11 @@ record LockSql(
                 "SELECT " + dialect.millisLeft() + holderRead + " FROM " + table
                         + " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + now,
                 "SELECT 1 FROM " + table + " WHERE 1 = 0",
+                "UPDATE " + table + " SET owner_token = '" + RELEASED_BY_OPERATOR + "', expires_at = " + now
+                        + holderCleared + " WHERE lock_key = ? AND fencing = ? AND owner_token <> '"
+                        + RELEASED_BY_OPERATOR + "' AND expires_at > " + now,
+                "SELECT 1 FROM " + table + " WHERE lock_key = ? AND fencing = ? AND owner_token = '"
+                        + RELEASED_BY_OPERATOR + "'",
                 "UPDATE " + table + " SET fencing = " + nextToken.apply("fencing")
                         + " WHERE lock_key = ? AND owner_token = ?",
                 dialect.deleteAtMost(table, unused, DELETE_BATCH),

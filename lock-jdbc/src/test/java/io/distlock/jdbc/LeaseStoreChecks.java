@@ -363,6 +363,16 @@ abstract class LeaseStoreChecks {
         }
     }
 
+    /** An operator's release on the same database. */
+    @Nested
+    class ReleasingForAnOperator extends OperatorReleaseChecks {
+
+        @Override
+        DataSource dataSource() {
+            return LeaseStoreChecks.this.dataSource();
+        }
+    }
+
     private JdbcLeaseStore newStore(DataSource dataSource) {
         return JdbcLeaseStore.builder(dataSource).build();
     }

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
+import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.WatchedEvent;
 import org.apache.zookeeper.Watcher;
@@ -30,6 +31,7 @@ final class ZooKeeperLease implements StoreLease {
     private final ZooKeeperLeaseStore store;
     private final String key;
     private final String path;
+    private final String basePath;
     private final String owner;
     private final String holder;
     private final long grantedAtMillis;
@@ -57,6 +59,8 @@ final class ZooKeeperLease implements StoreLease {
         this.store = store;
         this.key = key;
         this.path = path;
+        this.basePath =
+                ZKPaths.getPathAndNode(ZKPaths.getPathAndNode(path).getPath()).getPath();
         this.owner = owner;
         this.holder = holder;
         this.grantedAtMillis = granted.getMtime();
@@ -123,7 +127,11 @@ final class ZooKeeperLease implements StoreLease {
         switch (Calls.code(answer)) {
             case OK -> {}
             case NONODE -> {
-                return Optional.of(Reason.KEY_GONE);
+                Reason reason = OperatorRecords.take(store, key, basePath, fencingToken)
+                        ? Reason.RELEASED_BY_OPERATOR
+                        : Reason.KEY_GONE;
+                end(reason);
+                return Optional.of(reason);
             }
             default -> throw Calls.failure(key, "confirming the hold", answer);
         }
@@ -158,7 +166,13 @@ final class ZooKeeperLease implements StoreLease {
                                 .forPath(path));
         return switch (Calls.code(answer)) {
             case OK -> true;
-            case NONODE, BADVERSION -> false;
+            case NONODE -> {
+                if (OperatorRecords.take(store, key, basePath, fencingToken)) {
+                    lost = Reason.RELEASED_BY_OPERATOR;
+                }
+                yield false;
+            }
+            case BADVERSION -> false;
             default -> throw Calls.failure(key, "releasing", answer);
         };
     }
@@ -168,7 +182,10 @@ final class ZooKeeperLease implements StoreLease {
         whenGone((Reason reason) -> gone.run());
     }
 
-    /** Reports {@link Reason#KEY_GONE} when the node was removed, {@link Reason#CONNECTION_SUSPENDED} on trouble. */
+    /**
+     * Reports {@link Reason#KEY_GONE} when the node was removed, {@link Reason#RELEASED_BY_OPERATOR} when an operator
+     * removed it, {@link Reason#CONNECTION_SUSPENDED} on trouble.
+     */
     @Override
     public void whenGone(Consumer<Reason> gone) {
         onGone = gone;
@@ -217,14 +234,14 @@ final class ZooKeeperLease implements StoreLease {
             return;
         }
         if (event.getType() == Watcher.Event.EventType.NodeDeleted) {
-            end(Reason.KEY_GONE);
+            endAsGone();
         } else if (event.getType() == Watcher.Event.EventType.NodeDataChanged) {
             // Watches fire once; our own extensions change the node, so the watch is set again.
             try {
                 checkAndWatch((c, answer) -> {
                     if (Calls.code(answer) == Code.NONODE
                             || (Calls.code(answer) == Code.OK && answer.getStat() == null)) {
-                        end(Reason.KEY_GONE);
+                        endAsGone();
                     }
                 });
             } catch (Exception e) {
@@ -235,6 +252,15 @@ final class ZooKeeperLease implements StoreLease {
 
     private void checkAndWatch(org.apache.curator.framework.api.BackgroundCallback callback) throws Exception {
         client().checkExists().usingWatcher(watcher).inBackground(callback).forPath(path);
+    }
+
+    /**
+     * Ends the hold whose node is gone, as freed by an operator if an operator's record says so, else as {@link
+     * Reason#KEY_GONE}. It runs on Curator's event thread, so the record is asked for in the background.
+     */
+    private void endAsGone() {
+        OperatorRecords.takeInBackground(
+                store, key, basePath, fencingToken, () -> end(Reason.RELEASED_BY_OPERATOR), () -> end(Reason.KEY_GONE));
     }
 
     /** Ends the hold as lost; true for the one caller that ended it. */

@@ -164,6 +164,18 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     }
 
     /**
+     * {@inheritDoc}
+     *
+     * <p>Deletes the key's first queue node if it holds the grant this fencing token names (the node's {@code czxid})
+     * and its lease runs, and in the same transaction records {@code <basePath>/.released/<czxid>}, by which the holder
+     * learns at once, through its watch, that an operator freed it.
+     */
+    @Override
+    public boolean releaseForOperator(String key, long fencingToken) {
+        return OperatorRecords.release(this, key, ZKPaths.makePath(basePath, KeyNodes.nodeName(key)), fencingToken);
+    }
+
+    /**
      * Asks whether the base path exists, which changes nothing.
      *
      * @throws io.distlock.LockBackendException if ZooKeeper could not be asked
