@@ -4,6 +4,7 @@ import io.distlock.LockBackendException;
 import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.utils.ZKPaths;
@@ -16,8 +17,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An operator's release of a hold, and the record by which the holder it freed learns why its node is gone: {@code
- * <basePath>/.released/<czxid>}, created in the transaction that deletes the holder's node, and deleted by the holder
- * when it finds its node gone. A record whose holder never comes back (its process ended) is removed by a later
+ * <basePath>/.released/<czxid>}, created in the transaction that deletes the holder's node, and deleted once the
+ * holder, finding its node gone, read it. A record whose holder never comes back (its process ended) is removed by a later
  * operator's release once it is a day old on the server's clock.
  */
 final class OperatorRecords {
@@ -82,34 +83,46 @@ final class OperatorRecords {
     }
 
     /**
-     * Deletes the record of the hold with this fencing token, if an operator freed it.
+     * Whether an operator freed the hold with this fencing token: its record is there.
      *
-     * @return true if there was one: an operator, not the lease's end or another waiter, removed the holder's node
+     * @return true if an operator, not the lease's end or another waiter, removed the holder's node
      */
-    static boolean take(ZooKeeperLeaseStore store, String key, String basePath, long fencingToken) {
+    static boolean recorded(ZooKeeperLeaseStore store, String key, String basePath, long fencingToken) {
         CuratorEvent answer = store.calls()
                 .await(
                         key,
                         "reading why the hold ended",
-                        cb -> store.client().delete().inBackground(cb).forPath(record(basePath, fencingToken)));
+                        cb -> store.client().checkExists().inBackground(cb).forPath(record(basePath, fencingToken)));
         return switch (Calls.code(answer)) {
-            case OK -> true;
+            case OK -> answer.getStat() != null;
             case NONODE -> false;
             default -> throw Calls.failure(key, "reading why the hold ended", answer);
         };
     }
 
-    /** As {@link #take}, without waiting: for Curator's event thread, which must not wait for an answer it delivers. */
-    static void takeInBackground(
-            ZooKeeperLeaseStore store, String key, String basePath, long fencingToken, Runnable taken, Runnable none) {
+    /**
+     * As {@link #recorded}, without waiting: for Curator's event thread, which must not wait for an answer it delivers.
+     * A read that cannot be sent counts as no record.
+     */
+    static void recordedInBackground(
+            ZooKeeperLeaseStore store, String key, String basePath, long fencingToken, Consumer<Boolean> answer) {
         try {
             store.client()
-                    .delete()
-                    .inBackground((client, event) -> (Calls.code(event) == Code.OK ? taken : none).run())
+                    .checkExists()
+                    .inBackground((client, event) -> answer.accept(event.getStat() != null))
                     .forPath(record(basePath, fencingToken));
         } catch (Exception e) {
             log.debug("Could not ask why the hold of key {} ended", PrintableText.of(key), e);
-            none.run();
+            answer.accept(false);
+        }
+    }
+
+    /** Deletes the record once its holder knows, in the background; one left behind goes when a day old. */
+    static void forget(ZooKeeperLeaseStore store, String key, String basePath, long fencingToken) {
+        try {
+            store.client().delete().inBackground().forPath(record(basePath, fencingToken));
+        } catch (Exception e) {
+            log.debug("Could not remove the operator's record of key {}", PrintableText.of(key), e);
         }
     }
 

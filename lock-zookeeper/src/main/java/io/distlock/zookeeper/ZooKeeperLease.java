@@ -127,11 +127,7 @@ final class ZooKeeperLease implements StoreLease {
         switch (Calls.code(answer)) {
             case OK -> {}
             case NONODE -> {
-                Reason reason = OperatorRecords.take(store, key, basePath, fencingToken)
-                        ? Reason.RELEASED_BY_OPERATOR
-                        : Reason.KEY_GONE;
-                end(reason);
-                return Optional.of(reason);
+                return Optional.of(endAsGone(OperatorRecords.recorded(store, key, basePath, fencingToken)));
             }
             default -> throw Calls.failure(key, "confirming the hold", answer);
         }
@@ -167,8 +163,11 @@ final class ZooKeeperLease implements StoreLease {
         return switch (Calls.code(answer)) {
             case OK -> true;
             case NONODE -> {
-                if (OperatorRecords.take(store, key, basePath, fencingToken)) {
-                    lost = Reason.RELEASED_BY_OPERATOR;
+                if (OperatorRecords.recorded(store, key, basePath, fencingToken)) {
+                    synchronized (this) {
+                        lost = Reason.RELEASED_BY_OPERATOR;
+                    }
+                    OperatorRecords.forget(store, key, basePath, fencingToken);
                 }
                 yield false;
             }
@@ -259,17 +258,35 @@ final class ZooKeeperLease implements StoreLease {
      * Reason#KEY_GONE}. It runs on Curator's event thread, so the record is asked for in the background.
      */
     private void endAsGone() {
-        OperatorRecords.takeInBackground(
-                store, key, basePath, fencingToken, () -> end(Reason.RELEASED_BY_OPERATOR), () -> end(Reason.KEY_GONE));
+        OperatorRecords.recordedInBackground(store, key, basePath, fencingToken, this::endAsGone);
+    }
+
+    /**
+     * Ends the hold whose node is gone, and forgets the operator's record once the reason is set.
+     *
+     * @param byOperator whether an operator's record names this hold
+     * @return the reason the hold ended with, which another caller that ended it first may have set
+     */
+    private Reason endAsGone(boolean byOperator) {
+        Reason reason = byOperator ? Reason.RELEASED_BY_OPERATOR : Reason.KEY_GONE;
+        end(reason);
+        if (byOperator) {
+            OperatorRecords.forget(store, key, basePath, fencingToken);
+        }
+        synchronized (this) {
+            return lost != null ? lost : reason;
+        }
     }
 
     /** Ends the hold as lost; true for the one caller that ended it. */
     private boolean end(Reason reason) {
-        if (!ended.compareAndSet(false, true)) {
-            return false;
+        synchronized (this) {
+            if (!ended.compareAndSet(false, true)) {
+                return false;
+            }
+            lost = reason;
         }
         store.connection().forget(this);
-        lost = reason;
         if (onGone != null) {
             report();
         }
