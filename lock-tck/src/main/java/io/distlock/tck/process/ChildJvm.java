@@ -139,6 +139,15 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
+     * The child's process id.
+     *
+     * @return the id
+     */
+    public long pid() {
+        return process.pid();
+    }
+
+    /**
      * Kills the child with {@code SIGKILL}, as a crash would end it: it runs no more code, not even shutdown hooks.
      * Returns once it is gone.
      *

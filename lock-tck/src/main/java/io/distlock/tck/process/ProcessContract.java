@@ -9,10 +9,14 @@ import static io.distlock.tck.process.ProcessTimes.RENEW_INTERVAL;
 import static io.distlock.tck.process.ProcessTimes.WATCHDOG_LEASE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
+import io.distlock.monitor.InspectableLock;
+import io.distlock.monitor.KeyState;
+import io.distlock.spi.InstanceNames;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  *   <li><b>A dead holder never releases, and its lease alone frees the key</b>: a {@link HolderChild} JVM killed with
  *       {@code SIGKILL} while it holds a key, with a fixed lease or an auto-renewed one, leaves the key taken until
  *       about one lease has passed, and the test JVM gets it then: not noticeably sooner, not noticeably later.
+ *   <li><b>Who holds a key, across processes</b>: the test JVM, asking how a key that a {@link HolderChild} holds
+ *       stands, hears the child's instance name.
  *   <li><b>Exclusion across processes</b>: several {@link CounterChild} JVMs each increment a shared counter file a
  *       number of times by reading it, pausing and writing it back, under the lock, and no increment is lost; the
  *       same workload without the lock loses some, which shows that the case can fail.
@@ -152,6 +158,25 @@ public abstract class ProcessContract {
         // The last renewal came at most a renewal interval before the kill.
         assertThat(freedAfter)
                 .isBetween(WATCHDOG_LEASE.minus(RENEW_INTERVAL).minus(EARLY_MARGIN), WATCHDOG_LEASE.plus(LATE_SLACK));
+    }
+
+    /**
+     * Another process that asks how a held key stands hears which process holds it (by default the holder's process id
+     * and host) and since when.
+     */
+    @Test
+    void anotherProcessHearsWhichProcessHoldsTheKey() throws Exception {
+        ChildJvm holder = started(HolderChild.start(lockFactory(), storeAddress(), key, LONG_LEASE));
+        Lock observer = connectedLock();
+        holder.awaitLine(HolderChild.HELD);
+        assumeTrue(observer instanceof InspectableLock, "the lock cannot be inspected");
+
+        KeyState state = ((InspectableLock) observer).keyState(key);
+
+        assertThat(state.held()).isTrue();
+        assertThat(state.heldByThisInstance()).isFalse();
+        assertThat(state.holder()).isEqualTo(InstanceNames.ofThisProcess(Long.toString(holder.pid())));
+        assertThat(state.heldSince()).isNotNull();
     }
 
     /** Read-pause-write increments of several processes, each under the lock, add up. */
