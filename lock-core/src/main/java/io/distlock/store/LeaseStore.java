@@ -100,6 +100,16 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * Whether the store serves the waiters of every process in the order they arrived, as a queue in the store does:
+     * then {@link StoreLock} offers itself as its {@link io.distlock.Kind#FAIR} lock. A store whose waiters poll does not.
+     *
+     * @return false by default
+     */
+    default boolean servesWaitersInArrivalOrder() {
+        return false;
+    }
+
+    /**
      * Makes one round trip to the store that changes nothing, for health checks.
      *
      * @throws LockBackendException if the store could not be reached or answered with an error

@@ -1,5 +1,6 @@
 package io.distlock.store;
 
+import io.distlock.Kind;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockBackendException;
@@ -10,6 +11,7 @@ import io.distlock.internal.engine.GuardedObserver;
 import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.LockArguments;
+import io.distlock.internal.engine.OfferedKinds;
 import io.distlock.internal.engine.ThreadOwnedHandles;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.BackendState;
@@ -70,6 +72,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     private final CallsUnderWay calls;
     private final HoldSettings settings;
     private final AtomicBoolean closed;
+    private final OfferedKinds kinds;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
         this(Parts.of(store, settings), maxCallsUnderWay);
@@ -85,6 +88,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         this.closed = parts.closed();
         this.calls = new CallsUnderWay(maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);
+        this.kinds = store.servesWaitersInArrivalOrder()
+                ? OfferedKinds.none().with(Kind.FAIR, (Lock) this)
+                : OfferedKinds.none();
     }
 
     /** What the lock and its inspection share, made before either. */
@@ -279,6 +285,17 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     @Override
     public BackendState checkBackend() {
         return super.checkBackend();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@link Kind#FAIR} is this lock itself where the store serves waiters in the order they arrived ({@link
+     * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does; there is no other kind.
+     */
+    @Override
+    public <V> Optional<V> kind(Kind<V> kind) {
+        return kinds.find(kind);
     }
 
     @Override

@@ -6,12 +6,6 @@ import io.distlock.store.LeaseStore;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -55,8 +49,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     private final Duration callTimeout;
     private final ServerClock clock;
     private final ConnectionWatch connection = new ConnectionWatch();
-    private final ExecutorService events;
-    private final ExecutorService cleanup;
+    private final StoreThreads threads = new StoreThreads();
 
     private ZooKeeperLeaseStore(CuratorFramework client, boolean ownsClient, String basePath, Duration callTimeout) {
         this.client = client;
@@ -65,16 +58,6 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         this.calls = new Calls(callTimeout);
         this.callTimeout = callTimeout;
         this.clock = new ServerClock(client, ZKPaths.makePath(basePath, CLOCK_NODE), calls);
-        this.events = Executors.newSingleThreadExecutor(task -> {
-            Thread thread = new Thread(task, "distlock-zookeeper-events");
-            thread.setDaemon(true);
-            return thread;
-        });
-        this.cleanup = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), task -> {
-            Thread thread = new Thread(task, "distlock-zookeeper-cleanup");
-            thread.setDaemon(true);
-            return thread;
-        });
         client.getConnectionStateListenable().addListener(connection);
     }
 
@@ -163,6 +146,12 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         return HolderNodes.read(this, key, ZKPaths.makePath(basePath, KeyNodes.nodeName(key)));
     }
 
+    /** True: waiters queue as sequential nodes and are granted the key in their order, whatever their process. */
+    @Override
+    public boolean servesWaitersInArrivalOrder() {
+        return true;
+    }
+
     /**
      * {@inheritDoc}
      *
@@ -206,8 +195,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public void close() {
         client.getConnectionStateListenable().removeListener(connection);
-        events.shutdown();
-        cleanup.shutdown();
+        threads.shutdown();
         if (ownsClient) {
             client.close();
         }
@@ -229,21 +217,14 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         return connection;
     }
 
-    /**
-     * Where queue nodes left by acquisitions given up on are removed, one at a time, off Curator's event thread and
-     * off the thread that reports lost leases: each removal may wait for ZooKeeper.
-     */
+    /** See {@link StoreThreads#cleanup()}. */
     Executor cleanup() {
-        return cleanup;
+        return threads.cleanup();
     }
 
-    /** Runs a lost-lease callback on the store's thread, or on the caller's once the store is closed. */
+    /** See {@link StoreThreads#report(Runnable)}. */
     void report(Runnable gone) {
-        try {
-            events.execute(gone);
-        } catch (RejectedExecutionException e) {
-            gone.run();
-        }
+        threads.report(gone);
     }
 
     /** Settings of a {@link ZooKeeperLeaseStore}. */

@@ -1,0 +1,122 @@
+package io.distlock.zookeeper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.distlock.Kind;
+import io.distlock.Lease;
+import io.distlock.Lock;
+import io.distlock.LockHandle;
+import io.distlock.store.StoreLock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.utils.ZKPaths;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * ZooKeeper's lock is fair by construction (its waiters queue as sequential nodes), so it offers itself as its {@link
+ * Kind#FAIR} lock: waiters of several clients, each with a session of its own as separate processes have, get the key
+ * in the order they arrived.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ZooKeeperFairKindTest {
+
+    private static final Duration LONG = Duration.ofSeconds(30);
+    private static final String BASE = "/distlock-fair";
+
+    private static TestZooKeeper zookeeper;
+
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+    private final List<StoreLock> locks = new ArrayList<>();
+    private CuratorFramework observer;
+    private String key;
+
+    @BeforeAll
+    static void startServer() throws Exception {
+        zookeeper = new TestZooKeeper();
+    }
+
+    @AfterAll
+    static void stopServer() throws Exception {
+        zookeeper.close();
+    }
+
+    @BeforeEach
+    void connect() throws Exception {
+        observer = zookeeper.newClient();
+        key = "fair:" + UUID.randomUUID();
+    }
+
+    @AfterEach
+    void close() throws Exception {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        locks.forEach(StoreLock::close);
+        observer.close();
+    }
+
+    @Test
+    void theFairLockIsTheLockItselfAndNoOtherKindIsOffered() throws Exception {
+        StoreLock lock = newLock();
+
+        assertThat(lock.kind(Kind.FAIR)).containsSame(lock);
+        assertThat(lock.fair()).isSameAs(lock);
+        assertThat(lock.kind(Kind.READ)).isEmpty();
+        assertThat(lock.kind(Kind.PATH)).isEmpty();
+    }
+
+    @Test
+    void waitersOfSeveralClientsGetTheKeyInTheOrderTheyArrived() throws Exception {
+        LockHandle held = newLock().fair().acquire(key, Lease.fixed(LONG));
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        List<Future<?>> waiters = new ArrayList<>();
+        for (int arrival = 1; arrival <= 4; arrival++) {
+            int waiter = arrival;
+            Lock fair = newLock().fair();
+            waiters.add(threads.submit(() -> {
+                try (LockHandle turn = fair.acquire(key, Lease.fixed(LONG))) {
+                    order.add(waiter);
+                }
+                return null;
+            }));
+            // The next waiter comes only once this one is in the queue.
+            await().atMost(Duration.ofSeconds(20)).until(() -> queueLength() == waiter + 1);
+        }
+
+        held.release();
+        for (Future<?> waiter : waiters) {
+            waiter.get(20, TimeUnit.SECONDS);
+        }
+
+        assertThat(order).containsExactly(1, 2, 3, 4);
+    }
+
+    private StoreLock newLock() throws Exception {
+        ZooKeeperLeaseStore store = ZooKeeperLeaseStore.builder(zookeeper.newClient())
+                .basePath(BASE)
+                .build();
+        StoreLock lock = StoreLock.builder(store).build();
+        locks.add(lock);
+        return lock;
+    }
+
+    private int queueLength() throws Exception {
+        String parent = ZKPaths.makePath(BASE, KeyNodes.nodeName(key));
+        return observer.checkExists().forPath(parent) == null
+                ? 0
+                : observer.getChildren().forPath(parent).size();
+    }
+}
