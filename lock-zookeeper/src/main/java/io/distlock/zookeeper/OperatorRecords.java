@@ -10,8 +10,6 @@ import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.data.Stat;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,7 +41,9 @@ final class OperatorRecords {
     static boolean release(ZooKeeperLeaseStore store, String key, String parent, long fencingToken) {
         String basePath = ZKPaths.getPathAndNode(parent).getPath();
         for (int attempt = 1; attempt <= 3; attempt++) {
-            Holder holder = liveHolder(store, key, parent, fencingToken);
+            HolderNodes.Granted holder = HolderNodes.first(store, key, parent)
+                    .filter(granted -> granted.stat().getCzxid() == fencingToken)
+                    .orElse(null);
             if (holder == null) {
                 return false;
             }
@@ -124,38 +124,6 @@ final class OperatorRecords {
         } catch (Exception e) {
             log.debug("Could not remove the operator's record of key {}", PrintableText.of(key), e);
         }
-    }
-
-    /** The key's first queue node and its state, if it holds the grant with this token and its lease runs. */
-    private record Holder(String path, Stat stat) {}
-
-    private static @Nullable Holder liveHolder(
-            ZooKeeperLeaseStore store, String key, String parent, long fencingToken) {
-        List<String> queue = Queue.read(store, key, parent);
-        if (queue.isEmpty()) {
-            return null;
-        }
-        String path = ZKPaths.makePath(parent, queue.get(0));
-        CuratorEvent answer = store.calls()
-                .await(
-                        key,
-                        "reading the holder",
-                        cb -> store.client().getData().inBackground(cb).forPath(path));
-        switch (Calls.code(answer)) {
-            case OK -> {}
-            case NONODE -> {
-                return null;
-            }
-            default -> throw Calls.failure(key, "reading the holder", answer);
-        }
-        LeaseData data = LeaseData.parse(answer.getData());
-        Stat stat = answer.getStat();
-        if (data == null || !data.granted() || stat.getCzxid() != fencingToken) {
-            return null;
-        }
-        boolean live =
-                stat.getMtime() + data.leaseMillis() > store.clock().read(key).serverMillis();
-        return live ? new Holder(path, stat) : null;
     }
 
     private static void createParent(ZooKeeperLeaseStore store, String key, String basePath) {

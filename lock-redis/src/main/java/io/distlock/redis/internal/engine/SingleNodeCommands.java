@@ -94,13 +94,7 @@ public final class SingleNodeCommands implements LockCommands {
     @Override
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = List.of(
-                token,
-                Long.toString(leaseMillis),
-                willWait ? instanceId : NOT_WAITING,
-                instanceId,
-                instanceName,
-                counterKeep);
+        List<String> args = grantArguments(token, leaseMillis, willWait);
         ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
@@ -113,13 +107,7 @@ public final class SingleNodeCommands implements LockCommands {
      */
     public Attempt acquireNamingHolder(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = List.of(
-                token,
-                Long.toString(leaseMillis),
-                willWait ? instanceId : NOT_WAITING,
-                instanceId,
-                instanceName,
-                counterKeep);
+        List<String> args = grantArguments(token, leaseMillis, willWait);
         ScriptCall<Attempted> call =
                 runner.run(key, "acquire", LockScripts.ACQUIRE_NAMING_HOLDER, keys, args, answer -> {
                     if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -133,6 +121,17 @@ public final class SingleNodeCommands implements LockCommands {
                     return new Busy(-1 - first, digest.isEmpty() ? null : digest);
                 });
         return new Attempt(this, call, key, lockKey, token);
+    }
+
+    /** The ARGV of {@link LockScripts#ACQUIRE} and {@link LockScripts#ACQUIRE_NAMING_HOLDER}. */
+    private List<String> grantArguments(String token, long leaseMillis, boolean willWait) {
+        return List.of(
+                token,
+                Long.toString(leaseMillis),
+                willWait ? instanceId : NOT_WAITING,
+                instanceId,
+                instanceName,
+                counterKeep);
     }
 
     /**
