@@ -10,22 +10,29 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link Lock#kind(Kind)} answers empty for a kind the backend lacks, and the typed shortcuts fail naming the kind; a
- * kind is registered once.
+ * store that serves waiters in arrival order makes its lock its own fair lock; a kind is registered once.
  */
 class KindLookupTest {
 
     @Test
-    void aLockWithoutAKindAnswersEmptyAndItsShortcutsNameTheKind() {
+    void aLockAnswersEmptyForAKindItLacksAndItsShortcutsNameTheKind() {
         try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
-            assertThat(lock.kind(Kind.FAIR)).isEmpty();
             assertThat(lock.kind(Kind.READ)).isEmpty();
             assertThat(lock.kind(Kind.PATH)).isEmpty();
-            assertThat(lock.kind(Kind.FAIR).orElse(lock)).isSameAs(lock);
-            assertThatThrownBy(lock::fair)
+            assertThat(lock.kind(Kind.READ).orElse(lock)).isSameAs(lock);
+            assertThatThrownBy(lock::reading)
                     .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessage("StoreLock has no fair lock");
-            assertThatThrownBy(lock::reading).hasMessage("StoreLock has no read lock");
+                    .hasMessage("StoreLock has no read lock");
             assertThatThrownBy(() -> lock.tree("projects")).hasMessage("StoreLock has no path lock");
+        }
+    }
+
+    /** The in-memory store serves waiters in the order they came, so its lock is its own fair lock. */
+    @Test
+    void aLockWhoseStoreServesWaitersInOrderIsItsOwnFairLock() {
+        try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
+            assertThat(lock.kind(Kind.FAIR)).containsSame(lock);
+            assertThat(lock.fair()).isSameAs(lock);
         }
     }
 

@@ -7,6 +7,8 @@ import io.distlock.store.StoreLease;
 import io.distlock.store.StoreLock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -18,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * A {@link LeaseStore} in this JVM's memory, for tests and local runs: the locks of one process exclude each other,
  * never those of another process. Wrapped in a {@link StoreLock} it keeps every promise of {@link io.distlock.Lock}
  * within the JVM: leases that run out (on the JVM's monotonic clock, which is this store's clock), fencing tokens,
- * release and extension by the owner only, and loss reported to a holder whose lease ran out.
+ * release and extension by the owner only, and loss reported to a holder whose lease ran out. Waiters get a free key
+ * in the order they came, so the lock is also its own fair lock ({@link io.distlock.Kind#FAIR}).
  *
  * <pre>{@code
  * Lock lock = StoreLock.builder(new InMemoryLeaseStore()).build();
@@ -33,6 +36,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
     private final Object monitor = new Object();
     /** The keys granted and not released; a lease that ran out stays until its key is next touched. */
     private final Map<String, Grant> grants = new HashMap<>();
+    /**
+     * The acquisitions waiting for each key, in the order of their first refused attempt: a free key goes to the first
+     * of them, so that waiters are served in the order they came.
+     */
+    private final Map<String, Deque<Object>> queues = new HashMap<>();
     /** Tokens rise across all keys, so they rise on each. */
     private long lastFencingToken;
 
@@ -51,14 +59,28 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public Acquisition begin(String key, String owner, @Nullable String holder, Duration lease) {
         long leaseNanos = lease.toNanos();
+        Object place = new Object();
         return new Acquisition() {
             @Override
             public @Nullable StoreLease tryTake() {
                 synchronized (monitor) {
                     long now = System.nanoTime();
                     Grant current = grants.get(key);
-                    if (current != null && current.liveAt(now)) {
+                    Deque<Object> queue = queues.get(key);
+                    boolean ahead = queue != null && queue.peekFirst() != place;
+                    if ((current != null && current.liveAt(now)) || ahead) {
+                        if (queue == null) {
+                            queue = new ArrayDeque<>();
+                            queues.put(key, queue);
+                        }
+                        if (!queue.contains(place)) {
+                            queue.addLast(place);
+                        }
                         return null;
+                    }
+                    if (leave(key, place) && queues.containsKey(key)) {
+                        // The next in line is first now: it waits for this grant's lease instead of a release.
+                        monitor.notifyAll();
                     }
                     Grant granted = new Grant(key, owner, holder, Instant.now(), ++lastFencingToken, now + leaseNanos);
                     grants.put(key, granted);
@@ -71,7 +93,16 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 synchronized (monitor) {
                     long now = System.nanoTime();
                     Grant current = grants.get(key);
-                    long until = current == null ? now : Math.min(deadlineNanos, current.expiresAtNanos);
+                    Deque<Object> queue = queues.get(key);
+                    long until;
+                    if (queue != null && queue.peekFirst() != place) {
+                        // Not first: woken when the line moves or the key is released.
+                        until = deadlineNanos;
+                    } else if (current == null || !current.liveAt(now)) {
+                        until = now;
+                    } else {
+                        until = Math.min(deadlineNanos, current.expiresAtNanos);
+                    }
                     long waitNanos = until - now;
                     if (waitNanos > 0) {
                         // Woken by any release of any key; returning early is allowed.
@@ -80,11 +111,38 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 }
             }
 
+            /** Gives up its place in the key's queue, so that the one behind it is first. */
             @Override
             public void close() {
-                // Nothing is kept for an acquisition that ends without the key.
+                synchronized (monitor) {
+                    if (leave(key, place)) {
+                        monitor.notifyAll();
+                    }
+                }
             }
         };
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @return true: a free key goes to the acquisition that waited longest
+     */
+    @Override
+    public boolean servesWaitersInArrivalOrder() {
+        return true;
+    }
+
+    /** Takes a place out of its key's queue, under the monitor; true if it was there. */
+    private boolean leave(String key, Object place) {
+        Deque<Object> queue = queues.get(key);
+        if (queue == null || !queue.remove(place)) {
+            return false;
+        }
+        if (queue.isEmpty()) {
+            queues.remove(key);
+        }
+        return true;
     }
 
     @Override
@@ -122,6 +180,20 @@ public final class InMemoryLeaseStore implements LeaseStore {
             Grant removed = grants.remove(key);
             monitor.notifyAll();
             return removed != null && removed.liveAt(System.nanoTime());
+        }
+    }
+
+    /**
+     * How many acquisitions wait in line for a key: each joins at its first refused attempt and leaves when it takes the
+     * key or ends. For tests that start waiters in a known order.
+     *
+     * @param key the key
+     * @return the number of waiting acquisitions
+     */
+    public int waiting(String key) {
+        synchronized (monitor) {
+            Deque<Object> queue = queues.get(key);
+            return queue == null ? 0 : queue.size();
         }
     }
 
