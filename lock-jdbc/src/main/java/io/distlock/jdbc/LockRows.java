@@ -7,6 +7,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,14 +59,7 @@ final class LockRows {
 
     /** Moves the expiry to {@code leaseMillis} from now if the owner still holds the key. */
     boolean extend(String key, String owner, long leaseMillis) throws SQLException {
-        return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql.extend())) {
-                statement.setLong(1, leaseMillis);
-                statement.setString(2, key);
-                statement.setString(3, owner);
-                return statement.executeUpdate() == 1;
-            }
-        });
+        return update(sql.extend(), leaseMillis, key, owner) == 1;
     }
 
     /**
@@ -73,26 +67,12 @@ final class LockRows {
      * time of the release.
      */
     boolean release(String key, String owner) throws SQLException {
-        return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql.release())) {
-                statement.setString(1, key);
-                statement.setString(2, owner);
-                return statement.executeUpdate() == 1;
-            }
-        });
+        return update(sql.release(), key, owner) == 1;
     }
 
     /** Whether the owner still holds the key: its token is the row's and the expiry lies ahead on the database's clock. */
     boolean owned(String key, String owner) throws SQLException {
-        return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql.owned())) {
-                statement.setString(1, key);
-                statement.setString(2, owner);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next();
-                }
-            }
-        });
+        return exists(sql.owned(), key, owner);
     }
 
     /**
@@ -124,26 +104,12 @@ final class LockRows {
      * {@link LockSql#RELEASED_BY_OPERATOR} as the row's owner so that the freed holder can tell why.
      */
     boolean releaseForOperator(String key, long fencingToken) throws SQLException {
-        return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql.releaseForOperator())) {
-                statement.setString(1, key);
-                statement.setLong(2, fencingToken);
-                return statement.executeUpdate() == 1;
-            }
-        });
+        return update(sql.releaseForOperator(), key, fencingToken) == 1;
     }
 
     /** Whether an operator freed the grant with this fencing token, and nobody took the key since. */
     boolean releasedForOperator(String key, long fencingToken) throws SQLException {
-        return connections.autoCommit(connection -> {
-            try (PreparedStatement statement = prepare(connection, sql.releasedForOperator())) {
-                statement.setString(1, key);
-                statement.setLong(2, fencingToken);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next();
-                }
-            }
-        });
+        return exists(sql.releasedForOperator(), key, fencingToken);
     }
 
     /**
@@ -153,20 +119,14 @@ final class LockRows {
      * @return how many rows were deleted
      */
     int deleteUnused(long unusedMillis) throws SQLException {
+        // The age is the statement's only parameter; PostgreSQL's form names it twice.
+        Object[] ages = new Object
+                [(int) sql.deleteUnused().chars().filter(c -> c == '?').count()];
+        Arrays.fill(ages, -unusedMillis);
         int deleted = 0;
         int batch;
         do {
-            batch = connections.autoCommit(connection -> {
-                try (PreparedStatement statement = prepare(connection, sql.deleteUnused())) {
-                    // The age is the statement's only parameter; PostgreSQL's form names it twice.
-                    long parameters =
-                            sql.deleteUnused().chars().filter(c -> c == '?').count();
-                    for (int parameter = 1; parameter <= parameters; parameter++) {
-                        statement.setLong(parameter, -unusedMillis);
-                    }
-                    return statement.executeUpdate();
-                }
-            });
+            batch = update(sql.deleteUnused(), ages);
             deleted += batch;
         } while (batch == LockSql.DELETE_BATCH);
         return deleted;
@@ -283,6 +243,44 @@ final class LockRows {
             }
             return fencingOf(connection, key, owner);
         });
+    }
+
+    /** Runs one statement that changes rows, with auto-commit on; how many rows it changed. */
+    private int update(String statement, Object... parameters) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement prepared = prepare(connection, statement, parameters)) {
+                return prepared.executeUpdate();
+            }
+        });
+    }
+
+    /** Runs one query with auto-commit on; whether it found a row. */
+    private boolean exists(String statement, Object... parameters) throws SQLException {
+        return connections.autoCommit(connection -> {
+            try (PreparedStatement prepared = prepare(connection, statement, parameters);
+                    ResultSet row = prepared.executeQuery()) {
+                return row.next();
+            }
+        });
+    }
+
+    /** Prepares a statement with its parameters, each a key or token ({@code String}) or a number ({@code Long}). */
+    private PreparedStatement prepare(Connection connection, String statement, Object... parameters)
+            throws SQLException {
+        PreparedStatement prepared = prepare(connection, statement);
+        try {
+            for (int at = 0; at < parameters.length; at++) {
+                if (parameters[at] instanceof Long number) {
+                    prepared.setLong(at + 1, number);
+                } else {
+                    prepared.setString(at + 1, (String) parameters[at]);
+                }
+            }
+        } catch (SQLException | RuntimeException e) {
+            prepared.close();
+            throw e;
+        }
+        return prepared;
     }
 
     private PreparedStatement prepare(Connection connection, String statement) throws SQLException {
