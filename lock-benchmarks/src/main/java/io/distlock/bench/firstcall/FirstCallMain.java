@@ -73,11 +73,12 @@ public final class FirstCallMain {
                         FirstCall call = FirstCall.run(servers.properties(), way, log);
                         System.out.printf(
                                 Locale.ROOT,
-                                "%s, %s: first %.2f ms, steady %.0f us%n",
+                                "%s, %s: first %.2f ms, steady %.0f us, after a pause %.0f us%n",
                                 deployment.id(),
                                 way,
                                 call.firstNanos() / 1e6,
-                                call.steadyNanos() / 1e3);
+                                call.steadyNanos() / 1e3,
+                                call.pausedNanos() / 1e3);
                         byWay.computeIfAbsent(way, any -> new ArrayList<>()).add(call);
                     }
                     Collections.rotate(ways, 1);
@@ -96,9 +97,10 @@ public final class FirstCallMain {
      * One application's measurement.
      *
      * @param firstNanos what its first call took
-     * @param steadyNanos the median of its calls 100 and later
+     * @param steadyNanos the median of its calls 100 and later, made back to back
+     * @param pausedNanos the median of its calls made after a pause each
      */
-    record FirstCall(long firstNanos, long steadyNanos) {
+    record FirstCall(long firstNanos, long steadyNanos, long pausedNanos) {
 
         static FirstCall run(List<String> properties, Way way, Path log) throws IOException, InterruptedException {
             List<String> command = new ArrayList<>(List.of(
@@ -123,7 +125,8 @@ public final class FirstCallMain {
                     .findFirst()
                     .map(line -> {
                         String[] words = line.split(" ");
-                        return new FirstCall(Long.parseLong(words[1]), Long.parseLong(words[3]));
+                        return new FirstCall(
+                                Long.parseLong(words[1]), Long.parseLong(words[3]), Long.parseLong(words[5]));
                     })
                     .orElseThrow(() -> new IllegalStateException(
                             "the application printed no result (exit " + process.exitValue() + "); see " + log));

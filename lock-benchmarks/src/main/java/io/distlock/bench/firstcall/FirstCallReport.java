@@ -36,23 +36,26 @@ final class FirstCallReport {
                         + " `@DistributedLock(key = \"'stock:' + #sku\")` method); once it is ready, it calls the"
                         + " method ")
                 .append(FirstCallApplication.CALLS)
-                .append(" times on one SKU. *First* is the first call; *steady* the median of calls ")
+                .append(" times back to back on one SKU, then ")
+                .append(FirstCallApplication.PAUSED_CALLS)
+                .append(" times more, each after a pause of ")
+                .append(FirstCallApplication.PAUSE_MILLIS)
+                .append(" ms. *First* is the first call; *back to back* the median of calls ")
                 .append(FirstCallApplication.STEADY_FROM + 1)
                 .append(" to ")
                 .append(FirstCallApplication.CALLS)
-                .append(". ")
+                .append("; *after a pause* the median of the calls made after a pause, which, like the first call,"
+                        + " find the machine's threads asleep. ")
                 .append(applications)
                 .append(" applications per deployment and way, the ways taking turns; the table shows medians over"
-                        + " the applications, the last column the median of each application's own ratio.\n\n")
-                .append("| deployment | calls | first call | steady | first / steady |\n")
-                .append("|---|---|---:|---:|---:|\n");
+                        + " the applications, the ratios the median of each application's own ratio.\n\n")
+                .append("| deployment | calls | first call | back to back | after a pause | first / back to back |"
+                        + " first / after a pause |\n")
+                .append("|---|---|---:|---:|---:|---:|---:|\n");
         results.forEach((deployment, byWay) -> byWay.forEach((way, calls) -> {
             long first = median(calls, FirstCall::firstNanos);
             long steady = median(calls, FirstCall::steadyNanos);
-            double[] ratios = calls.stream()
-                    .mapToDouble(call -> (double) call.firstNanos() / call.steadyNanos())
-                    .sorted()
-                    .toArray();
+            long paused = median(calls, FirstCall::pausedNanos);
             out.append("| ")
                     .append(deployment.label())
                     .append(" | ")
@@ -62,10 +65,14 @@ final class FirstCallReport {
                     .append(" ms | ")
                     .append(Numbers.micros(steady / 1e3))
                     .append(" µs | ")
-                    .append(Numbers.ratio(ratios[ratios.length / 2]))
+                    .append(Numbers.micros(paused / 1e3))
+                    .append(" µs | ")
+                    .append(Numbers.ratio(medianRatio(calls, FirstCall::steadyNanos)))
+                    .append(" | ")
+                    .append(Numbers.ratio(medianRatio(calls, FirstCall::pausedNanos)))
                     .append(" |\n");
         }));
-        out.append("\nEvery application, first call / steady state:\n\n");
+        out.append("\nEvery application, first call / back to back / after a pause:\n\n");
         results.forEach((deployment, byWay) -> byWay.forEach((way, calls) -> {
             out.append("- ")
                     .append(deployment.label())
@@ -76,11 +83,22 @@ final class FirstCallReport {
                     .append(Numbers.millis(call.firstNanos() / 1e6))
                     .append(" ms / ")
                     .append(Numbers.micros(call.steadyNanos() / 1e3))
+                    .append(" µs / ")
+                    .append(Numbers.micros(call.pausedNanos() / 1e3))
                     .append(" µs;"));
             out.setLength(out.length() - 1);
             out.append('\n');
         }));
         return out.toString();
+    }
+
+    /** The median over the applications of each one's first call divided by its {@code other} figure. */
+    private static double medianRatio(List<FirstCall> calls, ToLongFunction<FirstCall> other) {
+        double[] ratios = calls.stream()
+                .mapToDouble(call -> (double) call.firstNanos() / other.applyAsLong(call))
+                .sorted()
+                .toArray();
+        return ratios[ratios.length / 2];
     }
 
     private static long median(List<FirstCall> calls, ToLongFunction<FirstCall> figure) {
