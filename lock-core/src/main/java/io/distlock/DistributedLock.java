@@ -249,6 +249,19 @@ public @interface DistributedLock {
     boolean read() default false;
 
     /**
+     * How many calls may run at once across all instances: with a number from 1 to {@link Semaphores#MAX_PERMITS}, each
+     * call takes one of the key's permits of a semaphore of that many ({@link Kind#SEMAPHORE}), instead of the key's
+     * lock, and a call that finds every permit taken waits, skips with {@link #skipWhenBusy()}, or falls back like a
+     * call that finds the lock busy. Every method that names the key should give the same number. It needs a {@link
+     * Lock} bean whose backend has semaphores; with one that has none, start-up fails, naming the backend. It cannot be
+     * combined with {@link #keys()}, {@link #tree()}, {@link #fair()}, {@link #read()} or {@link #holdAtLeast()}. 0,
+     * the default, takes the key's lock.
+     *
+     * @return the number of permits, or 0 for the lock
+     */
+    int permits() default 0;
+
+    /**
      * What to do when the method finished but its lock had been lost meanwhile (the lease ran out or another owner
      * took the key). {@link OnLockLost#DEFAULT} uses {@code distlock.on-lost}. A grant that reached this instance after
      * its own lease had run out never runs the method, whatever this says: the call fails with {@link

@@ -9,7 +9,8 @@ package io.distlock;
  * <p>Which backends offer which kind is told in the documentation's chapter on lock kinds. A kind's locks keep every
  * promise of {@link Lock}: leases counted by the store, owner-only release, and lost holds reported.
  *
- * @param <V> what a lock hands out for this kind: a {@link Lock} of the same keys, or {@link Trees} for path locks
+ * @param <V> what a lock hands out for this kind: a {@link Lock} of the same keys, {@link Trees} for path locks, or
+ *     {@link Semaphores} for semaphores
  */
 public final class Kind<V> {
 
@@ -30,6 +31,12 @@ public final class Kind<V> {
      * its siblings. {@code @DistributedLock(tree = ..., path = ...)} asks for it.
      */
     public static final Kind<Trees> PATH = new Kind<>("path lock", "tree = ..., path = ...");
+
+    /**
+     * Semaphores: up to a given number of owners hold a key at once, each with a leased permit ({@link Semaphores}).
+     * {@code @DistributedLock(permits = ...)} asks for it.
+     */
+    public static final Kind<Semaphores> SEMAPHORE = new Kind<>("semaphore", "permits = ...");
 
     private final String name;
     private final String attribute;

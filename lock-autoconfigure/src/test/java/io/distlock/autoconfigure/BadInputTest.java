@@ -346,6 +346,27 @@ class BadInputTest {
                         null,
                         null),
                 row(
+                        "semaphore annotated method with a Redis lock, which lacks the kind",
+                        () -> rethrowStartupFailure(RUNNER.withBean(ExportJob.class)),
+                        IllegalStateException.class,
+                        "@DistributedLock(permits = ...) methods cannot run, because the Lock bean"),
+                row(
+                        "semaphore annotated method on the in-memory backend, which offers the kind",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(ExportJob.class).withPropertyValues("distlock.backend=in-memory")),
+                        null,
+                        null),
+                row(
+                        "annotation with more permits than allowed",
+                        () -> startWith(TooManyPermitsJob.class),
+                        IllegalStateException.class,
+                        "permits must be from 1 to 10000 calls at once, or 0 for the key's lock, but was 10001"),
+                row(
+                        "annotation with permits and read",
+                        () -> startWith(ReadPermitsJob.class),
+                        IllegalStateException.class,
+                        "permits cannot be combined with read"),
+                row(
                         "annotation both read and fair",
                         () -> startWith(ReadAndFairJob.class),
                         IllegalStateException.class,
@@ -517,6 +538,30 @@ class BadInputTest {
     public static class ReadJob {
 
         @DistributedLock(key = "'report'", read = true)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class ExportJob {
+
+        @DistributedLock(key = "'export'", permits = 3)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class TooManyPermitsJob {
+
+        @DistributedLock(key = "'export'", permits = 10_001)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class ReadPermitsJob {
+
+        @DistributedLock(key = "'export'", permits = 2, read = true)
         public String run() {
             return "ran";
         }

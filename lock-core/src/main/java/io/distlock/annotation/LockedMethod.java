@@ -1,6 +1,5 @@
 package io.distlock.annotation;
 
-import io.distlock.Kind;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockNotAcquiredException;
@@ -13,6 +12,7 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,7 +33,7 @@ final class LockedMethod {
 
     private final Method method;
     private final ReturnKind kind;
-    private final @Nullable Kind<Lock> lockKind;
+    private final @Nullable UnaryOperator<Lock> keyLocks;
     private final boolean severalKeys;
     private final List<String> keyTexts;
     private final List<Expression> keys;
@@ -52,7 +52,7 @@ final class LockedMethod {
     LockedMethod(
             Method method,
             ReturnKind kind,
-            @Nullable Kind<Lock> lockKind,
+            @Nullable UnaryOperator<Lock> keyLocks,
             boolean severalKeys,
             List<String> keyTexts,
             List<? extends Expression> keys,
@@ -68,7 +68,7 @@ final class LockedMethod {
             @Nullable BeanResolver beans) {
         this.method = method;
         this.kind = kind;
-        this.lockKind = lockKind;
+        this.keyLocks = keyLocks;
         this.severalKeys = severalKeys;
         this.keyTexts = keyTexts;
         this.keys = List.copyOf(keys);
@@ -113,12 +113,13 @@ final class LockedMethod {
     }
 
     /**
-     * The lock the method's keys are taken through: the kind it asks for, or the lock itself.
+     * The lock the method's keys are taken through: the kind it asks for (a semaphore of its permits), or the lock
+     * itself.
      *
      * @throws UnsupportedOperationException if the lock lacks the kind; the start-up check refuses that earlier
      */
     Lock lockIn(Lock lock) {
-        return lockKind == null ? lock : lockKind.of(lock);
+        return keyLocks == null ? lock : keyLocks.apply(lock);
     }
 
     /** Whether the annotation names its locks with {@code keys}, to be taken all or none. */

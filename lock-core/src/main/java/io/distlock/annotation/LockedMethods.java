@@ -6,6 +6,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockNotAcquiredException;
 import io.distlock.OnLockLost;
+import io.distlock.Semaphores;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.factory.BeanFactory;
@@ -147,10 +149,11 @@ public final class LockedMethods {
             throw new DistributedLockDefinitionException(
                     method, "read and fair cannot be combined: readers never queue; set one of them");
         }
+        checkPermits(method, annotation);
         return new LockedMethod(
                 method,
                 kind,
-                keyKind(annotation),
+                keyLocks(annotation),
                 annotation.keys().length > 0,
                 keyTexts,
                 List.copyOf(keys),
@@ -167,19 +170,57 @@ public final class LockedMethods {
     }
 
     /**
-     * The lock kind an annotation asks for, beside the exclusive lock: {@link Kind#FAIR}, {@link Kind#READ} or {@link
-     * Kind#PATH}; the start-up check asks the {@link Lock} bean for it.
+     * The lock kind an annotation asks for, beside the exclusive lock: {@link Kind#FAIR}, {@link Kind#READ}, {@link
+     * Kind#PATH} or {@link Kind#SEMAPHORE}; the start-up check asks the {@link Lock} bean for it.
      *
      * @param annotation the annotation
      * @return the kind, or empty for the exclusive lock
      */
     public static Optional<Kind<?>> kindAskedFor(DistributedLock annotation) {
-        return annotation.tree().isEmpty() ? Optional.ofNullable(keyKind(annotation)) : Optional.of(Kind.PATH);
+        if (!annotation.tree().isEmpty()) {
+            return Optional.of(Kind.PATH);
+        }
+        if (annotation.permits() != 0) {
+            return Optional.of(Kind.SEMAPHORE);
+        }
+        return Optional.ofNullable(annotation.read() ? Kind.READ : annotation.fair() ? Kind.FAIR : null);
     }
 
-    /** The kind that a method locking keys (not paths) takes them through, or null for the exclusive lock. */
-    private static @Nullable Kind<Lock> keyKind(DistributedLock annotation) {
-        return annotation.read() ? Kind.READ : annotation.fair() ? Kind.FAIR : null;
+    /** What a method locking keys (not paths) takes them through, or null for the exclusive lock itself. */
+    private static @Nullable UnaryOperator<Lock> keyLocks(DistributedLock annotation) {
+        int permits = annotation.permits();
+        if (permits != 0) {
+            return lock -> Kind.SEMAPHORE.of(lock).permits(permits);
+        }
+        return annotation.read() ? Kind.READ::of : annotation.fair() ? Kind.FAIR::of : null;
+    }
+
+    /** Refuses a permit count out of range, and beside the attributes that ask for another kind or several keys. */
+    private static void checkPermits(Method method, DistributedLock annotation) {
+        int permits = annotation.permits();
+        if (permits == 0) {
+            return;
+        }
+        if (permits < 0 || permits > Semaphores.MAX_PERMITS) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "permits must be from 1 to " + Semaphores.MAX_PERMITS + " calls at once, or 0 for the key's lock,"
+                            + " but was " + permits);
+        }
+        String other = annotation.keys().length > 0
+                ? "keys"
+                : !annotation.tree().isEmpty()
+                        ? "tree"
+                        : annotation.fair() ? "fair" : annotation.read() ? "read" : null;
+        if (other == null && !annotation.holdAtLeast().isEmpty()) {
+            other = "holdAtLeast";
+        }
+        if (other != null) {
+            throw new DistributedLockDefinitionException(
+                    method,
+                    "permits cannot be combined with " + other + ": a semaphore hands out permits of one key,"
+                            + " taken in no order and kept no longer than the call; remove one of them");
+        }
     }
 
     private static void checkReachable(Method method) {

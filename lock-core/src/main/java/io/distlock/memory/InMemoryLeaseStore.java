@@ -8,12 +8,13 @@ import io.distlock.store.StoreLock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * never those of another process. Wrapped in a {@link StoreLock} it keeps every promise of {@link io.distlock.Lock}
  * within the JVM: leases that run out (on the JVM's monotonic clock, which is this store's clock), fencing tokens,
  * release and extension by the owner only, and loss reported to a holder whose lease ran out. Waiters get a free key
- * in the order they came, so the lock is also its own fair lock ({@link io.distlock.Kind#FAIR}).
+ * in the order they came, so the lock is also its own fair lock ({@link io.distlock.Kind#FAIR}). It hands out the
+ * permits of semaphores ({@link io.distlock.Kind#SEMAPHORE}) too, to waiters in the order they came.
  *
  * <pre>{@code
  * Lock lock = StoreLock.builder(new InMemoryLeaseStore()).build();
@@ -35,12 +37,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     private final Object monitor = new Object();
     /** The keys granted and not released; a lease that ran out stays until its key is next touched. */
-    private final Map<String, Grant> grants = new HashMap<>();
+    private final Map<String, InMemoryGrant> grants = new HashMap<>();
+    /** The permits of semaphore keys granted and not released; those whose lease ran out go when the key is next taken. */
+    private final Map<String, List<InMemoryGrant>> permitGrants = new HashMap<>();
     /**
-     * The acquisitions waiting for each key, in the order of their first refused attempt: a free key goes to the first
-     * of them, so that waiters are served in the order they came.
+     * The acquisitions waiting for each key or semaphore key, in the order of their first refused attempt: a free key
+     * or permit goes to the first of them, so that waiters are served in the order they came.
      */
-    private final Map<String, Deque<Object>> queues = new HashMap<>();
+    private final Map<Line, Deque<Object>> queues = new HashMap<>();
     /** Tokens rise across all keys, so they rise on each. */
     private long lastFencingToken;
 
@@ -49,7 +53,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
 
     @Override
     public Acquisition begin(String key, String owner, Duration lease) {
-        return begin(key, owner, null, lease);
+        return new Waiting(new Line(key, 0), owner, null, lease);
     }
 
     /**
@@ -58,69 +62,150 @@ public final class InMemoryLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition begin(String key, String owner, @Nullable String holder, Duration lease) {
-        long leaseNanos = lease.toNanos();
-        Object place = new Object();
-        return new Acquisition() {
-            @Override
-            public @Nullable StoreLease tryTake() {
-                synchronized (monitor) {
-                    long now = System.nanoTime();
-                    Grant current = grants.get(key);
-                    Deque<Object> queue = queues.get(key);
-                    boolean ahead = queue != null && queue.peekFirst() != place;
-                    if ((current != null && current.liveAt(now)) || ahead) {
-                        if (queue == null) {
-                            queue = new ArrayDeque<>();
-                            queues.put(key, queue);
-                        }
-                        if (!queue.contains(place)) {
-                            queue.addLast(place);
-                        }
-                        return null;
-                    }
-                    if (leave(key, place) && queues.containsKey(key)) {
-                        // The next in line is first now: it waits for this grant's lease instead of a release.
-                        monitor.notifyAll();
-                    }
-                    Grant granted = new Grant(key, owner, holder, Instant.now(), ++lastFencingToken, now + leaseNanos);
-                    grants.put(key, granted);
-                    return granted;
-                }
-            }
+        return new Waiting(new Line(key, 0), owner, holder, lease);
+    }
 
-            @Override
-            public void awaitChance(long deadlineNanos) throws InterruptedException {
-                synchronized (monitor) {
-                    long now = System.nanoTime();
-                    Grant current = grants.get(key);
-                    Deque<Object> queue = queues.get(key);
-                    long until;
-                    if (queue != null && queue.peekFirst() != place) {
-                        // Not first: woken when the line moves or the key is released.
-                        until = deadlineNanos;
-                    } else if (current == null || !current.liveAt(now)) {
-                        until = now;
-                    } else {
-                        until = Math.min(deadlineNanos, current.expiresAtNanos);
-                    }
-                    long waitNanos = until - now;
-                    if (waitNanos > 0) {
-                        // Woken by any release of any key; returning early is allowed.
-                        TimeUnit.NANOSECONDS.timedWait(monitor, waitNanos);
-                    }
-                }
-            }
+    /** {@inheritDoc} Waiters take a permit in the order they came. */
+    @Override
+    public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be at least 1, but was " + permits);
+        }
+        return new Waiting(new Line(key, permits), owner, holder, lease);
+    }
 
-            /** Gives up its place in the key's queue, so that the one behind it is first. */
-            @Override
-            public void close() {
-                synchronized (monitor) {
-                    if (leave(key, place)) {
-                        monitor.notifyAll();
+    /**
+     * @return true
+     */
+    @Override
+    public boolean offersPermits() {
+        return true;
+    }
+
+    /** One acquisition of a key, or of one of a semaphore key's permits, waiting in its line. */
+    private final class Waiting implements Acquisition {
+
+        private final Line line;
+        private final String owner;
+        private final @Nullable String holder;
+        private final long leaseNanos;
+        private final Object place = new Object();
+
+        Waiting(Line line, String owner, @Nullable String holder, Duration lease) {
+            this.line = line;
+            this.owner = owner;
+            this.holder = holder;
+            this.leaseNanos = lease.toNanos();
+        }
+
+        @Override
+        public @Nullable StoreLease tryTake() {
+            synchronized (monitor) {
+                long now = System.nanoTime();
+                Deque<Object> queue = queues.get(line);
+                boolean ahead = queue != null && queue.peekFirst() != place;
+                if (taken(line, now) || ahead) {
+                    if (queue == null) {
+                        queue = new ArrayDeque<>();
+                        queues.put(line, queue);
                     }
+                    if (!queue.contains(place)) {
+                        queue.addLast(place);
+                    }
+                    return null;
+                }
+                if (leave(line, place) && queues.containsKey(line)) {
+                    // The next in line is first now: it waits for this grant's lease instead of a release.
+                    monitor.notifyAll();
+                }
+                InMemoryGrant granted = new InMemoryGrant(
+                        InMemoryLeaseStore.this,
+                        line.key(),
+                        line.permits() > 0,
+                        owner,
+                        holder,
+                        Instant.now(),
+                        ++lastFencingToken,
+                        now + leaseNanos);
+                if (line.permits() > 0) {
+                    permitGrants
+                            .computeIfAbsent(line.key(), any -> new ArrayList<>())
+                            .add(granted);
+                } else {
+                    grants.put(line.key(), granted);
+                }
+                return granted;
+            }
+        }
+
+        @Override
+        public void awaitChance(long deadlineNanos) throws InterruptedException {
+            synchronized (monitor) {
+                long now = System.nanoTime();
+                Deque<Object> queue = queues.get(line);
+                long until;
+                if (queue != null && queue.peekFirst() != place) {
+                    // Not first: woken when the line moves or a key is released.
+                    until = deadlineNanos;
+                } else if (!taken(line, now)) {
+                    until = now;
+                } else {
+                    long end = firstLeaseEnd(line);
+                    until = end - deadlineNanos < 0 ? end : deadlineNanos;
+                }
+                long waitNanos = until - now;
+                if (waitNanos > 0) {
+                    // Woken by any release of any key; returning early is allowed.
+                    TimeUnit.NANOSECONDS.timedWait(monitor, waitNanos);
                 }
             }
-        };
+        }
+
+        /** Gives up its place in the line, so that the one behind it is first. */
+        @Override
+        public void close() {
+            synchronized (monitor) {
+                if (leave(line, place)) {
+                    monitor.notifyAll();
+                }
+            }
+        }
+    }
+
+    /**
+     * Whether the line's key is taken, under the monitor: a key while its grant is live, a semaphore key while as many
+     * permits as the line's count, or more, are live. Permits whose lease ran out are dropped here.
+     */
+    private boolean taken(Line line, long now) {
+        if (line.permits() == 0) {
+            InMemoryGrant current = grants.get(line.key());
+            return current != null && current.liveAt(now);
+        }
+        List<InMemoryGrant> held = permitGrants.get(line.key());
+        if (held == null) {
+            return false;
+        }
+        held.removeIf(grant -> !grant.liveAt(now));
+        if (held.isEmpty()) {
+            permitGrants.remove(line.key());
+            return false;
+        }
+        return held.size() >= line.permits();
+    }
+
+    /** The monotonic time at which the first lease that keeps a {@linkplain #taken taken} line's key ends. */
+    private long firstLeaseEnd(Line line) {
+        if (line.permits() == 0) {
+            return grants.get(line.key()).expiresAtNanos();
+        }
+        List<InMemoryGrant> held = permitGrants.get(line.key());
+        long first = held.get(0).expiresAtNanos();
+        for (InMemoryGrant grant : held) {
+            if (grant.expiresAtNanos() - first < 0) {
+                first = grant.expiresAtNanos();
+            }
+        }
+        return first;
     }
 
     /**
@@ -133,14 +218,14 @@ public final class InMemoryLeaseStore implements LeaseStore {
         return true;
     }
 
-    /** Takes a place out of its key's queue, under the monitor; true if it was there. */
-    private boolean leave(String key, Object place) {
-        Deque<Object> queue = queues.get(key);
+    /** Takes a place out of its line, under the monitor; true if it was there. */
+    private boolean leave(Line line, Object place) {
+        Deque<Object> queue = queues.get(line);
         if (queue == null || !queue.remove(place)) {
             return false;
         }
         if (queue.isEmpty()) {
-            queues.remove(key);
+            queues.remove(line);
         }
         return true;
     }
@@ -154,16 +239,16 @@ public final class InMemoryLeaseStore implements LeaseStore {
     public Optional<LeaseReading> readLease(String key) {
         synchronized (monitor) {
             long now = System.nanoTime();
-            Grant current = grants.get(key);
+            InMemoryGrant current = grants.get(key);
             if (current == null || !current.liveAt(now)) {
                 grants.remove(key);
                 return Optional.empty();
             }
-            Duration remaining = Duration.ofNanos(current.expiresAtNanos - now);
+            Duration remaining = Duration.ofNanos(current.expiresAtNanos() - now);
             return Optional.of(
-                    current.holder == null
+                    current.holder() == null
                             ? new LeaseReading(remaining, null, null)
-                            : new LeaseReading(remaining, current.holder, current.since));
+                            : new LeaseReading(remaining, current.holder(), current.since()));
         }
     }
 
@@ -177,7 +262,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
      */
     public boolean remove(String key) {
         synchronized (monitor) {
-            Grant removed = grants.remove(key);
+            InMemoryGrant removed = grants.remove(key);
             monitor.notifyAll();
             return removed != null && removed.liveAt(System.nanoTime());
         }
@@ -192,7 +277,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
      */
     public int waiting(String key) {
         synchronized (monitor) {
-            Deque<Object> queue = queues.get(key);
+            Deque<Object> queue = queues.get(new Line(key, 0));
             return queue == null ? 0 : queue.size();
         }
     }
@@ -200,10 +285,10 @@ public final class InMemoryLeaseStore implements LeaseStore {
     /** {@inheritDoc} The holder hears of it at once, through its grant's {@code whenGone} callback. */
     @Override
     public boolean releaseForOperator(String key, long fencingToken) {
-        Grant freed;
+        InMemoryGrant freed;
         synchronized (monitor) {
-            Grant current = grants.get(key);
-            if (current == null || current.fencingToken != fencingToken || !current.liveAt(System.nanoTime())) {
+            InMemoryGrant current = grants.get(key);
+            if (current == null || current.fencingToken() != fencingToken || !current.liveAt(System.nanoTime())) {
                 return false;
             }
             grants.remove(key);
@@ -228,117 +313,36 @@ public final class InMemoryLeaseStore implements LeaseStore {
     @Override
     public void close() {}
 
-    /** One owner's hold on a key, until {@link #expiresAtNanos} unless extended. */
-    private final class Grant implements StoreLease {
-
-        private final String key;
-        private final String owner;
-        private final @Nullable String holder;
-        private final Instant since;
-        private final long fencingToken;
-        /** Guarded by {@link #monitor}. */
-        private long expiresAtNanos;
-        /** Guarded by {@link #monitor}; null once told, or until registered. */
-        private @Nullable Consumer<LockLostException.Reason> whenGone;
-
-        private LockLostException.@Nullable Reason goneFor;
-
-        Grant(
-                String key,
-                String owner,
-                @Nullable String holder,
-                Instant since,
-                long fencingToken,
-                long expiresAtNanos) {
-            this.key = key;
-            this.owner = owner;
-            this.holder = holder;
-            this.since = since;
-            this.fencingToken = fencingToken;
-            this.expiresAtNanos = expiresAtNanos;
-        }
-
-        boolean liveAt(long nowNanos) {
-            return expiresAtNanos - nowNanos > 0;
-        }
-
-        /** Whether this grant is still the key's and its lease has not run out; guarded by {@link #monitor}. */
-        private boolean isCurrent(long nowNanos) {
-            return grants.get(key) == this && liveAt(nowNanos);
-        }
-
-        @Override
-        public long fencingToken() {
-            return fencingToken;
-        }
-
-        @Override
-        public boolean extend(Duration lease) {
-            synchronized (monitor) {
-                long now = System.nanoTime();
-                if (!isCurrent(now)) {
-                    return false;
-                }
-                expiresAtNanos = now + lease.toNanos();
-                // Waiters sleep until the end they saw; a shortened lease must wake them to see the new one.
-                monitor.notifyAll();
-                return true;
-            }
-        }
-
-        /** The grant is current while the key has it and its lease has not run out on this JVM's clock. */
-        @Override
-        public Optional<LockLostException.Reason> checkOwned() {
-            synchronized (monitor) {
-                if (isCurrent(System.nanoTime())) {
-                    return Optional.empty();
-                }
-                return Optional.of(goneFor != null ? goneFor : LockLostException.Reason.KEY_GONE);
-            }
-        }
-
-        @Override
-        public boolean release() {
-            synchronized (monitor) {
-                boolean held = isCurrent(System.nanoTime());
-                if (grants.get(key) == this) {
-                    grants.remove(key);
-                    monitor.notifyAll();
-                }
-                return held;
-            }
-        }
-
-        @Override
-        public void whenGone(Consumer<LockLostException.Reason> gone) {
-            LockLostException.Reason already;
-            synchronized (monitor) {
-                already = goneFor;
-                if (already == null) {
-                    whenGone = gone;
-                }
-            }
-            if (already != null) {
-                gone.accept(already);
-            }
-        }
-
-        /** Tells the holder, once, that an operator freed its key. */
-        void gone(LockLostException.Reason reason) {
-            Consumer<LockLostException.Reason> told;
-            synchronized (monitor) {
-                goneFor = reason;
-                told = whenGone;
-                whenGone = null;
-            }
-            if (told != null) {
-                told.accept(reason);
-            }
-        }
-
-        @Override
-        public String toString() {
-            return "Grant[" + key + ", owner " + owner + ", token " + fencingToken + "]";
-        }
+    /** The monitor that guards every grant and line of this store. */
+    Object monitor() {
+        return monitor;
     }
+
+    /** Whether a grant is still its key's, or one of its semaphore key's permits, under the monitor. */
+    boolean isHeld(InMemoryGrant grant) {
+        if (!grant.permit()) {
+            return grants.get(grant.key()) == grant;
+        }
+        List<InMemoryGrant> held = permitGrants.get(grant.key());
+        return held != null && held.contains(grant);
+    }
+
+    /** Takes a grant away from its key, under the monitor, and wakes the waiters. */
+    void drop(InMemoryGrant grant) {
+        if (!grant.permit()) {
+            grants.remove(grant.key(), grant);
+        } else {
+            List<InMemoryGrant> held = permitGrants.get(grant.key());
+            if (held != null && held.remove(grant) && held.isEmpty()) {
+                permitGrants.remove(grant.key());
+            }
+        }
+        monitor.notifyAll();
+    }
+
+    /**
+     * Where acquisitions of one key wait: the key itself ({@code permits} 0) or a semaphore key of that many permits.
+     * Every count of a semaphore key has its own line, since callers of different counts are served each by their own.
+     */
+    private record Line(String key, int permits) {}
 }

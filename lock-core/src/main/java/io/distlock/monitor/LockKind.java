@@ -9,5 +9,7 @@ public enum LockKind {
     /** A reader's share of a key. */
     READ,
     /** A path of a tree, which conflicts with its ancestors and its descendants. */
-    PATH
+    PATH,
+    /** One of a semaphore key's permits. */
+    SEMAPHORE
 }

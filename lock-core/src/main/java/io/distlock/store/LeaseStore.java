@@ -40,6 +40,36 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * Starts one acquisition of one of a key's permits, for {@link StoreLock}'s {@linkplain io.distlock.Semaphores
+     * semaphores}: like {@link #begin(String, String, String, Duration)}, except that up to {@code permits} owners hold
+     * the key at once. Its {@link Acquisition#tryTake()} grants a permit while fewer than {@code permits} grants of the
+     * key are live on the store's clock, whatever count those were taken with; each grant has its own owner, lease and
+     * fencing token, and the tokens of one key rise with every grant. A semaphore's key is apart from the lock of the
+     * same name. Offered where {@link #offersPermits()} says so.
+     *
+     * @param key the key, already validated by {@link StoreLock}
+     * @param permits how many owners may hold the key at once, from 1 to {@link io.distlock.Semaphores#MAX_PERMITS}
+     * @param owner the owner token of the permit that this acquisition would grant, unique per hold
+     * @param holder the lock instance's name, as for {@link #begin(String, String, String, Duration)}
+     * @param lease how long the store keeps the permit for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without a permit
+     * @throws UnsupportedOperationException if the store has no permits; by default
+     */
+    default Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
+        throw new UnsupportedOperationException(describe() + " has no semaphores");
+    }
+
+    /**
+     * Whether the store hands out a key's permits ({@link #beginPermit}): then {@link StoreLock} offers {@link
+     * io.distlock.Kind#SEMAPHORE}.
+     *
+     * @return false by default
+     */
+    default boolean offersPermits() {
+        return false;
+    }
+
+    /**
      * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a
      * shorter length.
      *

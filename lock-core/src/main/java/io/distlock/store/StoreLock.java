@@ -7,6 +7,7 @@ import io.distlock.LockBackendException;
 import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
+import io.distlock.Semaphores;
 import io.distlock.internal.engine.GuardedObserver;
 import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
@@ -72,13 +73,20 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     private final CallsUnderWay calls;
     private final HoldSettings settings;
     private final AtomicBoolean closed;
+    private final LockKind lockKind;
+    private final @Nullable StoreSemaphores semaphores;
     private final OfferedKinds kinds;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
-        this(Parts.of(store, settings), maxCallsUnderWay);
+        this(store, settings, maxCallsUnderWay, LockKind.EXCLUSIVE);
     }
 
-    private StoreLock(Parts parts, int maxCallsUnderWay) {
+    /** A lock whose acquisitions the observer sees as of the given kind: a semaphore's are {@code SEMAPHORE}. */
+    StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay, LockKind lockKind) {
+        this(StoreLockParts.of(store, settings), maxCallsUnderWay, lockKind);
+    }
+
+    private StoreLock(StoreLockParts parts, int maxCallsUnderWay, LockKind lockKind) {
         super(parts.inspection());
         this.store = parts.store();
         this.settings = parts.settings();
@@ -88,26 +96,12 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         this.closed = parts.closed();
         this.calls = new CallsUnderWay(maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);
-        this.kinds = store.servesWaitersInArrivalOrder()
+        this.lockKind = lockKind;
+        this.semaphores = store.offersPermits() ? new StoreSemaphores(store, settings, maxCallsUnderWay) : null;
+        OfferedKinds offered = store.servesWaitersInArrivalOrder()
                 ? OfferedKinds.none().with(Kind.FAIR, (Lock) this)
                 : OfferedKinds.none();
-    }
-
-    /** What the lock and its inspection share, made before either. */
-    private record Parts(
-            LeaseStore store,
-            HoldSettings settings,
-            GuardedObserver observer,
-            StoreHolds holds,
-            AtomicBoolean closed,
-            StoreInspection inspection) {
-
-        static Parts of(LeaseStore store, HoldSettings settings) {
-            GuardedObserver observer = new GuardedObserver(settings.observer());
-            StoreHolds holds = new StoreHolds(settings, observer);
-            AtomicBoolean closed = new AtomicBoolean();
-            return new Parts(store, settings, observer, holds, closed, new StoreInspection(store, holds, closed::get));
-        }
+        this.kinds = semaphores == null ? offered : offered.with(Kind.SEMAPHORE, (Semaphores) semaphores);
     }
 
     /**
@@ -138,7 +132,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         if (joined != null) {
             return Optional.of(joined);
         }
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, LockKind.EXCLUSIVE);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
         String owner = newOwner();
         try (LeaseStore.Acquisition attempt =
                 store.begin(key, owner, settings.instanceName(), settings.storeLease(lease))) {
@@ -242,7 +236,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     /**
      * Refuses new acquisitions, waits up to the shutdown grace period for the held keys to be released, reports the
      * holds still open lost ({@link LockLostException.Reason#CLIENT_CLOSED}; their keys run out with their leases), and
-     * closes the store. Calling it again does nothing.
+     * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out are closed first, each in the same way.
+     * Calling it again does nothing.
      */
     @Override
     public void close() {
@@ -250,6 +245,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
             return;
         }
         try {
+            if (semaphores != null) {
+                semaphores.close();
+            }
             int abandoned = holds.close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
                 log.warn(
@@ -291,7 +289,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * {@inheritDoc}
      *
      * <p>{@link Kind#FAIR} is this lock itself where the store serves waiters in the order they arrived ({@link
-     * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does; there is no other kind.
+     * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does; {@link Kind#SEMAPHORE} is offered where
+     * the store hands out permits ({@link LeaseStore#offersPermits()}); there is no other kind.
      */
     @Override
     public <V> Optional<V> kind(Kind<V> kind) {
@@ -314,7 +313,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         }
         boolean unbounded = waitNanos == FOREVER;
         long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, LockKind.EXCLUSIVE);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
         String owner = newOwner();
         inspection.waitStarted(key);
         try (BoundedAcquisition attempt = new BoundedAcquisition(

@@ -36,8 +36,9 @@ import org.springframework.jdbc.datasource.SimpleDriverDataSource;
 class LockKindsTableTest {
 
     private static final Lease LEASE = Lease.fixed(Duration.ofSeconds(10));
-    private static final List<String> COLUMNS = List.of("Exclusive", "Several keys at once", "Fair", "Read", "Path");
-    private static final List<Kind<?>> KINDS = List.of(Kind.FAIR, Kind.READ, Kind.PATH);
+    private static final List<String> COLUMNS =
+            List.of("Exclusive", "Several keys at once", "Fair", "Read", "Path", "Semaphore");
+    private static final List<Kind<?>> KINDS = List.of(Kind.FAIR, Kind.READ, Kind.PATH, Kind.SEMAPHORE);
 
     private static TestingServer zooKeeper;
     private static List<TestRedis> redlockNodes;
@@ -114,6 +115,7 @@ class LockKindsTableTest {
             String column = switch (kind.annotationAttributes()) {
                 case "fair = true" -> "Fair";
                 case "read = true" -> "Read";
+                case "permits = ..." -> "Semaphore";
                 default -> "Path";
             };
             assertThat(lock.kind(kind).isPresent())
@@ -142,7 +144,7 @@ class LockKindsTableTest {
             at++;
         }
         List<String> header = cells(lines.get(at));
-        assertThat(header).containsExactly("Backend", "Exclusive", "Several keys at once", "Fair", "Read", "Path");
+        assertThat(header.subList(1, header.size())).containsExactlyElementsOf(COLUMNS);
         for (at += 2; at < lines.size() && lines.get(at).startsWith("|"); at++) {
             List<String> cells = cells(lines.get(at));
             rows.put(cells.get(0), cells.subList(1, cells.size()));

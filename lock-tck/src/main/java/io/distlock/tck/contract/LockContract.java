@@ -33,7 +33,8 @@ import org.junit.jupiter.api.Timeout;
  * class holds the basics (exclusion, ownership, fencing, arguments, work run under a lock); the rest comes in parts
  * that it runs too, each on one theme: {@link ReentryContract}, {@link LeaseContract}, {@link WaitingContract}, {@link
  * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract},
- * {@link AsyncContract}, {@link MinimumHoldContract} and {@link HolderContract}.
+ * {@link AsyncContract}, {@link MinimumHoldContract}, {@link HolderContract} and, for clients that offer semaphores,
+ * {@link SemaphoreContract}.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
@@ -52,7 +53,8 @@ public abstract class LockContract
                 MultiKeyContentionContract,
                 AsyncContract,
                 MinimumHoldContract,
-                HolderContract {
+                HolderContract,
+                SemaphoreContract {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";

@@ -1,0 +1,56 @@
+package io.distlock.store;
+
+import io.distlock.Lock;
+import io.distlock.Semaphores;
+import io.distlock.monitor.LockKind;
+import io.distlock.spi.HoldSettings;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+
+/**
+ * The semaphores of a {@link StoreLock} whose store hands out permits: one {@link StoreLock} per permit count, over
+ * the store's permits of that count, made when first asked for and closed with the lock that made them.
+ */
+final class StoreSemaphores implements Semaphores {
+
+    private final LeaseStore store;
+    private final HoldSettings settings;
+    private final int maxCallsUnderWay;
+    private final ConcurrentMap<Integer, StoreLock> byPermits = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    StoreSemaphores(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
+        this.store = store;
+        this.settings = settings;
+        this.maxCallsUnderWay = maxCallsUnderWay;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the lock that offers these semaphores is closed
+     */
+    @Override
+    public Lock permits(int permits) {
+        if (permits < 1 || permits > MAX_PERMITS) {
+            throw new IllegalArgumentException(
+                    "permits must be from 1 to " + MAX_PERMITS + " owners of a key at once, but was " + permits);
+        }
+        if (closed) {
+            throw new IllegalStateException("the semaphores of " + store.describe() + " are closed");
+        }
+        return byPermits.computeIfAbsent(
+                permits,
+                count -> new StoreLock(
+                        new PermitLeaseStore(store, count), settings, maxCallsUnderWay, LockKind.SEMAPHORE));
+    }
+
+    /**
+     * Closes every semaphore handed out, each waiting its shutdown grace period for its permits to be released, before
+     * the lock closes the store they share.
+     */
+    void close() {
+        closed = true;
+        byPermits.values().forEach(StoreLock::close);
+    }
+}
