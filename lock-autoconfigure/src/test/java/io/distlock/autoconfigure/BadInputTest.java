@@ -346,10 +346,11 @@ class BadInputTest {
                         null,
                         null),
                 row(
-                        "semaphore annotated method with a Redis lock, which lacks the kind",
-                        () -> rethrowStartupFailure(RUNNER.withBean(ExportJob.class)),
+                        "semaphore annotated method with a Redlock, which lacks the kind",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(ExportJob.class).withPropertyValues(redlockNodes(3))),
                         IllegalStateException.class,
-                        "@DistributedLock(permits = ...) methods cannot run, because the Lock bean"),
+                        "@DistributedLock(permits = ...) methods cannot run, because the Lock bean Redlock"),
                 row(
                         "semaphore annotated method on the in-memory backend, which offers the kind",
                         () -> rethrowStartupFailure(

@@ -7,6 +7,7 @@ import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
+import io.distlock.redis.internal.engine.KeyReading;
 import io.distlock.redis.internal.engine.LiveHolds;
 import io.distlock.redis.internal.engine.LockCommands;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
@@ -97,7 +98,7 @@ final class LockInspection implements InspectableLock {
                     + " and a majority decides; ask the nodes themselves");
         }
         String lockKey = keys.lockKey(key);
-        SingleNodeCommands.KeyReading reading = single.inspect(key, lockKey).awaitAnswer();
+        KeyReading reading = single.inspect(key, lockKey).awaitAnswer();
         long remaining = reading.remainingMillis();
         boolean heldHere = live.snapshot().stream()
                 .anyMatch(hold -> hold.kind() != LockKind.PATH && hold.lockKey().equals(lockKey));
@@ -151,12 +152,12 @@ final class LockInspection implements InspectableLock {
     }
 
     private @Nullable String probeMajority(QuorumCommands quorum) {
-        List<ScriptCall<SingleNodeCommands.KeyReading>> calls = quorum.nodes().stream()
+        List<ScriptCall<KeyReading>> calls = quorum.nodes().stream()
                 .map(node -> node.inspect(PROBE_KEY, keys.lockKey(PROBE_KEY)))
                 .toList();
         int answered = 0;
         String lastError = null;
-        for (ScriptCall<SingleNodeCommands.KeyReading> call : calls) {
+        for (ScriptCall<KeyReading> call : calls) {
             try {
                 call.awaitAnswer();
                 answered++;

@@ -385,8 +385,8 @@ public final class RedisLock extends InspectedLock
     /**
      * {@inheritDoc}
      *
-     * <p>A lock of one Redis server, Sentinel or Cluster offers {@link Kind#FAIR} ({@link FairLock}), {@link Kind#READ}
-     * ({@link ReadLock}) and {@link Kind#PATH} ({@link PathLock}); the one a {@link Redlock} votes with offers none.
+     * <p>A lock of one Redis server, Sentinel or Cluster offers {@link Kind#FAIR}, {@link Kind#READ}, {@link Kind#PATH}
+     * and {@link Kind#SEMAPHORE} ({@link SemaphoreLock}); the one a {@link Redlock} votes with offers none.
      */
     @Override
     public <V> Optional<V> kind(Kind<V> kind) {

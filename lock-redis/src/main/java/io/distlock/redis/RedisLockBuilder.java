@@ -264,7 +264,12 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         }
         if (servers.commands() instanceof SingleNodeCommands single) {
             kinds = kinds.with(
-                    Kind.READ, new ReadLock(kit, single, servers.waitingRoom().readers(), true));
+                            Kind.READ,
+                            new ReadLock(kit, single, servers.waitingRoom().readers(), true))
+                    .with(
+                            Kind.SEMAPHORE,
+                            new RedisSemaphores(
+                                    kit, single, servers.waitingRoom().readers()));
         }
         if (paths != null) {
             kinds = kinds.with(Kind.PATH, tree -> new PathLock(kit, paths, tree));

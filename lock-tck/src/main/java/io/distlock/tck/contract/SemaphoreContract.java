@@ -213,6 +213,29 @@ public interface SemaphoreContract extends ContractSubject {
     }
 
     @Test
+    default void theLockTakenInsideAPermitsScopeIsTheKeysOwnLock() throws InterruptedException {
+        String key = key("s");
+        Lock lock = connectedClient();
+        Lock semaphore = lock.kind(Kind.SEMAPHORE)
+                .map(semaphores -> semaphores.permits(1))
+                .orElse(null);
+        assumeTrue(semaphore != null, lock + " offers no semaphores");
+        Lock other = connectedClient();
+
+        String[] owners = semaphore.callWithLock(key, LONG_LEASE, Duration.ZERO, () -> {
+            LockHandle permit = LockContext.current(key).orElseThrow();
+            try (LockHandle locked = lock.tryAcquire(key, LONG_LEASE).orElseThrow()) {
+                assertThat(other.tryAcquire(key, LONG_LEASE))
+                        .as("the key's lock, held")
+                        .isEmpty();
+                return new String[] {permit.ownerToken(), locked.ownerToken()};
+            }
+        });
+
+        assertThat(owners[1]).isNotEqualTo(owners[0]);
+    }
+
+    @Test
     default void aCountOutOfRangeIsRefusedNamingTheRange() {
         Lock client = connectedClient();
         Optional<Semaphores> semaphores = client.kind(Kind.SEMAPHORE);

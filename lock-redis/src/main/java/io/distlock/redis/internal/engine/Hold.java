@@ -102,6 +102,11 @@ public final class Hold implements HeldKey {
         return kind == LockKind.READ;
     }
 
+    /** Whether the hold is a semaphore's permit: a field of the permits key, as a reader's share is of the lock key. */
+    boolean isPermit() {
+        return kind == LockKind.SEMAPHORE;
+    }
+
     /** How the hold was taken; for a path, its holder key is the lock key. */
     public LockKind kind() {
         return kind;

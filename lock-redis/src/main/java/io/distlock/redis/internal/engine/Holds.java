@@ -54,6 +54,14 @@ public final class Holds implements HoldOperations<Hold> {
         return joined(hold, lease.lease());
     }
 
+    /** Starts the hold of a semaphore's permit, a field of {@code permitsKey} as a reader's share is of a lock key. */
+    public LockHandle heldPermit(
+            String key, String permitsKey, String token, long fencingToken, LeaseAsked lease, long sentNanos) {
+        Hold hold =
+                start(key, permitsKey, token, fencingToken, lease, sentNanos, lease.storeMillis(), LockKind.SEMAPHORE);
+        return joined(hold, lease.lease());
+    }
+
     /**
      * Starts a hold of the fair lock on a key Redis set to expire {@code grantedMillis} after {@code startNanos} at the
      * earliest, and extends it in the background to the full lease if that is longer.

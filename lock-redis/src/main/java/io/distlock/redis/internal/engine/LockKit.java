@@ -165,10 +165,13 @@ public final class LockKit {
         return holds.join(outer, lease, deadline);
     }
 
-    /** The hold of the innermost scope of this thread that holds the key through this lock, if any. */
+    /**
+     * The hold of the innermost scope of this thread that holds the key through this lock, if any; a semaphore's permit
+     * of the same key is not the key's hold.
+     */
     @Nullable
     public Hold heldInScope(String key) {
-        return heldInScope(key, holds, hold -> true);
+        return heldInScope(key, holds, hold -> !hold.isPermit());
     }
 
     /** The hold of the innermost scope of this thread that holds the key, among the holds {@code which} accepts. */

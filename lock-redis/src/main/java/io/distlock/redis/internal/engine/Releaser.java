@@ -100,8 +100,8 @@ public final class Releaser {
         }
         boolean othersFirst = false;
         // A lease known to have run out is the more telling reason than the missing key Redis will report.
-        // A reader's release never hands the key over: other readers may still hold it.
-        if (hold.lostOrNull() == null && !hold.isRead()) {
+        // A reader's or permit's release never hands the key over: other readers or permits may still hold it.
+        if (hold.lostOrNull() == null && !hold.isRead() && !hold.isPermit()) {
             Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
                 return handOver(hold, next, block);
@@ -112,9 +112,9 @@ public final class Releaser {
                 .handle((released, failure) -> {
                     if (released != null && released.reservedForOthers()) {
                         waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(OTHERS_TURN_MILLIS));
-                    } else if (released == null || !released.readersRemain()) {
+                    } else if (released == null || !released.readersRemain() || hold.isPermit()) {
                         // A reader leaving while others stay frees nothing: waking every waiter would only send them
-                        // all to be refused again.
+                        // all to be refused again. A permit coming back frees a place whatever else is held.
                         waitingRoom.released(hold.lockKey());
                     }
                     if (failure != null) {

@@ -12,13 +12,14 @@ import io.distlock.redis.internal.scripts.ReleaseIds;
 import io.distlock.redis.internal.scripts.ReplicaAcknowledgement;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.scripts.ScriptRunner;
-import java.time.Instant;
+import io.distlock.redis.internal.semaphore.SemaphoreScripts;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The {@link LockCommands} of one Redis (a standalone server, a Sentinel-managed primary or a cluster): one script of
@@ -188,17 +189,42 @@ public final class SingleNodeCommands implements LockCommands {
      */
     public Attempt acquireRead(
             String key, String lockKey, String token, long leaseMillis, boolean willWait, boolean yieldToWriters) {
+        return acquireShare(
+                ReadScripts.ACQUIRE, key, lockKey, token, leaseMillis, willWait, yieldToWriters ? "1" : "0");
+    }
+
+    /**
+     * Takes one of a semaphore key's permits ({@link SemaphoreScripts#ACQUIRE}).
+     *
+     * @param permitsKey the semaphore key's hash of permits
+     * @param permits how many may hold the key at once
+     */
+    public Attempt acquirePermit(
+            String key, String permitsKey, String token, long leaseMillis, boolean willWait, int permits) {
+        return acquireShare(
+                SemaphoreScripts.ACQUIRE, key, permitsKey, token, leaseMillis, willWait, Integer.toString(permits));
+    }
+
+    /** Runs a script that adds a share (a reader, a permit) to a hash key, whose fourth argument is its own. */
+    private Attempt acquireShare(
+            RedisScript<Long> script,
+            String key,
+            String lockKey,
+            String token,
+            long leaseMillis,
+            boolean willWait,
+            String kindArgument) {
         ScriptCall<Attempted> call = LockCommands.runGranting(
                 runner,
                 null,
                 key,
-                ReadScripts.ACQUIRE,
+                script,
                 List.of(lockKey, RedisKeys.fenceKey(lockKey)),
                 List.of(
                         token,
                         Long.toString(leaseMillis),
                         willWait ? instanceId : NOT_WAITING,
-                        yieldToWriters ? "1" : "0",
+                        kindArgument,
                         counterKeep));
         return new Attempt(this, call, key, lockKey, token);
     }
@@ -225,36 +251,9 @@ public final class SingleNodeCommands implements LockCommands {
                 value -> Ownership.of(number(value)));
     }
 
-    /**
-     * How a lock key stands ({@link InspectionScripts#KEY_STATE}).
-     *
-     * @param remainingMillis the remaining lease in ms; -1 without expiry, -2 if the key holds no lock
-     * @param holder the holder's instance name, or null where the key names none
-     * @param since when the holder took the key, on Redis's clock, or null where the key names no holder
-     */
-    public record KeyReading(
-            long remainingMillis,
-            @Nullable String holder,
-            @Nullable Instant since) {}
-
     /** Reads how a lock key stands, changing nothing. */
     public ScriptCall<KeyReading> inspect(String key, String lockKey) {
-        return runner.run(key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), answer -> {
-            if (!(answer instanceof List<?> values) || values.isEmpty()) {
-                throw new IllegalStateException("expected a list from the inspection script, got " + answer);
-            }
-            long remaining = number(values.get(0));
-            if (values.size() < 4 || LockCommands.text(values.get(2)).isEmpty()) {
-                return new KeyReading(remaining, null, null);
-            }
-            String since = LockCommands.text(values.get(1));
-            return new KeyReading(
-                    remaining,
-                    LockCommands.text(values.get(2)),
-                    since.chars().allMatch(Character::isDigit) && !since.isEmpty()
-                            ? Instant.ofEpochMilli(Long.parseLong(since))
-                            : null);
-        });
+        return runner.run(key, "inspect", InspectionScripts.KEY_STATE, List.of(lockKey), List.of(), KeyReading::of);
     }
 
     /**

@@ -24,7 +24,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * expiry, which deletes a key only once its ms time is past the end, this never ends a lease before the caller's own
  * count, which starts when it sent the script. A waiting writer sets the field {@code ~w} to when the readers' leases
  * would end; readers that yield to writers stay out until then. Every token-comparing script checks the key's type
- * first: to an exclusive holder a hash means another owner, and to a reader a string does.
+ * first: to an exclusive holder a hash means another owner, and to a reader a string does. A semaphore's permits
+ * key has the same form ({@link io.distlock.redis.internal.semaphore.SemaphoreScripts}), with a field {@code
+ * ~p<instance id>} for each instance whose waiters wait for a permit: a permit's release announces itself while
+ * another instance's mark is live, since a permit coming back frees a place even while other permits are held.
  *
  * <p>A key whose value starts with {@code ~} holds no lock: a release reserved it for the waiters of other instances
  * than the one named after the {@code ~}, for a few milliseconds. Tokens never contain {@code ~}, so no token-comparing
@@ -124,15 +127,20 @@ public final class LockScripts {
               redis.call('hdel', KEYS[1], ARGV[1])
               local fields = redis.call('hgetall', KEYS[1])
               local live = false
+              local others = false
               for i = 1, #fields, 2 do
                 if tonumber(fields[i + 1]) <= now then
                   redis.call('hdel', KEYS[1], fields[i])
-                elseif fields[i] ~= '~w' then
+                elseif string.sub(fields[i], 1, 1) ~= '~' then
                   live = true
+                elseif string.sub(fields[i], 1, 2) == '~p' and fields[i] ~= '~p' .. ARGV[3] then
+                  others = true
                 end
               end
               if not live then
                 redis.call('del', KEYS[1])
+                redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
+              elseif others then
                 redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
               end
               if ends <= now then
