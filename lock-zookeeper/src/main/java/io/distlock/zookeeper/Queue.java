@@ -6,6 +6,8 @@ import java.util.List;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
+import org.apache.zookeeper.Watcher;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,11 +24,25 @@ final class Queue {
 
     /** The queue's node names, first come first; empty if the key's node does not exist. */
     static List<String> read(ZooKeeperLeaseStore store, String key, String parent) {
-        CuratorEvent answer = store.calls()
-                .await(
-                        key,
-                        "reading the queue",
-                        cb -> store.client().getChildren().inBackground(cb).forPath(parent));
+        return read(store, key, parent, null);
+    }
+
+    /**
+     * The queue's node names, first come first, setting {@code watcher} on the queue if it is not null: it fires once
+     * when a node joins or leaves. Empty if the key's node does not exist.
+     */
+    static List<String> read(ZooKeeperLeaseStore store, String key, String parent, @Nullable Watcher watcher) {
+        CuratorEvent answer = store.calls().await(key, "reading the queue", cb -> {
+            if (watcher == null) {
+                store.client().getChildren().inBackground(cb).forPath(parent);
+            } else {
+                store.client()
+                        .getChildren()
+                        .usingWatcher(watcher)
+                        .inBackground(cb)
+                        .forPath(parent);
+            }
+        });
         return switch (Calls.code(answer)) {
             case OK ->
                 answer.getChildren().stream()

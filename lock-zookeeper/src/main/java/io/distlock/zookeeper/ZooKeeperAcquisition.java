@@ -1,6 +1,5 @@
 package io.distlock.zookeeper;
 
-import io.distlock.internal.text.PrintableText;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.util.List;
@@ -15,13 +14,15 @@ import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * One place in a key's queue: an ephemeral sequential node under the key's node. The lowest node holds the key; each
  * waiter watches only the node just ahead of it, and only the waiter right behind the holder checks whether the
  * holder's lease ran out on the server's clock and then removes the holder's node.
+ *
+ * <p>In a semaphore key's queue the first {@code permits} nodes hold permits, and a waiter takes one once fewer than
+ * its count of nodes are ahead of it. Since any node ahead leaving moves it up, each such waiter watches the queue
+ * itself; the first waiter behind the holders checks their leases, as the waiter behind a lock's holder does.
  *
  * <p>A queued node has no lease, and its owner claims it as soon as it comes first. A node that its client forgot while
  * the session lives on (a create whose answer was lost, say) is never claimed, and would keep every waiter behind it
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  */
 final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
-    private static final Logger log = LoggerFactory.getLogger(ZooKeeperAcquisition.class);
+    /** What {@link #leaseEnd} answers for a lease that ended. */
+    private static final long EXPIRED = Long.MIN_VALUE;
 
     /** Each round follows a change in the queue; this many in one call means heavy churn, so the caller waits. */
     private static final int ROUNDS = 20;
@@ -45,6 +47,10 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private final String owner;
     private final String holder;
     private final long leaseMillis;
+    /** How many nodes at the head of the queue hold it: 1 for a lock, the count for a semaphore. */
+    private final int permits;
+
+    private final NodeRemovals removals;
     private final Runnable wake = this::wake;
     private final Watcher watcher = event -> wake();
     private volatile CountDownLatch change = new CountDownLatch(1);
@@ -65,13 +71,21 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private long unclaimedSinceNanos;
 
     ZooKeeperAcquisition(
-            ZooKeeperLeaseStore store, String key, String parent, String owner, String holder, long leaseMillis) {
+            ZooKeeperLeaseStore store,
+            String key,
+            String parent,
+            String owner,
+            String holder,
+            long leaseMillis,
+            int permits) {
         this.store = store;
         this.key = key;
         this.parent = parent;
         this.owner = owner;
         this.holder = holder;
         this.leaseMillis = leaseMillis;
+        this.permits = permits;
+        this.removals = new NodeRemovals(store, key);
     }
 
     @Override
@@ -87,21 +101,24 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 join();
             }
             String own = ZKPaths.getNodeFromPath(ownPath);
-            List<String> queue = Queue.read(store, key, parent);
+            List<String> queue = Queue.read(store, key, parent, permits == 1 ? null : watcher);
             int place = queue.indexOf(own);
             if (place < 0) {
                 // The node went with an expired session; queue again at the back.
                 ownPath = null;
                 continue;
             }
-            if (place == 0) {
+            if (place < permits) {
                 StoreLease lease = grant();
                 if (lease != null) {
                     return lease;
                 }
                 continue;
             }
-            if (waitBehind(queue.get(place - 1), place == 1)) {
+            boolean waits = permits == 1
+                    ? waitBehind(queue.get(place - 1), place == 1)
+                    : waitForPermit(queue.subList(0, permits), place == permits);
+            if (waits) {
                 return null;
             }
         }
@@ -126,7 +143,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         store.connection().removeWaiter(wake);
         String watched = watchedPath;
         if (watched != null) {
-            forgetWatch(watched);
+            removals.forgetWatch(watched, watcher);
         }
         if (granted) {
             return;
@@ -283,19 +300,66 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             return awaitClaim(aheadPath, answer.getStat());
         }
         unclaimedHead = null;
-        Stat stat = answer.getStat();
+        long ends = leaseEnd(aheadPath, answer.getStat(), holder);
+        if (ends == EXPIRED) {
+            return false;
+        }
+        checkAgainAt(ends);
+        return true;
+    }
+
+    /**
+     * Waits behind a semaphore key's holders, watched through the queue ({@link Queue#read}); the first waiter checks
+     * their leases as {@link #waitBehind} does. False if the queue changed and should be read again.
+     */
+    private boolean waitForPermit(List<String> holders, boolean firstWaiter) {
+        watchedPath = parent;
+        long checkAgain = System.nanoTime() + unclaimedGraceNanos();
+        if (!firstWaiter) {
+            checkAgainAt(checkAgain);
+            return true;
+        }
+        for (String name : holders) {
+            String path = ZKPaths.makePath(parent, name);
+            CuratorEvent answer = store.calls()
+                    .await(
+                            key,
+                            "reading a holder",
+                            cb -> client().getData().inBackground(cb).forPath(path));
+            if (Calls.code(answer) != Code.OK) {
+                if (Calls.code(answer) == Code.NONODE) {
+                    return false;
+                }
+                throw Calls.failure(key, "reading a holder", answer);
+            }
+            LeaseData data = LeaseData.parse(answer.getData());
+            if (data == null || !data.granted()) {
+                return awaitClaim(path, answer.getStat());
+            }
+            long ends = leaseEnd(path, answer.getStat(), data);
+            if (ends == EXPIRED) {
+                return false;
+            }
+            checkAgain = ends - checkAgain < 0 ? ends : checkAgain;
+        }
+        unclaimedHead = null;
+        checkAgainAt(checkAgain);
+        return true;
+    }
+
+    /** When a holder's lease ends in {@link System#nanoTime()}, or {@link #EXPIRED} once its node is removed for it. */
+    private long leaseEnd(String holderPath, Stat stat, LeaseData holder) {
         long expiresAt = stat.getMtime() + holder.leaseMillis();
         ServerClock.Reading known = clock;
         if (known == null || known.earliestLocalNanos(expiresAt) - System.nanoTime() <= 0) {
             known = store.clock().read(key);
             clock = known;
             if (known.serverMillis() >= expiresAt) {
-                removeExpired(aheadPath, stat.getVersion());
-                return false;
+                removals.removeExpired(holderPath, stat.getVersion());
+                return EXPIRED;
             }
         }
-        checkAgainAt(known.earliestLocalNanos(expiresAt));
-        return true;
+        return Math.max(known.earliestLocalNanos(expiresAt), EXPIRED + 1);
     }
 
     /**
@@ -309,7 +373,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             unclaimedSinceNanos = now;
         } else if (now - unclaimedSinceNanos - unclaimedGraceNanos() >= 0) {
             unclaimedHead = null;
-            removeUnclaimed(headPath, stat.getVersion());
+            removals.removeUnclaimed(headPath, stat.getVersion(), unclaimedGraceNanos());
             return false;
         }
         checkAgainAt(unclaimedSinceNanos + unclaimedGraceNanos());
@@ -327,61 +391,6 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private void checkAgainAt(long nanos) {
         checkAgainNanos = nanos;
         checkAgainDue = true;
-    }
-
-    /** Removes a first node that nobody claimed, unless its owner claimed it since it was read. */
-    private void removeUnclaimed(String headPath, int version) {
-        if (deleteIfUnchanged(headPath, version, "removing an unclaimed node")) {
-            log.warn(
-                    "Removed {} for key {}: it stayed first in the queue, unclaimed, for {} ms; the client that created"
-                            + " it had left it behind",
-                    headPath,
-                    PrintableText.of(key),
-                    TimeUnit.NANOSECONDS.toMillis(unclaimedGraceNanos()));
-        }
-    }
-
-    /** Removes a holder's node whose lease ran out, unless the holder extended it since it was read. */
-    private void removeExpired(String holderPath, int version) {
-        if (deleteIfUnchanged(holderPath, version, "removing an expired holder")) {
-            log.debug(
-                    "Removed {} for key {}: its lease ran out on the server's clock",
-                    holderPath,
-                    PrintableText.of(key));
-        }
-    }
-
-    /**
-     * Deletes a node ahead of this waiter at the version it was read at, so that a node its owner changed since (a
-     * claim, an extension) stays. True if this call deleted it; false if it had changed or was gone already.
-     */
-    private boolean deleteIfUnchanged(String path, int version, String what) {
-        CuratorEvent answer = store.calls()
-                .await(
-                        key,
-                        what,
-                        cb -> client().delete()
-                                .withVersion(version)
-                                .inBackground(cb)
-                                .forPath(path));
-        return switch (Calls.code(answer)) {
-            case OK -> true;
-            case NONODE, BADVERSION -> false;
-            default -> throw Calls.failure(key, what, answer);
-        };
-    }
-
-    private void forgetWatch(String path) {
-        try {
-            client().watchers()
-                    .remove(watcher)
-                    .ofType(Watcher.WatcherType.Any)
-                    .locally()
-                    .inBackground()
-                    .forPath(path);
-        } catch (Exception e) {
-            log.debug("Could not drop the watch on {} for key {}", path, PrintableText.of(key), e);
-        }
     }
 
     private CuratorFramework client() {

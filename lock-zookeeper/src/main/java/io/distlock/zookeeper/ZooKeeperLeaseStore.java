@@ -41,6 +41,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     public static final String DEFAULT_BASE_PATH = "/distlock";
 
     private static final String CLOCK_NODE = ".clock";
+    private static final String PERMITS_NODE = ".permits";
 
     private final CuratorFramework client;
     private final boolean ownsClient;
@@ -101,7 +102,23 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis());
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1);
+    }
+
+    /**
+     * {@inheritDoc} A semaphore key's queue is the node {@code <basePath>/.permits/<key>}, apart from the key's lock;
+     * a waiter is granted a permit once fewer than its count of nodes are ahead of it.
+     */
+    @Override
+    public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
+        String parent = ZKPaths.makePath(basePath, PERMITS_NODE, KeyNodes.nodeName(key));
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), permits);
+    }
+
+    /** {@inheritDoc} A semaphore key is a queue like a lock's, whose first nodes hold permits. */
+    @Override
+    public boolean offersPermits() {
+        return true;
     }
 
     /**

@@ -104,13 +104,16 @@ public interface SemaphoreContract extends ContractSubject {
     @Test
     default void aDeadHoldersPermitComesBackWhenItsLeaseEnds() throws InterruptedException {
         String key = key("s");
-        Lock dead = semaphore(1);
-        Lock waiter = semaphore(1);
+        Lock live = semaphore(2);
+        Lock dead = semaphore(2);
+        Lock waiter = semaphore(2);
+        LockHandle kept = live.tryAcquire(key, LONG_LEASE).orElseThrow();
         LockHandle never =
                 dead.tryAcquire(key, Lease.fixed(Duration.ofSeconds(1))).orElseThrow();
 
         assertThat(waiter.tryAcquire(key, LONG_LEASE)).isEmpty();
         assertThat(waiter.tryAcquire(key, LONG_LEASE, LONG)).isPresent();
+        assertThat(kept.isHeld()).isTrue();
         await().atMost(Duration.ofSeconds(10)).until(never::isLost);
         assertThatThrownBy(never::release).isInstanceOf(LockLostException.class);
     }
