@@ -34,7 +34,13 @@ class BrokenLocksFuzzTest {
 
     @ParameterizedTest
     @EnumSource(
-            names = {"RELEASE_WITHOUT_COMPARE", "NON_ATOMIC_RELEASE", "READERS_APART_FROM_WRITERS", "PATH_EXACT_ONLY"})
+            names = {
+                "RELEASE_WITHOUT_COMPARE",
+                "NON_ATOMIC_RELEASE",
+                "READERS_APART_FROM_WRITERS",
+                "PATH_EXACT_ONLY",
+                "SEMAPHORE_ONE_TOO_MANY"
+            })
     void theCheckerCatchesABrokenLock(LockKind kind) {
         assertCaught(kind, FuzzSettings.control());
     }

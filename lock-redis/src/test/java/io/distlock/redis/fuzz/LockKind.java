@@ -17,6 +17,18 @@ enum LockKind {
      * through the {@link io.distlock.redis.RedisLock} itself, on the same keys.
      */
     READ_WRITE("distlock ReadLock + RedisLock (readers and writers)", SectionMix.READ_WRITE),
+    /**
+     * Permits of {@link io.distlock.redis.SemaphoreLock} ({@code Kind.SEMAPHORE.of(lock).permits(n)}), {@link
+     * SectionMix#PERMITS_PER_KEY} per key, which every section takes.
+     */
+    SEMAPHORE("distlock SemaphoreLock (" + SectionMix.PERMITS_PER_KEY + " permits per key)", SectionMix.PERMITS),
+    /**
+     * Permits of a semaphore of one permit more than the checker counts: it admits one holder too many.
+     */
+    SEMAPHORE_ONE_TOO_MANY(
+            "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
+                    + SectionMix.PERMITS_PER_KEY + " are allowed",
+            SectionMix.PERMITS),
     /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
     REDLOCK("distlock Redlock", SectionMix.EXCLUSIVE),
     /**

@@ -115,6 +115,16 @@ class MutualExclusionFuzzTest {
     }
 
     @Test
+    void distlockNeverLetsMoreSectionsIntoAKeyThanItHasPermits() {
+        runWithoutViolations(
+                LockKind.SEMAPHORE,
+                FuzzSettings.fromEnvironment(),
+                report -> assertThat(report.records().readersBesideReaders())
+                        .as("sections that entered while another held a permit of the key")
+                        .isPositive());
+    }
+
+    @Test
     void distlockNeverLetsASectionIntoAPathWhileItsAncestorOrDescendantIsHeld() {
         runWithoutViolations(
                 LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1), report -> {

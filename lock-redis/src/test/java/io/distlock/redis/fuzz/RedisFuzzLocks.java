@@ -1,5 +1,6 @@
 package io.distlock.redis.fuzz;
 
+import io.distlock.Kind;
 import io.distlock.Lock;
 import io.distlock.redis.RedisLock;
 import io.distlock.redis.Redlock;
@@ -7,6 +8,7 @@ import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
 import io.distlock.tck.fuzz.LockView;
+import io.distlock.tck.fuzz.SectionMix;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -41,6 +43,9 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
      * RedisLock documents its lock key as {@code {prefix + key}}, and Redlock uses it on every node; the naive locks
      * use the same layout.
      */
+    /** What a semaphore key's hash of permits adds to its lock key, as {@link io.distlock.redis.SemaphoreLock} says. */
+    private static final String PERMITS_SUFFIX = ":permits";
+
     static String redisKey(String prefix, String key) {
         return "{" + prefix + key + "}";
     }
@@ -151,6 +156,14 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
             RedisLock writer = redisLock(factory, prefix, target, options);
             return keyedUnder(LockUnderTest.builder(writer, view).readers(writer.reading()), prefix, prefix)
                     .onClose(closing(writer::close, destroy));
+        }
+        if (kind == LockKind.SEMAPHORE || kind == LockKind.SEMAPHORE_ONE_TOO_MANY) {
+            RedisLock lock = redisLock(factory, prefix, target, options);
+            int permits = SectionMix.PERMITS_PER_KEY + (kind == LockKind.SEMAPHORE ? 0 : 1);
+            return LockUnderTest.builder(lock, view)
+                    .readers(Kind.SEMAPHORE.of(lock).permits(permits))
+                    .lockKeys((key, permit) -> redisKey(prefix, key) + (permit ? PERMITS_SUFFIX : ""))
+                    .onClose(closing(lock::close, destroy));
         }
         if (kind == LockKind.READERS_APART_FROM_WRITERS) {
             String apart = prefix + "readers-apart:";

@@ -33,14 +33,29 @@ import org.jspecify.annotations.Nullable;
  * until its own lease ends; a writer overlaps any claim, a reader only a writer's. A writer's fencing token must rise
  * above every earlier one, a reader's above the last writer's, since readers that got their tokens in one order may
  * well enter in another. A reader entering beside other readers is counted, to show that readers do share the key.
+ *
+ * <p>With a semaphore, every section holds a permit, as a reader its share, and its overlap is counted: a section that
+ * enters while as many other sections as the key has permits claim it overlaps.
  */
 final class KeyLedger extends RunLedger {
 
+    /** The count of a ledger whose readers share a key without limit: a read-write lock's. */
+    static final int READERS = 0;
+
     private final Map<String, KeyClaims> keys = new HashMap<>();
+    private final int permits;
     private long readersBesideReaders;
 
     KeyLedger(LongSupplier clock) {
+        this(clock, READERS);
+    }
+
+    /**
+     * @param permits how many readers may claim a key at once: a semaphore's count, or {@link #READERS} for no limit
+     */
+    KeyLedger(LongSupplier clock, int permits) {
         super(clock);
+        this.permits = permits;
     }
 
     @Override
@@ -64,6 +79,14 @@ final class KeyLedger extends RunLedger {
             verdict = VIOLATION;
         }
         Optional<String> reader = key.firstReaderAt(now);
+        if (section.reader() && permits != READERS && key.readersOtherThan(section.id()) >= permits) {
+            violation(
+                    "overlap",
+                    section.key(),
+                    "overlap over the count: " + section.id() + " entered while " + key.readersOtherThan(section.id())
+                            + " other holders of the key's " + permits + " permits were inside with lease left");
+            verdict = VIOLATION;
+        }
         if (reader.isPresent()) {
             if (section.reader()) {
                 readersBesideReaders++;
@@ -254,6 +277,11 @@ final class KeyLedger extends RunLedger {
 
         void dropReadersEndedBy(long now) {
             readers.values().removeIf(end -> end <= now);
+        }
+
+        /** How many readers other than {@code id} claim the key, as {@link #firstReaderAt} left the claims. */
+        long readersOtherThan(String id) {
+            return readers.size() - (readers.containsKey(id) ? 1 : 0);
         }
 
         /** The reader inside at {@code now} whose claim ends first, if any. */

@@ -33,7 +33,11 @@ abstract class RunLedger implements Ledger {
 
     /** The ledger of a run whose sections do {@code mix}, judged by this JVM's clock. */
     static RunLedger of(SectionMix mix) {
-        return mix.paths() ? new PathLedger(System::currentTimeMillis) : new KeyLedger(System::currentTimeMillis);
+        if (mix.paths()) {
+            return new PathLedger(System::currentTimeMillis);
+        }
+        return new KeyLedger(
+                System::currentTimeMillis, mix == SectionMix.PERMITS ? SectionMix.PERMITS_PER_KEY : KeyLedger.READERS);
     }
 
     /**

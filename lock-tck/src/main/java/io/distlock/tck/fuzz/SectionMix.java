@@ -17,6 +17,12 @@ public enum SectionMix {
      */
     READ_WRITE,
     /**
+     * As {@link #EXCLUSIVE}, with every section taking one of its key's permits through the lock under test's
+     * semaphore ({@link LockUnderTest.Builder#readers}): at most {@link #PERMITS_PER_KEY} sections may be inside one
+     * key at once, which the checker counts.
+     */
+    PERMITS,
+    /**
      * For a deliberately broken lock, which the checker must catch: no nested sections nor sections under several keys
      * (a broken lock need not re-enter), and many more short leases, since an outlived lease is where a broken release
      * goes wrong.
@@ -33,6 +39,9 @@ public enum SectionMix {
      * control of a lock blind to ancestors and descendants.
      */
     PATHS_AS_PLAIN_KEYS;
+
+    /** How many permits each key of a {@link #PERMITS} run has: the most sections inside it at once. */
+    public static final int PERMITS_PER_KEY = 3;
 
     /** True if some of the run's sections read, through a reader lock, while the others write. */
     boolean readWrite() {

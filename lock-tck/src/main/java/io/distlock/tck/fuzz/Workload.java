@@ -50,7 +50,8 @@ final class Workload {
                     new PathKeys(PathTree.of(keyNames), mix == SectionMix.PATHS_AS_PLAIN_KEYS),
                     0);
         }
-        int readPercent = mix.readWrite() ? READ_PERCENT : 0;
+        // A semaphore's sections all take permits, through the reader's place in the lock under test.
+        int readPercent = mix == SectionMix.PERMITS ? 100 : mix.readWrite() ? READ_PERCENT : 0;
         KeySpace keys = KeySpace.flat(keyNames);
         return mix != SectionMix.CONTROL
                 ? new Workload(
