@@ -20,6 +20,19 @@ public final class StoredQueues {
         return ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key));
     }
 
+    /** A semaphore key's node, parent of its queue of permits. */
+    public static String permitsQueuePath(String key) {
+        return ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, ".permits", KeyNodes.nodeName(key));
+    }
+
+    /** A queue's children that the store made, by sequence number, as the store orders them. */
+    public static List<String> inOrder(List<String> children) {
+        return children.stream()
+                .filter(name -> sequence(name) >= 0)
+                .sorted(Comparator.comparingLong(StoredQueues::sequence))
+                .toList();
+    }
+
     /** The first of a queue's children by sequence number, as the store orders them; null if there is none. */
     public static @Nullable String head(List<String> children) {
         return children.stream()

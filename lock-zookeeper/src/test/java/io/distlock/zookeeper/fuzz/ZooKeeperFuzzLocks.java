@@ -1,10 +1,12 @@
 package io.distlock.zookeeper.fuzz;
 
+import io.distlock.Kind;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
+import io.distlock.tck.fuzz.SectionMix;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -26,19 +28,35 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
      */
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-    /** On the run's connect string ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
+    /** The variant whose sections take permits of a semaphore of {@link SectionMix#PERMITS_PER_KEY} per key. */
+    static final String SEMAPHORE = "SEMAPHORE";
+
+    /** The broken variant: a semaphore of one permit more than the checker counts. */
+    static final String SEMAPHORE_ONE_TOO_MANY = "SEMAPHORE_ONE_TOO_MANY";
+
+    /**
+     * On the run's connect string ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
+     * semaphore of StoreLock.
+     */
     @Override
     public LockUnderTest open(FuzzTarget target) {
         CuratorFramework reads = connect(target.address());
-        LeaseStore store = target.leaseStore(ZooKeeperLeaseStore.builder(target.address())
+        boolean semaphore = target.variant().startsWith(SEMAPHORE);
+        LeaseStore zooKeeper = ZooKeeperLeaseStore.builder(target.address())
                 .callTimeout(CALL_TIMEOUT)
-                .build());
+                .build();
+        LeaseStore store = semaphore ? zooKeeper : target.leaseStore(zooKeeper);
         StoreLock lock = StoreLock.builder(store)
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        return LockUnderTest.builder(lock, new ZooKeeperLockView(reads))
-                .onClose(() -> {
+        LockUnderTest.Builder builder = LockUnderTest.builder(lock, new ZooKeeperLockView(reads));
+        if (semaphore) {
+            int permits = SectionMix.PERMITS_PER_KEY + (target.variant().equals(SEMAPHORE) ? 0 : 1);
+            builder.readers(Kind.SEMAPHORE.of(lock).permits(permits))
+                    .lockKeys((key, permit) -> permit ? ZooKeeperLockView.PERMITS + key : key);
+        }
+        return builder.onClose(() -> {
                     lock.close();
                     reads.close();
                 })

@@ -39,8 +39,20 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
         this.client = client;
     }
 
+    /**
+     * What {@link ZooKeeperFuzzLocks} puts before a key to name its semaphore's queue: no key of a run starts so, and
+     * no key of the store's node names either.
+     */
+    static final String PERMITS = "permits/";
+
+    /** The holder of a semaphore key's permits to a section that holds none of them: no owner token is so. */
+    private static final String OTHERS = "(permits)";
+
     @Override
     protected HolderRead readHolder(String key, String ownerToken) throws Exception {
+        if (key.startsWith(PERMITS)) {
+            return readPermit(key.substring(PERMITS.length()), ownerToken);
+        }
         String queue = StoredQueues.queuePath(key);
         while (true) {
             String head;
@@ -70,12 +82,49 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     }
 
     /**
+     * A section's permit of a semaphore key: its own granted node among the key's queue, its lease running from the
+     * node's {@code mtime}. While only others hold permits, the key is another owner's, whose lease the witness never
+     * judges, as the readers of a Redis read-write lock are.
+     */
+    private HolderRead readPermit(String key, String ownerToken) throws Exception {
+        String queue = StoredQueues.permitsQueuePath(key);
+        List<String> nodes;
+        try {
+            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
+        } catch (KeeperException.NoNodeException e) {
+            return HolderRead.none();
+        }
+        long now = serverMillis();
+        boolean others = false;
+        for (String name : nodes) {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
+            } catch (KeeperException.NoNodeException e) {
+                continue;
+            }
+            StoredQueues.Holder holder = StoredQueues.granted(data);
+            if (holder == null || now >= stat.getMtime() + holder.leaseMillis()) {
+                continue;
+            }
+            if (holder.owner().equals(ownerToken)) {
+                return HolderRead.until(ownerToken, stat.getMtime() + holder.leaseMillis());
+            }
+            others = true;
+        }
+        return others ? HolderRead.forGood(OTHERS) : HolderRead.none();
+    }
+
+    /**
      * Every node of the key's queue, first come first: its name, the data the store wrote (queued or held, lease,
      * owner), its version, {@code mtime} and the session that owns it, with the server's time of the reading.
      */
     @Override
     public String describe(String lockKey) {
-        String queue = StoredQueues.queuePath(lockKey);
+        String queue = lockKey.startsWith(PERMITS)
+                ? StoredQueues.permitsQueuePath(lockKey.substring(PERMITS.length()))
+                : StoredQueues.queuePath(lockKey);
         try {
             List<String> children = new ArrayList<>(client.getChildren().forPath(queue));
             children.sort(Comparator.comparing(name -> name.substring(Math.max(0, name.length() - 10))));
