@@ -24,7 +24,7 @@ package io.distlock;
 public interface Semaphores {
 
     /** The most permits a semaphore's key may have. */
-    int MAX_PERMITS = 10_000;
+    int MAX_PERMITS = 1_000;
 
     /**
      * The semaphore of {@code permits} permits per key. Asking for it reaches no store.

@@ -361,7 +361,7 @@ class BadInputTest {
                         "annotation with more permits than allowed",
                         () -> startWith(TooManyPermitsJob.class),
                         IllegalStateException.class,
-                        "permits must be from 1 to 10000 calls at once, or 0 for the key's lock, but was 10001"),
+                        "permits must be from 1 to 1000 calls at once, or 0 for the key's lock, but was 1001"),
                 row(
                         "annotation with permits and read",
                         () -> startWith(ReadPermitsJob.class),
@@ -554,7 +554,7 @@ class BadInputTest {
 
     public static class TooManyPermitsJob {
 
-        @DistributedLock(key = "'export'", permits = 10_001)
+        @DistributedLock(key = "'export'", permits = 1_001)
         public String run() {
             return "ran";
         }

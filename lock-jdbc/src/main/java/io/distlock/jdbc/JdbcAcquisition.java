@@ -11,11 +11,30 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One owner's attempts to take one key: a take per {@link #tryTake()}, and between takes a jittered, growing pause
- * that a release of the key through the same store cuts short. While other waiters of this JVM are ahead in the key's
- * line ({@link KeySignals}), it waits for its turn instead of asking the database.
+ * One owner's attempts to take one key, or one of a semaphore key's permits: a take per {@link #tryTake()}, and
+ * between takes a jittered, growing pause that a release through the same store cuts short. While other waiters of
+ * this JVM are ahead in the line ({@link KeySignals}), it waits for its turn instead of asking the database.
  */
 final class JdbcAcquisition implements LeaseStore.Acquisition {
+
+    /** How an acquisition takes what it waits for, once per attempt. */
+    interface Taking {
+
+        /** Takes the key or a permit; null while it is held. */
+        @Nullable
+        Grant take() throws SQLException;
+
+        /** Gives back what a take whose answer was lost may have granted; whether it had. */
+        boolean giveBack() throws SQLException;
+    }
+
+    /**
+     * What a take granted.
+     *
+     * @param row the row that holds it: the key's, or a permit's slot row
+     * @param fencingToken its fencing token
+     */
+    record Grant(String row, long fencingToken) {}
 
     private static final Logger log = LoggerFactory.getLogger(JdbcAcquisition.class);
 
@@ -24,64 +43,69 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     private final KeySignals signals;
     private final Backoff backoff;
     private final String key;
+    private final String line;
     private final String owner;
-    private final String holder;
-    private final long leaseMillis;
+    private final Taking taking;
 
     private KeySignals.@Nullable Waiter waiter;
     private boolean granted;
     private boolean outcomeUnknown;
 
+    /**
+     * @param key the key, for messages
+     * @param line the line of this JVM's waiters: the key, or a semaphore key's {@link PermitRows#line}
+     */
     JdbcAcquisition(
             LockRows rows,
             StoreErrors errors,
             KeySignals signals,
             Backoff backoff,
             String key,
+            String line,
             String owner,
-            String holder,
-            Duration lease) {
+            Taking taking) {
         this.rows = rows;
         this.errors = errors;
         this.signals = signals;
         this.backoff = backoff;
         this.key = key;
+        this.line = line;
         this.owner = owner;
-        this.holder = holder;
-        this.leaseMillis = millisRoundedUp(lease);
+        this.taking = taking;
     }
 
     @Override
     public @Nullable StoreLease tryTake() {
-        if (waiter == null && signals.hasLine(key)) {
+        if (waiter == null && signals.hasLine(line)) {
             // Waiters of this JVM are ahead: queue behind them rather than take the key from under the first one.
-            waiter = signals.register(key);
+            waiter = signals.register(line);
         }
-        if (waiter != null && !signals.isFirst(key, waiter)) {
+        if (waiter != null && !signals.isFirst(line, waiter)) {
             return null;
         }
-        Long fencingToken;
+        Grant grant;
         try {
-            fencingToken = rows.take(key, owner, holder, leaseMillis);
+            grant = taking.take();
         } catch (SQLException e) {
             outcomeUnknown = true;
             throw errors.of("acquire", key, e);
         }
-        if (fencingToken == null) {
+        if (grant == null) {
             if (waiter == null) {
                 // Registered from the first refusal on, so that a release before the first wait is not missed.
-                waiter = signals.register(key);
+                waiter = signals.register(line);
             }
             return null;
         }
         granted = true;
-        return new JdbcStoreLease(rows, errors, signals, key, owner, fencingToken);
+        return new JdbcStoreLease(
+                rows, errors, signals, new JdbcStoreLease.HeldRow(key, grant.row(), line), owner, grant.fencingToken());
     }
 
     @Override
     public void awaitChance(long deadlineNanos) throws InterruptedException {
         if (waiter == null) {
-            waiter = signals.register(key);
+            waiter = signals.register(line);
         }
         long remaining = deadlineNanos - System.nanoTime();
         if (Thread.interrupted()) {
@@ -90,7 +114,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         if (remaining <= 0) {
             return;
         }
-        if (!signals.isFirst(key, waiter)) {
+        if (!signals.isFirst(line, waiter)) {
             // Woken when it becomes first, or by a release while it is; the first waiter polls for everyone.
             waiter.await(remaining);
         } else if (waiter.await(Math.min(backoff.next(), remaining))) {
@@ -101,34 +125,23 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     @Override
     public void close() {
         if (waiter != null) {
-            signals.unregister(key, waiter);
+            signals.unregister(line, waiter);
         }
         if (outcomeUnknown && !granted) {
             // A take whose answer was lost may have succeeded: give the key back so it is not held until the lease
             // ends.
             try {
-                release(rows, errors, signals, key, owner);
-            } catch (LockBackendException e) {
+                if (taking.giveBack()) {
+                    signals.released(line);
+                }
+            } catch (SQLException e) {
+                LockBackendException failure = errors.of("release", key, e);
                 log.warn(
                         "Could not give back key '{}' after a failed acquisition; its lease frees it",
                         PrintableText.of(key),
-                        e);
+                        failure);
             }
         }
-    }
-
-    /** Releases the key if this owner holds it, and wakes this JVM's waiters for it. */
-    static boolean release(LockRows rows, StoreErrors errors, KeySignals signals, String key, String owner) {
-        boolean released;
-        try {
-            released = rows.release(key, owner);
-        } catch (SQLException e) {
-            throw errors.of("release", key, e);
-        }
-        if (released) {
-            signals.released(key);
-        }
-        return released;
     }
 
     /** A lease in whole milliseconds, never shorter than asked: the database must not end it before the holder does. */

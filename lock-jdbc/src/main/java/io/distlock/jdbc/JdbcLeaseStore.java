@@ -1,5 +1,6 @@
 package io.distlock.jdbc;
 
+import io.distlock.Semaphores;
 import io.distlock.spi.InstanceNames;
 import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
@@ -63,6 +64,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final Dialect dialect;
     private final String description;
     private final LockRows rows;
+    private final PermitRows permits;
     private final StoreErrors errors;
     private final KeySignals signals = new KeySignals();
     private final Duration minPoll;
@@ -74,6 +76,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             Dialect dialect,
             String description,
             LockRows rows,
+            PermitRows permits,
             StoreErrors errors,
             Duration minPoll,
             Duration maxPoll,
@@ -82,6 +85,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.dialect = dialect;
         this.description = description;
         this.rows = rows;
+        this.permits = permits;
         this.errors = errors;
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
@@ -123,9 +127,79 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
-        if (owner.startsWith(LockSql.RELEASED_BY_OPERATOR.substring(0, 1))) {
+        check(owner, holder);
+        long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
+        return new JdbcAcquisition(
+                rows, errors, signals, new Backoff(minPoll, maxPoll), key, key, owner, new JdbcAcquisition.Taking() {
+                    @Override
+                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                        Long token = rows.take(key, owner, holder, leaseMillis);
+                        return token == null ? null : new JdbcAcquisition.Grant(key, token);
+                    }
+
+                    @Override
+                    public boolean giveBack() throws SQLException {
+                        return rows.release(key, owner);
+                    }
+                });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A semaphore key's permits are slot rows of the lock table beside a first row that one transaction per grant
+     * locks: see {@link PermitRows}. A take reads as many rows as the highest count the key was taken with.
+     *
+     * @throws IllegalArgumentException as {@link #begin(String, String, String, Duration)} does, or if the key leaves
+     *     too little of the table's key length for a slot's name
+     */
+    @Override
+    public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
+        check(owner, holder);
+        int longest = dialect.maxKeyLength()
+                - PermitRows.slot("", Semaphores.MAX_PERMITS).length();
+        if (key.length() > longest) {
+            throw new IllegalArgumentException("key is " + key.length() + " characters; a semaphore's key in "
+                    + description + " is at most " + longest + " characters");
+        }
+        long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
+        PermitRows rowsOfPermits = this.permits;
+        return new JdbcAcquisition(
+                rows,
+                errors,
+                signals,
+                new Backoff(minPoll, maxPoll),
+                key,
+                PermitRows.line(key),
+                owner,
+                new JdbcAcquisition.Taking() {
+                    @Override
+                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                        PermitRows.Granted granted = rowsOfPermits.take(key, permits, owner, holder, leaseMillis);
+                        return granted == null
+                                ? null
+                                : new JdbcAcquisition.Grant(granted.slotRow(), granted.fencingToken());
+                    }
+
+                    @Override
+                    public boolean giveBack() throws SQLException {
+                        return rowsOfPermits.releaseAny(key, owner);
+                    }
+                });
+    }
+
+    /** {@inheritDoc} A semaphore key's permits are rows of the lock table. */
+    @Override
+    public boolean offersPermits() {
+        return true;
+    }
+
+    /** Refuses an owner token or holder name that the table's columns cannot keep, or that marks rows of its own. */
+    private static void check(String owner, String holder) {
+        if (owner.startsWith("~")) {
             throw new IllegalArgumentException(
-                    "owner token must not start with '~', which marks a row that an operator" + " freed");
+                    "owner token must not start with '~', which marks rows that hold no owner, such as one an"
+                            + " operator freed");
         }
         if (owner.length() > MAX_OWNER_LENGTH) {
             throw new IllegalArgumentException("owner token is " + owner.length() + " characters; the lock table "
@@ -135,19 +209,23 @@ public final class JdbcLeaseStore implements LeaseStore {
             throw new IllegalArgumentException("holder name is " + holder.length() + " characters; the lock table "
                     + "holds at most " + InstanceNames.MAX_LENGTH);
         }
-        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, owner, holder, lease);
     }
 
     /**
      * {@inheritDoc}
      *
-     * <p>On MySQL and MariaDB a key is at most 768 characters, the most that InnoDB indexes in utf8mb4.
+     * <p>On MySQL and MariaDB a key is at most 768 characters, the most that InnoDB indexes in utf8mb4. A key must not
+     * start with the control character U+0001, which starts the rows of semaphore keys ({@link PermitRows}).
      */
     @Override
     public void validateKey(String key) {
         if (key.length() > dialect.maxKeyLength()) {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
                     + " is at most " + dialect.maxKeyLength() + " characters");
+        }
+        if (key.charAt(0) == PermitRows.MARK) {
+            throw new IllegalArgumentException("key must not start with the control character U+0001, which "
+                    + description + " keeps for the rows of semaphore keys");
         }
     }
 

@@ -190,10 +190,12 @@ public final class JdbcLeaseStoreBuilder {
                     "could not check or create the lock table '" + table + "': " + e,
                     errors.translate("check or create the lock table", e));
         }
+        LockRows rows = new LockRows(connections, dialect, sql, errors, callTimeout);
         return new JdbcLeaseStore(
                 dialect,
                 description,
-                new LockRows(connections, dialect, sql, errors, callTimeout),
+                rows,
+                new PermitRows(rows, connections, errors, dialect, table, sql),
                 errors,
                 minPoll,
                 maxPoll,

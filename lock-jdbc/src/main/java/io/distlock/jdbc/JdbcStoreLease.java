@@ -7,22 +7,33 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A key granted to one owner; every statement on it compares the owner token and the expiry on the database's clock.
+ * A key, or one of a semaphore key's permits, granted to one owner; every statement on it compares the owner token and
+ * the expiry on the database's clock.
  */
 final class JdbcStoreLease implements StoreLease {
+
+    /**
+     * Where a grant lives.
+     *
+     * @param key the application's key, for messages
+     * @param row the row that holds the grant: the key's own, or a permit's slot row
+     * @param line the line of this JVM's waiters that a release wakes
+     */
+    record HeldRow(String key, String row, String line) {}
 
     private final LockRows rows;
     private final StoreErrors errors;
     private final KeySignals signals;
-    private final String key;
+    private final HeldRow held;
     private final String owner;
     private final long fencingToken;
 
-    JdbcStoreLease(LockRows rows, StoreErrors errors, KeySignals signals, String key, String owner, long fencingToken) {
+    JdbcStoreLease(
+            LockRows rows, StoreErrors errors, KeySignals signals, HeldRow held, String owner, long fencingToken) {
         this.rows = rows;
         this.errors = errors;
         this.signals = signals;
-        this.key = key;
+        this.held = held;
         this.owner = owner;
         this.fencingToken = fencingToken;
     }
@@ -35,38 +46,48 @@ final class JdbcStoreLease implements StoreLease {
     @Override
     public boolean extend(Duration lease) {
         try {
-            return rows.extend(key, owner, JdbcAcquisition.millisRoundedUp(lease));
+            return rows.extend(held.row(), owner, JdbcAcquisition.millisRoundedUp(lease));
         } catch (SQLException e) {
-            throw errors.of("extend", key, e);
+            throw errors.of("extend", held.key(), e);
         }
     }
 
     /**
-     * One SELECT of the key's row with this owner's token and an expiry ahead of the database's clock; when the key is
-     * no longer this owner's, a second one tells whether an operator freed it.
+     * One SELECT of the row with this owner's token and an expiry ahead of the database's clock; when the row is no
+     * longer this owner's, a second one tells whether an operator freed it.
      */
     @Override
     public Optional<LockLostException.Reason> checkOwned() {
         try {
-            if (rows.owned(key, owner)) {
+            if (rows.owned(held.row(), owner)) {
                 return Optional.empty();
             }
             return Optional.of(
-                    rows.releasedForOperator(key, fencingToken)
+                    rows.releasedForOperator(held.row(), fencingToken)
                             ? LockLostException.Reason.RELEASED_BY_OPERATOR
                             : LockLostException.Reason.KEY_GONE);
         } catch (SQLException e) {
-            throw errors.of("confirm the hold of", key, e);
+            throw errors.of("confirm the hold of", held.key(), e);
         }
     }
 
+    /** Frees the row if this owner still holds it, and wakes this JVM's waiters of its line. */
     @Override
     public boolean release() {
-        return JdbcAcquisition.release(rows, errors, signals, key, owner);
+        boolean released;
+        try {
+            released = rows.release(held.row(), owner);
+        } catch (SQLException e) {
+            throw errors.of("release", held.key(), e);
+        }
+        if (released) {
+            signals.released(held.line());
+        }
+        return released;
     }
 
     @Override
     public String toString() {
-        return "JdbcStoreLease[key=" + key + ", fencingToken=" + fencingToken + "]";
+        return "JdbcStoreLease[key=" + held.key() + ", fencingToken=" + fencingToken + "]";
     }
 }

@@ -264,9 +264,11 @@ final class LockRows {
         });
     }
 
-    /** Prepares a statement with its parameters, each a key or token ({@code String}) or a number ({@code Long}). */
-    private PreparedStatement prepare(Connection connection, String statement, Object... parameters)
-            throws SQLException {
+    /**
+     * Prepares a statement with its parameters, each a key or token ({@code String}) or a number ({@code Long}), and the
+     * store's query timeout; {@link PermitRows} prepares its statements so too.
+     */
+    PreparedStatement prepare(Connection connection, String statement, Object... parameters) throws SQLException {
         PreparedStatement prepared = prepare(connection, statement);
         try {
             for (int at = 0; at < parameters.length; at++) {

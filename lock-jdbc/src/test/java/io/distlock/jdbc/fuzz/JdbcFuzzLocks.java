@@ -2,12 +2,14 @@ package io.distlock.jdbc.fuzz;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.Kind;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
+import io.distlock.tck.fuzz.SectionMix;
 import java.time.Duration;
 
 /**
@@ -26,19 +28,34 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
         return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
     }
 
-    /** On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, or for the control a short-lease one. */
+    /** The variant whose sections take permits of a semaphore of {@link SectionMix#PERMITS_PER_KEY} per key. */
+    static final String SEMAPHORE = "SEMAPHORE";
+
+    /** The broken variant: a semaphore of one permit more than the checker counts. */
+    static final String SEMAPHORE_ONE_TOO_MANY = "SEMAPHORE_ONE_TOO_MANY";
+
+    /**
+     * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
+     * semaphore of StoreLock.
+     */
     @Override
     public LockUnderTest open(FuzzTarget target) {
         HikariDataSource pool = pool(target.address(), "distlock-fuzz-lock", LOCK_POOL_SIZE);
         HikariDataSource reads = pool(target.address(), "distlock-fuzz-checker", READ_POOL_SIZE);
-        LeaseStore store = target.leaseStore(
-                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build());
-        StoreLock lock = StoreLock.builder(store)
+        boolean semaphore = target.variant().startsWith(SEMAPHORE);
+        LeaseStore jdbc =
+                JdbcLeaseStore.builder(pool).createTableIfMissing(true).build();
+        StoreLock lock = StoreLock.builder(semaphore ? jdbc : target.leaseStore(jdbc))
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        return LockUnderTest.builder(lock, new JdbcLockView(reads))
-                .onClose(() -> {
+        LockUnderTest.Builder builder = LockUnderTest.builder(lock, new JdbcLockView(reads));
+        if (semaphore) {
+            int permits = SectionMix.PERMITS_PER_KEY + (target.variant().equals(SEMAPHORE) ? 0 : 1);
+            builder.readers(Kind.SEMAPHORE.of(lock).permits(permits))
+                    .lockKeys((key, permit) -> permit ? JdbcLockView.PERMITS + key : key);
+        }
+        return builder.onClose(() -> {
                     lock.close();
                     reads.close();
                     pool.close();

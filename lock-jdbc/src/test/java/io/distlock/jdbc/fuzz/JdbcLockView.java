@@ -2,6 +2,7 @@ package io.distlock.jdbc.fuzz;
 
 import io.distlock.tck.fuzz.HolderRead;
 import io.distlock.tck.fuzz.ReadBeforeLockView;
+import io.distlock.tck.fuzz.SectionMix;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -22,6 +23,25 @@ final class JdbcLockView extends ReadBeforeLockView {
             "SELECT owner_token, CAST(FLOOR(EXTRACT(EPOCH FROM expires_at) * 1000) AS BIGINT)"
                     + " FROM distlock_locks WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > clock_timestamp()";
 
+    /**
+     * A semaphore key's live permits among its first slot rows, as {@code PermitRows} lays them out ({@code U+0001 key
+     * U+0001 n}): as many as a broken control's count, one more than the run's.
+     */
+    private static final String READ_PERMITS =
+            "SELECT owner_token, CAST(FLOOR(EXTRACT(EPOCH FROM expires_at) * 1000) AS BIGINT) FROM distlock_locks"
+                    + " WHERE lock_key IN (?, ?, ?, ?) AND owner_token IS NOT NULL AND expires_at > clock_timestamp()";
+
+    /** The slots {@link #READ_PERMITS} reads. */
+    private static final int SLOTS = SectionMix.PERMITS_PER_KEY + 1;
+
+    /**
+     * What {@link JdbcFuzzLocks} puts before a key to name its semaphore's permits: no key of a run starts so.
+     */
+    static final String PERMITS = "permits/";
+
+    /** The holder of a semaphore key's permits to a section that holds none of them: no owner token is so. */
+    private static final String OTHERS = "(permits)";
+
     /** Longer than a busy machine keeps a connection waiting, within the workers' grace after a run. */
     private static final Duration PATIENCE = Duration.ofSeconds(10);
 
@@ -34,12 +54,38 @@ final class JdbcLockView extends ReadBeforeLockView {
 
     @Override
     protected HolderRead readHolder(String lockKey, String ownerToken) throws SQLException {
+        if (lockKey.startsWith(PERMITS)) {
+            return readPermit(lockKey.substring(PERMITS.length()), ownerToken);
+        }
         try (Connection connection = reads.getConnection();
                 PreparedStatement statement = connection.prepareStatement(READ)) {
             statement.setString(1, lockKey);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? HolderRead.until(row.getString(1), row.getLong(2)) : HolderRead.none();
             }
+        }
+    }
+
+    /**
+     * A section's permit: its own live slot row. While only others hold permits, the key is another owner's, whose
+     * lease the witness never judges.
+     */
+    private HolderRead readPermit(String key, String ownerToken) throws SQLException {
+        try (Connection connection = reads.getConnection();
+                PreparedStatement statement = connection.prepareStatement(READ_PERMITS)) {
+            for (int slot = 1; slot <= SLOTS; slot++) {
+                statement.setString(slot, "\u0001" + key + "\u0001" + slot);
+            }
+            boolean others = false;
+            try (ResultSet row = statement.executeQuery()) {
+                while (row.next()) {
+                    if (row.getString(1).equals(ownerToken)) {
+                        return HolderRead.until(ownerToken, row.getLong(2));
+                    }
+                    others = true;
+                }
+            }
+            return others ? HolderRead.forGood(OTHERS) : HolderRead.none();
         }
     }
 }

@@ -1,11 +1,15 @@
 package io.distlock.jdbc.fuzz;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.jdbc.TestPostgres;
 import io.distlock.tck.fuzz.FuzzLock;
+import io.distlock.tck.fuzz.FuzzReport;
 import io.distlock.tck.fuzz.FuzzServers;
 import io.distlock.tck.fuzz.FuzzSettings;
 import io.distlock.tck.fuzz.MutualExclusionFuzz;
+import io.distlock.tck.fuzz.SectionMix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,6 +53,35 @@ class JdbcMutualExclusionFuzzTest {
     void storeLockOnPostgresNeverLetsTwoHoldersIntoTheSameCriticalSection() {
         MutualExclusionFuzz.runWithoutViolations(
                 servers, FuzzLock.storeLock(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
+    }
+
+    @Test
+    void aSemaphoreOnPostgresNeverLetsMoreSectionsIntoAKeyThanItHasPermits() {
+        FuzzReport report = MutualExclusionFuzz.runWithoutViolations(
+                servers,
+                FuzzLock.of(
+                        "distlock StoreLock semaphore on PostgreSQL (" + SectionMix.PERMITS_PER_KEY
+                                + " permits per key)",
+                        JdbcFuzzLocks.class,
+                        JdbcFuzzLocks.SEMAPHORE,
+                        SectionMix.PERMITS),
+                FuzzSettings.fromEnvironment(6, 2, 5, 4));
+        assertThat(report.records().readersBesideReaders())
+                .as("sections that entered while another held a permit of the key")
+                .isPositive();
+    }
+
+    @Test
+    void theCheckerCatchesASemaphoreOfOnePermitTooMany() {
+        MutualExclusionFuzz.runCaught(
+                servers,
+                FuzzLock.of(
+                        "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
+                                + SectionMix.PERMITS_PER_KEY + " are allowed",
+                        JdbcFuzzLocks.class,
+                        JdbcFuzzLocks.SEMAPHORE_ONE_TOO_MANY,
+                        SectionMix.PERMITS),
+                FuzzSettings.control());
     }
 
     @Test
