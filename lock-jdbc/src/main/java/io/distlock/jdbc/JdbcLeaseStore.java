@@ -156,8 +156,8 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
         check(owner, holder);
-        int longest = dialect.maxKeyLength()
-                - PermitRows.slot("", Semaphores.MAX_PERMITS).length();
+        int longest =
+                maxKeyLength() - PermitRows.slot("", Semaphores.MAX_PERMITS).length();
         if (key.length() > longest) {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a semaphore's key in "
                     + description + " is at most " + longest + " characters");
@@ -194,6 +194,11 @@ public final class JdbcLeaseStore implements LeaseStore {
         return true;
     }
 
+    /** The longest key of a lock in this database: its table's key column, or what its index takes. */
+    int maxKeyLength() {
+        return dialect.maxKeyLength();
+    }
+
     /** Refuses an owner token or holder name that the table's columns cannot keep, or that marks rows of its own. */
     private static void check(String owner, String holder) {
         if (owner.startsWith("~")) {
@@ -219,9 +224,9 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public void validateKey(String key) {
-        if (key.length() > dialect.maxKeyLength()) {
+        if (key.length() > maxKeyLength()) {
             throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
-                    + " is at most " + dialect.maxKeyLength() + " characters");
+                    + " is at most " + maxKeyLength() + " characters");
         }
         if (key.charAt(0) == PermitRows.MARK) {
             throw new IllegalArgumentException("key must not start with the control character U+0001, which "

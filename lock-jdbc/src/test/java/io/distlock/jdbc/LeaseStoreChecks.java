@@ -295,6 +295,20 @@ abstract class LeaseStoreChecks {
     }
 
     @Test
+    void aKeyStartingWithTheMarkOfSemaphoreRowsIsRefusedAndASemaphoresKeyLeavesRoomForItsSlots() {
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store.validateKey(PermitRows.MARK + "x"))
+                .withMessageContaining("must not start with the control character U+0001");
+        String longest = "k".repeat(store.maxKeyLength() - 6);
+        store.validateKey(longest + "kkkkkk");
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store.beginPermit(longest + "k", 2, "owner", "holder", LONG))
+                .withMessageContaining("a semaphore's key in")
+                .withMessageContaining("at most " + longest.length() + " characters");
+        store.beginPermit(longest, 2, "owner", "holder", LONG).close();
+    }
+
+    @Test
     void transactionAwareProxyIsRefused() {
         TransactionAwareDataSourceProxy proxy = new TransactionAwareDataSourceProxy(dataSource());
 

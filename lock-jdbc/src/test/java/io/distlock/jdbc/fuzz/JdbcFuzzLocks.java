@@ -9,7 +9,6 @@ import io.distlock.store.StoreLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
-import io.distlock.tck.fuzz.SectionMix;
 import java.time.Duration;
 
 /**
@@ -28,12 +27,6 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
         return "jdbc:postgresql://localhost:" + port + "/postgres?user=postgres";
     }
 
-    /** The variant whose sections take permits of a semaphore of {@link SectionMix#PERMITS_PER_KEY} per key. */
-    static final String SEMAPHORE = "SEMAPHORE";
-
-    /** The broken variant: a semaphore of one permit more than the checker counts. */
-    static final String SEMAPHORE_ONE_TOO_MANY = "SEMAPHORE_ONE_TOO_MANY";
-
     /**
      * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
      * semaphore of StoreLock.
@@ -42,17 +35,15 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
     public LockUnderTest open(FuzzTarget target) {
         HikariDataSource pool = pool(target.address(), "distlock-fuzz-lock", LOCK_POOL_SIZE);
         HikariDataSource reads = pool(target.address(), "distlock-fuzz-checker", READ_POOL_SIZE);
-        boolean semaphore = target.variant().startsWith(SEMAPHORE);
         LeaseStore jdbc =
                 JdbcLeaseStore.builder(pool).createTableIfMissing(true).build();
-        StoreLock lock = StoreLock.builder(semaphore ? jdbc : target.leaseStore(jdbc))
+        StoreLock lock = StoreLock.builder(target.leaseStore(jdbc))
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
         LockUnderTest.Builder builder = LockUnderTest.builder(lock, new JdbcLockView(reads));
-        if (semaphore) {
-            int permits = SectionMix.PERMITS_PER_KEY + (target.variant().equals(SEMAPHORE) ? 0 : 1);
-            builder.readers(Kind.SEMAPHORE.of(lock).permits(permits))
+        if (target.permits() > 0) {
+            builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? JdbcLockView.PERMITS + key : key);
         }
         return builder.onClose(() -> {

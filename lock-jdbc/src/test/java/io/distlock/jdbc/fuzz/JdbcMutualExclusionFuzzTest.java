@@ -9,7 +9,6 @@ import io.distlock.tck.fuzz.FuzzReport;
 import io.distlock.tck.fuzz.FuzzServers;
 import io.distlock.tck.fuzz.FuzzSettings;
 import io.distlock.tck.fuzz.MutualExclusionFuzz;
-import io.distlock.tck.fuzz.SectionMix;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,14 +57,7 @@ class JdbcMutualExclusionFuzzTest {
     @Test
     void aSemaphoreOnPostgresNeverLetsMoreSectionsIntoAKeyThanItHasPermits() {
         FuzzReport report = MutualExclusionFuzz.runWithoutViolations(
-                servers,
-                FuzzLock.of(
-                        "distlock StoreLock semaphore on PostgreSQL (" + SectionMix.PERMITS_PER_KEY
-                                + " permits per key)",
-                        JdbcFuzzLocks.class,
-                        JdbcFuzzLocks.SEMAPHORE,
-                        SectionMix.PERMITS),
-                FuzzSettings.fromEnvironment(6, 2, 5, 4));
+                servers, FuzzLock.storeSemaphore(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
         assertThat(report.records().readersBesideReaders())
                 .as("sections that entered while another held a permit of the key")
                 .isPositive();
@@ -74,14 +66,7 @@ class JdbcMutualExclusionFuzzTest {
     @Test
     void theCheckerCatchesASemaphoreOfOnePermitTooMany() {
         MutualExclusionFuzz.runCaught(
-                servers,
-                FuzzLock.of(
-                        "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
-                                + SectionMix.PERMITS_PER_KEY + " are allowed",
-                        JdbcFuzzLocks.class,
-                        JdbcFuzzLocks.SEMAPHORE_ONE_TOO_MANY,
-                        SectionMix.PERMITS),
-                FuzzSettings.control());
+                servers, FuzzLock.storeSemaphoreOfOneTooMany(JdbcFuzzLocks.class), FuzzSettings.control());
     }
 
     @Test

@@ -28,6 +28,12 @@ public record FuzzLock(
     /** The variant of {@link #shortLeaseStoreLock}: {@code StoreLock} over a {@link ShortLeaseStore}. */
     public static final String SHORT_LEASE_STORE = "SHORT_LEASE_STORE";
 
+    /** The variant of {@link #storeSemaphore}: the semaphore of {@code StoreLock} over the backend's own store. */
+    public static final String STORE_SEMAPHORE = "STORE_SEMAPHORE";
+
+    /** The variant of {@link #storeSemaphoreOfOneTooMany}: that semaphore with one permit more than allowed. */
+    public static final String STORE_SEMAPHORE_OF_ONE_TOO_MANY = "STORE_SEMAPHORE_OF_ONE_TOO_MANY";
+
     /**
      * Checks the components and copies the options.
      *
@@ -81,5 +87,37 @@ public record FuzzLock(
                 factory,
                 SHORT_LEASE_STORE,
                 SectionMix.CONTROL);
+    }
+
+    /**
+     * The semaphore of {@code StoreLock} over a backend's {@code LeaseStore} ({@code Kind.SEMAPHORE}), which {@code
+     * factory} builds for the variant {@link #STORE_SEMAPHORE}, with {@link FuzzTarget#permits()} permits a key: it
+     * must never let more sections into a key than it has permits.
+     *
+     * @param factory the backend's factory
+     * @return the lock, whose sections all take permits ({@link SectionMix#PERMITS})
+     */
+    public static FuzzLock storeSemaphore(Class<? extends FuzzLockFactory> factory) {
+        return of(
+                "distlock StoreLock semaphore (" + SectionMix.PERMITS_PER_KEY + " permits a key)",
+                factory,
+                STORE_SEMAPHORE,
+                SectionMix.PERMITS);
+    }
+
+    /**
+     * The control of {@link #storeSemaphore}: the same semaphore with one permit more than the checker counts (variant
+     * {@link #STORE_SEMAPHORE_OF_ONE_TOO_MANY}), which the checker must catch.
+     *
+     * @param factory the backend's factory
+     * @return the broken lock ({@link SectionMix#PERMITS})
+     */
+    public static FuzzLock storeSemaphoreOfOneTooMany(Class<? extends FuzzLockFactory> factory) {
+        return of(
+                "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
+                        + SectionMix.PERMITS_PER_KEY + " are allowed",
+                factory,
+                STORE_SEMAPHORE_OF_ONE_TOO_MANY,
+                SectionMix.PERMITS);
     }
 }

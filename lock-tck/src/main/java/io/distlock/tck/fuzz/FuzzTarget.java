@@ -71,6 +71,20 @@ public final class FuzzTarget {
     }
 
     /**
+     * How many permits a key of the semaphore of {@link FuzzLock#storeSemaphore} has: {@link
+     * SectionMix#PERMITS_PER_KEY}, or one more for its control; 0 for the other variants, which take no permits.
+     *
+     * @return the permits a key, or 0
+     */
+    public int permits() {
+        return switch (variant) {
+            case FuzzLock.STORE_SEMAPHORE -> SectionMix.PERMITS_PER_KEY;
+            case FuzzLock.STORE_SEMAPHORE_OF_ONE_TOO_MANY -> SectionMix.PERMITS_PER_KEY + 1;
+            default -> 0;
+        };
+    }
+
+    /**
      * The watchdog lease the lock must give auto-renewed holds, renewing them before it runs out: the checker counts
      * an auto-renewed hold as this long until its first renewal, and short, so that a held section lives through
      * several renewals.
@@ -82,16 +96,17 @@ public final class FuzzTarget {
     }
 
     /**
-     * The store for a {@code StoreLock} of {@link FuzzLock#storeLock} or {@link FuzzLock#shortLeaseStoreLock}: {@code
-     * store} itself, or for the control a {@link ShortLeaseStore} over it.
+     * The store for a {@code StoreLock} of {@link FuzzLock#storeLock}, {@link FuzzLock#shortLeaseStoreLock} or a
+     * semaphore of {@link FuzzLock#storeSemaphore}: {@code store} itself, or for the control a {@link ShortLeaseStore}
+     * over it.
      *
      * @param store the backend's store
      * @return the store to build the lock on
-     * @throws IllegalArgumentException if the variant is neither
+     * @throws IllegalArgumentException if the variant is none of them
      */
     public LeaseStore leaseStore(LeaseStore store) {
         return switch (variant) {
-            case FuzzLock.STORE -> store;
+            case FuzzLock.STORE, FuzzLock.STORE_SEMAPHORE, FuzzLock.STORE_SEMAPHORE_OF_ONE_TOO_MANY -> store;
             case FuzzLock.SHORT_LEASE_STORE -> new ShortLeaseStore(store);
             default -> throw new IllegalArgumentException("not a StoreLock variant: " + variant);
         };

@@ -6,7 +6,6 @@ import io.distlock.store.StoreLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
-import io.distlock.tck.fuzz.SectionMix;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -28,12 +27,6 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
      */
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-    /** The variant whose sections take permits of a semaphore of {@link SectionMix#PERMITS_PER_KEY} per key. */
-    static final String SEMAPHORE = "SEMAPHORE";
-
-    /** The broken variant: a semaphore of one permit more than the checker counts. */
-    static final String SEMAPHORE_ONE_TOO_MANY = "SEMAPHORE_ONE_TOO_MANY";
-
     /**
      * On the run's connect string ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
      * semaphore of StoreLock.
@@ -41,19 +34,17 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
     @Override
     public LockUnderTest open(FuzzTarget target) {
         CuratorFramework reads = connect(target.address());
-        boolean semaphore = target.variant().startsWith(SEMAPHORE);
         LeaseStore zooKeeper = ZooKeeperLeaseStore.builder(target.address())
                 .callTimeout(CALL_TIMEOUT)
                 .build();
-        LeaseStore store = semaphore ? zooKeeper : target.leaseStore(zooKeeper);
+        LeaseStore store = target.leaseStore(zooKeeper);
         StoreLock lock = StoreLock.builder(store)
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
         LockUnderTest.Builder builder = LockUnderTest.builder(lock, new ZooKeeperLockView(reads));
-        if (semaphore) {
-            int permits = SectionMix.PERMITS_PER_KEY + (target.variant().equals(SEMAPHORE) ? 0 : 1);
-            builder.readers(Kind.SEMAPHORE.of(lock).permits(permits))
+        if (target.permits() > 0) {
+            builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? ZooKeeperLockView.PERMITS + key : key);
         }
         return builder.onClose(() -> {

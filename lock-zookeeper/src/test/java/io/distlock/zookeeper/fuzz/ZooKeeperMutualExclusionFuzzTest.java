@@ -7,7 +7,6 @@ import io.distlock.tck.fuzz.FuzzReport;
 import io.distlock.tck.fuzz.FuzzServers;
 import io.distlock.tck.fuzz.FuzzSettings;
 import io.distlock.tck.fuzz.MutualExclusionFuzz;
-import io.distlock.tck.fuzz.SectionMix;
 import io.distlock.zookeeper.TestZooKeeper;
 import java.io.IOException;
 import org.junit.jupiter.api.AfterAll;
@@ -55,14 +54,7 @@ class ZooKeeperMutualExclusionFuzzTest {
     @Test
     void aSemaphoreOnZooKeeperNeverLetsMoreSectionsIntoAKeyThanItHasPermits() {
         FuzzReport report = MutualExclusionFuzz.runWithoutViolations(
-                servers,
-                FuzzLock.of(
-                        "distlock StoreLock semaphore on ZooKeeper (" + SectionMix.PERMITS_PER_KEY
-                                + " permits per key)",
-                        ZooKeeperFuzzLocks.class,
-                        ZooKeeperFuzzLocks.SEMAPHORE,
-                        SectionMix.PERMITS),
-                FuzzSettings.fromEnvironment(6, 2, 5, 4));
+                servers, FuzzLock.storeSemaphore(ZooKeeperFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
         assertThat(report.records().readersBesideReaders())
                 .as("sections that entered while another held a permit of the key")
                 .isPositive();
@@ -71,14 +63,7 @@ class ZooKeeperMutualExclusionFuzzTest {
     @Test
     void theCheckerCatchesASemaphoreOfOnePermitTooMany() {
         MutualExclusionFuzz.runCaught(
-                servers,
-                FuzzLock.of(
-                        "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
-                                + SectionMix.PERMITS_PER_KEY + " are allowed",
-                        ZooKeeperFuzzLocks.class,
-                        ZooKeeperFuzzLocks.SEMAPHORE_ONE_TOO_MANY,
-                        SectionMix.PERMITS),
-                FuzzSettings.control());
+                servers, FuzzLock.storeSemaphoreOfOneTooMany(ZooKeeperFuzzLocks.class), FuzzSettings.control());
     }
 
     @Test
