@@ -18,7 +18,8 @@ public enum Scenario {
     CONTENDED(3, "Contended, one JVM"),
     CONTENDED_PROCESSES(4, "Contended, across processes"),
     READ_HEAVY_PROCESSES(5, "Read-heavy, across processes"),
-    PATH_AMONG_HELD(7, "Path locks, acquire among held locks");
+    PATH_AMONG_HELD(7, "Path locks, acquire among held locks"),
+    SEMAPHORE_PROCESSES(8, "Semaphore, across processes");
 
     private final int number;
     private final String title;
@@ -31,7 +32,7 @@ public enum Scenario {
     /**
      * Finds a scenario by its number.
      *
-     * @param number 1 to 5, or 7
+     * @param number 1 to 5, 7 or 8
      * @return the scenario
      * @throws IllegalArgumentException for another number
      */
@@ -42,13 +43,13 @@ public enum Scenario {
             }
         }
         throw new IllegalArgumentException(
-                "scenarios are numbered 1 to 5 and 7 (6 is read from 3, 4 and 5), not " + number);
+                "scenarios are numbered 1 to 5, 7 and 8 (6 is read from 3, 4 and 5), not " + number);
     }
 
     /**
      * The scenario's number in the results.
      *
-     * @return 1 to 5, or 7
+     * @return 1 to 5, 7 or 8
      */
     public int number() {
         return number;
@@ -66,10 +67,13 @@ public enum Scenario {
     /**
      * Whether threads wait for each other's locks in this scenario.
      *
-     * @return true for scenarios 3, 4 and 5
+     * @return true for scenarios 3, 4, 5 and 8
      */
     public boolean contended() {
-        return this == CONTENDED || this == CONTENDED_PROCESSES || this == READ_HEAVY_PROCESSES;
+        return this == CONTENDED
+                || this == CONTENDED_PROCESSES
+                || this == READ_HEAVY_PROCESSES
+                || this == SEMAPHORE_PROCESSES;
     }
 
     /**
@@ -78,7 +82,7 @@ public enum Scenario {
      * application processes (4), as Redlock's users run it; 2 and 3 would lengthen the run without asking anything
      * new of it. The read-heavy scenario asks what sharing the reads buys, so it runs the read-write locks and, as the
      * reference that takes every read exclusively, plain distlock; the read-write locks run nowhere else. The path
-     * locks run in the path scenario, and nothing else does. The non-blocking contenders run in one JVM (1 to 3): the
+     * locks run in the path scenario, and nothing else does; so do the semaphores in theirs. The non-blocking contenders run in one JVM (1 to 3): the
      * critical sections of 4 and 5 call Redis and would block the completion threads that the non-blocking API must
      * not block. The contenders of the other backends run alone (1) and on one key in one JVM (3), beside distlock on
      * Redis, which is what they are compared with.
@@ -87,6 +91,9 @@ public enum Scenario {
      * @return true if it runs in this scenario
      */
     public boolean includes(ContenderKind kind) {
+        if (this == SEMAPHORE_PROCESSES || kind.isSemaphore()) {
+            return this == SEMAPHORE_PROCESSES && kind.isSemaphore();
+        }
         if (this == PATH_AMONG_HELD || kind.isPath()) {
             return this == PATH_AMONG_HELD && kind.isPath();
         }
@@ -115,7 +122,9 @@ public enum Scenario {
      * @return the number of processes
      */
     public int processes(BenchmarkSettings settings) {
-        return this == CONTENDED_PROCESSES || this == READ_HEAVY_PROCESSES ? settings.processes() : 1;
+        return this == CONTENDED_PROCESSES || this == READ_HEAVY_PROCESSES || this == SEMAPHORE_PROCESSES
+                ? settings.processes()
+                : 1;
     }
 
     /**
@@ -188,6 +197,17 @@ public enum Scenario {
                         settings.maxWait(),
                         0,
                         duration);
+            case SEMAPHORE_PROCESSES ->
+                new Workload(
+                        settings.threadsPerProcess(),
+                        KeyMode.SHARED,
+                        key,
+                        0,
+                        Check.PERMITS,
+                        settings.lease(),
+                        settings.maxWait(),
+                        0,
+                        duration);
         };
     }
 
@@ -212,6 +232,11 @@ public enum Scenario {
                 settings.processes() + " JVMs x " + settings.threadsPerProcess() + " threads on one key; each"
                         + " operation reads with probability " + Workload.Check.READ_SHARE + ", else writes; an"
                         + " INCRBY/DECRBY counter across JVMs proves writers alone and readers never beside a writer";
+            case SEMAPHORE_PROCESSES ->
+                settings.processes() + " JVMs x " + settings.threadsPerProcess() + " threads on one key of "
+                        + ContenderKind.SEMAPHORE_PERMITS
+                        + " permits; an INCRBY/DECRBY counter across JVMs proves never"
+                        + " more than " + ContenderKind.SEMAPHORE_PERMITS + " holders inside";
             case PATH_AMONG_HELD ->
                 "1 thread; per operation, acquire (timed) and release of a fresh path, a new file of depth 3 to 5 in"
                         + " folders drawn like the held locks', in a tree that holds " + heldCounts(settings)

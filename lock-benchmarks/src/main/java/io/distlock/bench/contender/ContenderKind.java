@@ -21,6 +21,7 @@ public enum ContenderKind {
     DISTLOCK_FAIR("distlock-fair", "distlock fair", true, 0),
     DISTLOCK_RW("distlock-rw", "distlock read-write", true, 0),
     DISTLOCK_PATH("distlock-path", "distlock path lock", true, 0),
+    DISTLOCK_SEMAPHORE("distlock-semaphore", "distlock semaphore", true, 0),
     REDLOCK_3("redlock-3", "Redlock, 3 nodes", true, 3),
     REDLOCK_5("redlock-5", "Redlock, 5 nodes", true, 5),
     REDISSON("redisson", "Redisson", true, 0),
@@ -28,6 +29,7 @@ public enum ContenderKind {
     REDISSON_REACTIVE("redisson-reactive", "Redisson reactive", true, 0),
     REDISSON_FAIR("redisson-fair", "Redisson fair", true, 0),
     REDISSON_RW("redisson-rw", "Redisson read-write", true, 0),
+    REDISSON_SEMAPHORE("redisson-semaphore", "Redisson permit-expirable semaphore", true, 0),
     SI_SPIN("si-spin", "SI spin", true, 0),
     SI_PUBSUB("si-pubsub", "SI pub/sub", true, 0),
     SEEDS("seeds", "seeds' spin lock", true, 0),
@@ -37,6 +39,9 @@ public enum ContenderKind {
     SI_JDBC("si-jdbc", "SI JDBC", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER("distlock-zookeeper", "distlock ZooKeeper", LockStore.ZOOKEEPER),
     CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER);
+
+    /** How many permits a key of the semaphore contenders has. */
+    public static final int SEMAPHORE_PERMITS = 3;
 
     /** The lease Spring Integration's registry applies where a call gives none; every benchmark call gives one. */
     private static final Duration SPRING_INTEGRATION_DEFAULT_LEASE = Duration.ofSeconds(30);
@@ -160,6 +165,16 @@ public enum ContenderKind {
     }
 
     /**
+     * Whether this contender is a semaphore of {@link #SEMAPHORE_PERMITS} permits a key; such contenders run only in
+     * the semaphore scenario, and only they run there.
+     *
+     * @return true for a semaphore
+     */
+    public boolean isSemaphore() {
+        return this == DISTLOCK_SEMAPHORE || this == REDISSON_SEMAPHORE;
+    }
+
+    /**
      * Whether this contender is measured through a non-blocking API ({@link AsyncContender}): its acquisitions are
      * kept in flight by completion callbacks instead of waited for by threads. Such contenders run where the critical
      * section needs no thread either (scenarios 1 to 3), and are compared with each other and with the blocking
@@ -243,12 +258,14 @@ public enum ContenderKind {
             case DISTLOCK_FAIR -> new DistlockContender(redis, true, false);
             case DISTLOCK_RW -> new DistlockContender(redis, false, true);
             case DISTLOCK_PATH -> new DistlockPathContender(redis);
+            case DISTLOCK_SEMAPHORE -> DistlockContender.semaphore(redis, SEMAPHORE_PERMITS);
             case REDLOCK_3, REDLOCK_5 -> new RedlockContender(redis);
             case REDISSON -> new RedissonContender(redis, Kind.PLAIN);
             case REDISSON_ASYNC -> new RedissonAsyncContender(redis, Api.ASYNC);
             case REDISSON_REACTIVE -> new RedissonAsyncContender(redis, Api.REACTIVE);
             case REDISSON_FAIR -> new RedissonContender(redis, Kind.FAIR);
             case REDISSON_RW -> new RedissonContender(redis, Kind.READ_WRITE);
+            case REDISSON_SEMAPHORE -> new RedissonSemaphoreContender(redis, SEMAPHORE_PERMITS);
             case SI_SPIN ->
                 new SpringIntegrationContender(redis, RedisLockType.SPIN_LOCK, SPRING_INTEGRATION_DEFAULT_LEASE);
             case SI_PUBSUB ->

@@ -1,5 +1,6 @@
 package io.distlock.bench.contender;
 
+import io.distlock.Kind;
 import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
@@ -7,13 +8,15 @@ import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * distlock's {@link RedisLock} (or its {@linkplain RedisLock#fair() fair lock}) with default settings and fixed leases,
  * the way the peers are given theirs; as a read-write contender, reads go through {@link RedisLock#reading()} and
- * writes through the exclusive lock, which is the writer. As the observed contender, it tells Micrometer what it does.
+ * writes through the exclusive lock, which is the writer; as the semaphore contender, every acquisition takes one of
+ * the key's permits ({@code Kind.SEMAPHORE}). As the observed contender, it tells Micrometer what it does.
  */
 final class DistlockContender implements Contender {
 
@@ -23,27 +26,37 @@ final class DistlockContender implements Contender {
     private final Lock readLock;
 
     DistlockContender(RedisNodes redis, boolean fair, boolean readWrite) {
-        this(redis, fair, readWrite, LockObserver.NONE, true);
+        this(redis, fair ? RedisLock::fair : lock -> lock, readWrite, LockObserver.NONE, true);
     }
 
     /** The plain lock, telling an observer what it does, to measure what observing costs. */
     DistlockContender(RedisNodes redis, LockObserver observer) {
-        this(redis, false, false, observer, true);
+        this(redis, lock -> lock, false, observer, true);
     }
 
     /** The plain lock announcing releases with classic pub/sub on a Redis Cluster too. */
     static DistlockContender classicPubSub(RedisNodes redis) {
-        return new DistlockContender(redis, false, false, LockObserver.NONE, false);
+        return new DistlockContender(redis, lock -> lock, false, LockObserver.NONE, false);
+    }
+
+    /** The semaphore of {@code permits} permits a key, whose every acquisition takes a permit. */
+    static DistlockContender semaphore(RedisNodes redis, int permits) {
+        return new DistlockContender(
+                redis, lock -> Kind.SEMAPHORE.of(lock).permits(permits), false, LockObserver.NONE, true);
     }
 
     private DistlockContender(
-            RedisNodes redis, boolean fair, boolean readWrite, LockObserver observer, boolean shardedPubSub) {
+            RedisNodes redis,
+            Function<RedisLock, Lock> taking,
+            boolean readWrite,
+            LockObserver observer,
+            boolean shardedPubSub) {
         this.connectionFactory = LettuceFactories.start(redis);
         this.redisLock = RedisLock.builder(connectionFactory)
                 .observer(observer)
                 .shardedPubSub(shardedPubSub)
                 .build();
-        this.lock = fair ? redisLock.fair() : redisLock;
+        this.lock = taking.apply(redisLock);
         this.readLock = readWrite ? redisLock.reading() : lock;
     }
 

@@ -7,6 +7,7 @@ import io.distlock.bench.Measurement;
 import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.Scenario;
 import io.distlock.bench.ScenarioResults;
+import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.contender.Topology;
 import java.time.Duration;
 import java.time.format.DateTimeFormatter;
@@ -91,6 +92,7 @@ public final class MarkdownReport {
         results.of(Scenario.CONTENDED).ifPresent(this::contended);
         results.of(Scenario.CONTENDED_PROCESSES).ifPresent(this::contended);
         results.of(Scenario.READ_HEAVY_PROCESSES).ifPresent(this::readHeavy);
+        results.of(Scenario.SEMAPHORE_PROCESSES).ifPresent(this::semaphore);
         AsyncSection.write(md, results);
         OtherBackendsSection.write(md, results);
         EfficiencySection.write(md, results);
@@ -217,6 +219,28 @@ public final class MarkdownReport {
         line("An operation is one acquisition, read or write, with its critical section and release. *Most readers"
                 + " inside* is the highest count of readers, across JVMs, that one reader saw on entering: above 1"
                 + " only where reads really share the lock; plain distlock takes every read exclusively and shows 1.");
+        line("");
+        processes(s);
+    }
+
+    private void semaphore(ScenarioResults s) {
+        heading(s);
+        table(List.of("Contender", "permits/s", "acquire p50 ms", "acquire p99 ms", "most holders inside", "timeouts"));
+        for (Measurement m : s.measurements()) {
+            row(
+                    m.kind().label(),
+                    Numbers.spread(m.perSecond(), Numbers::count),
+                    Numbers.spread(m.acquireMillis(50), Numbers::millis),
+                    Numbers.spread(m.acquireMillis(99), Numbers::millis),
+                    Numbers.spread(m.mostReadersInside(), Numbers::count),
+                    Long.toString(m.timeouts()));
+        }
+        unavailableRows(s);
+        line("");
+        line("A permit is one acquisition of one of the key's " + ContenderKind.SEMAPHORE_PERMITS + " permits, with"
+                + " its critical section and release. *Most holders inside* is the highest count of holders, across"
+                + " JVMs, that one holder saw on entering: it must never pass the permits, and it reaches them only"
+                + " where the permits are really shared.");
         line("");
         processes(s);
     }

@@ -66,7 +66,12 @@ public record Workload(
          * Each acquisition is a read with probability {@link #READ_SHARE}, else a write; writers are alone, readers meet
          * no writer, across processes.
          */
-        READ_WRITE;
+        READ_WRITE,
+        /**
+         * Each acquisition takes one of the key's permits; never more holders than the permits are inside, across
+         * processes, and the most inside at once is counted.
+         */
+        PERMITS;
 
         /** The share of reads in a {@link #READ_WRITE} workload. */
         public static final double READ_SHARE = 0.9;

@@ -3,6 +3,7 @@ package io.distlock.bench.worker;
 import com.sun.management.OperatingSystemMXBean;
 import io.distlock.bench.contender.AsyncContender;
 import io.distlock.bench.contender.Contender;
+import io.distlock.bench.contender.ContenderKind;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -54,6 +55,7 @@ final class WorkloadRunner {
             case IN_PROCESS -> new ExclusionCheck(null, workload.key());
             case IN_PROCESS_AND_REDIS -> new ExclusionCheck(checkRedis, workload.key() + ":inside");
             case READ_WRITE -> new ReadWriteCheck(checkRedis, workload.key() + ":inside");
+            case PERMITS -> new PermitCheck(checkRedis, workload.key() + ":inside", ContenderKind.SEMAPHORE_PERMITS);
         };
         return contender instanceof AsyncContender async
                 ? runChains(workload, async, section)
