@@ -47,7 +47,8 @@ public final class BenchmarkMain {
     }
 
     /**
-     * Writes the Markdown results, the same results as JSON and the chart to the results' output directory.
+     * Writes the Markdown results, the same results as JSON and the chart (where the run has scenarios it draws) to the
+     * results' output directory.
      *
      * @param results the run's results
      * @return the Markdown text
@@ -56,9 +57,9 @@ public final class BenchmarkMain {
     static String write(BenchmarkResults results) throws IOException {
         Path output = results.settings().output();
         Files.createDirectories(output);
-        ResultsChart.write(results, output.resolve(CHART_FILE));
+        boolean charted = ResultsChart.write(results, output.resolve(CHART_FILE));
         String commit = Commit.current();
-        String markdown = MarkdownReport.render(results, CHART_FILE, commit);
+        String markdown = MarkdownReport.render(results, charted ? CHART_FILE : null, commit);
         Files.writeString(output.resolve(MARKDOWN_FILE), markdown, StandardCharsets.UTF_8);
         Files.writeString(output.resolve(JSON_FILE), JsonReport.render(results, commit), StandardCharsets.UTF_8);
         return markdown;

@@ -14,6 +14,7 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /** Writes the results as Markdown: the run's circumstances, the targets, then one table per scenario. */
 public final class MarkdownReport {
@@ -35,15 +36,15 @@ public final class MarkdownReport {
      * Renders the results.
      *
      * @param results the run's results
-     * @param chartFile the chart's file name, next to the Markdown file
+     * @param chartFile the chart's file name, next to the Markdown file, or null where no chart was drawn
      * @param commit the commit the run measured
      * @return the Markdown text
      */
-    public static String render(BenchmarkResults results, String chartFile, String commit) {
+    public static String render(BenchmarkResults results, @Nullable String chartFile, String commit) {
         return new MarkdownReport(results).document(chartFile, commit);
     }
 
-    private String document(String chartFile, String commit) {
+    private String document(@Nullable String chartFile, String commit) {
         Environment env = results.environment();
         BenchmarkSettings s = results.settings();
         line("# distlock benchmark results");
@@ -84,8 +85,10 @@ public final class MarkdownReport {
                 + " the common start until the last thread finished its last acquisition (acquisitions that were"
                 + " waiting when the trial's time ran out still complete and count).");
         line("");
-        line("![benchmark chart](" + chartFile + ")");
-        line("");
+        if (chartFile != null) {
+            line("![benchmark chart](" + chartFile + ")");
+            line("");
+        }
         targets();
         results.of(Scenario.UNCONTENDED).ifPresent(this::uncontended);
         results.of(Scenario.PARALLEL).ifPresent(this::parallel);

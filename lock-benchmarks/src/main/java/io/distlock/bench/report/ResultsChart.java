@@ -37,13 +37,14 @@ public final class ResultsChart {
     private ResultsChart() {}
 
     /**
-     * Draws the chart.
+     * Draws the chart of the scenarios it has panels for (1 to 5 and 7).
      *
      * @param results the run's results
      * @param file the PNG file to write
+     * @return false if the run had none of them, so that no chart was drawn
      * @throws IOException if the file cannot be written
      */
-    public static void write(BenchmarkResults results, Path file) throws IOException {
+    public static boolean write(BenchmarkResults results, Path file) throws IOException {
         List<CategoryChart> panels = new ArrayList<>();
         results.of(Scenario.UNCONTENDED).ifPresent(s -> {
             CategoryChart chart = chart("1. Uncontended lock+unlock latency", "µs (log scale)", true, DECIMALS);
@@ -98,7 +99,7 @@ public final class ResultsChart {
         // A scenario whose contenders all failed to start leaves panels without bars, which XChart cannot draw.
         panels.removeIf(panel -> panel.getSeriesMap().isEmpty());
         if (panels.isEmpty()) {
-            return;
+            return false;
         }
         Files.createDirectories(file.toAbsolutePath().getParent());
         try (OutputStream out = Files.newOutputStream(file)) {
@@ -106,6 +107,7 @@ public final class ResultsChart {
             int columns = panels.size() % 2 == 0 ? 2 : 1;
             BitmapEncoder.saveBitmap(panels, (panels.size() + columns - 1) / columns, columns, out, BitmapFormat.PNG);
         }
+        return true;
     }
 
     private static CategoryChart contended(
