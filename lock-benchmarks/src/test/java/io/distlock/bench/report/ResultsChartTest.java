@@ -42,10 +42,14 @@ class ResultsChartTest {
                 new BenchmarkResults(settings, environment, scenarios, Map.of(), Duration.ofMinutes(1));
         Path file = directory.resolve("results.png");
 
-        assertThatCode(() -> ResultsChart.write(results, file)).doesNotThrowAnyException();
+        boolean[] drawn = new boolean[1];
+        assertThatCode(() -> drawn[0] = ResultsChart.write(results, file)).doesNotThrowAnyException();
         assertThat(file)
                 .satisfiesAnyOf(
                         png -> assertThat(Files.exists(png)).isFalse(),
                         png -> assertThat(png).isNotEmptyFile());
+        assertThat(Files.exists(file))
+                .as("a chart exactly where write says it drew one")
+                .isEqualTo(drawn[0]);
     }
 }
