@@ -42,6 +42,9 @@ final class StoreHold implements HeldKey {
     private final List<Consumer<LockLostException>> lostCallbacks = new ArrayList<>();
 
     private State state = State.HELD;
+    /** What kind of hold this is: a key's, or a semaphore's permit. */
+    private final LockKind kind;
+
     private @Nullable Reason lostReason;
     private long lostNanos;
     private int openHandles = 1;
@@ -56,8 +59,10 @@ final class StoreHold implements HeldKey {
             Lease requested,
             long sentNanos,
             Duration storeLease,
+            LockKind kind,
             LockObserver.Holding observed) {
         this.key = key;
+        this.kind = kind;
         this.observed = observed;
         this.owner = owner;
         this.lease = lease;
@@ -290,7 +295,7 @@ final class StoreHold implements HeldKey {
         return new HeldLock(
                 key,
                 null,
-                LockKind.EXCLUSIVE,
+                kind,
                 Instant.ofEpochMilli(sinceEpochMillis),
                 Duration.ofNanos(now - acquiredNanos),
                 requested.isRenewed(),

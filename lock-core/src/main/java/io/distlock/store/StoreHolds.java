@@ -33,11 +33,14 @@ final class StoreHolds implements HoldOperations<StoreHold> {
 
     private final HoldSettings settings;
     private final GuardedObserver observer;
+    private final LockKind kind;
     private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
 
-    StoreHolds(HoldSettings settings, GuardedObserver observer) {
+    /** @param kind what the holds are: a key's ({@code EXCLUSIVE}) or a semaphore's permits */
+    StoreHolds(HoldSettings settings, GuardedObserver observer, LockKind kind) {
         this.settings = settings;
         this.observer = observer;
+        this.kind = kind;
     }
 
     private static Executor work() {
@@ -52,7 +55,8 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 requested,
                 sentNanos,
                 settings.storeLease(requested),
-                observer.holdStarted(key, LockKind.EXCLUSIVE, lease.fencingToken()));
+                kind,
+                observer.holdStarted(key, kind, lease.fencingToken()));
         live.add(hold);
         lease.whenGone((Reason reason) -> work().execute(() -> lost(hold, reason)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));

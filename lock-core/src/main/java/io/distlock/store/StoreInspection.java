@@ -12,6 +12,8 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * What {@link StoreLock} answers as an {@link io.distlock.monitor.InspectableLock}: holds and waiters from memory, and
@@ -21,13 +23,18 @@ final class StoreInspection implements InspectableLock {
 
     private final LeaseStore store;
     private final StoreHolds holds;
+    private final Supplier<List<HeldLock>> alsoHeld;
     private final BooleanSupplier closed;
     private final Map<String, AtomicInteger> waiting = new ConcurrentHashMap<>();
 
-    /** @param closed whether the lock is closed, which its health shows */
-    StoreInspection(LeaseStore store, StoreHolds holds, BooleanSupplier closed) {
+    /**
+     * @param alsoHeld the holds of the lock's semaphores, which its view of held locks lists too
+     * @param closed whether the lock is closed, which its health shows
+     */
+    StoreInspection(LeaseStore store, StoreHolds holds, Supplier<List<HeldLock>> alsoHeld, BooleanSupplier closed) {
         this.store = store;
         this.holds = holds;
+        this.alsoHeld = alsoHeld;
         this.closed = closed;
     }
 
@@ -58,12 +65,16 @@ final class StoreInspection implements InspectableLock {
 
     @Override
     public List<HeldLock> heldLocks() {
-        return holds.snapshot().stream().map(StoreHold::view).toList();
+        List<HeldLock> semaphores = alsoHeld.get();
+        List<HeldLock> own = holds.snapshot().stream().map(StoreHold::view).toList();
+        return semaphores.isEmpty()
+                ? own
+                : Stream.concat(own.stream(), semaphores.stream()).toList();
     }
 
     @Override
     public int heldCount() {
-        return holds.count();
+        return holds.count() + alsoHeld.get().size();
     }
 
     @Override

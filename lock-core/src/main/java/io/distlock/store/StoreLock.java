@@ -83,7 +83,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
 
     /** A lock whose acquisitions the observer sees as of the given kind: a semaphore's are {@code SEMAPHORE}. */
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay, LockKind lockKind) {
-        this(StoreLockParts.of(store, settings), maxCallsUnderWay, lockKind);
+        this(StoreLockParts.of(store, settings, maxCallsUnderWay, lockKind), maxCallsUnderWay, lockKind);
     }
 
     private StoreLock(StoreLockParts parts, int maxCallsUnderWay, LockKind lockKind) {
@@ -97,7 +97,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         this.calls = new CallsUnderWay(maxCallsUnderWay);
         this.reentry = new StoreReentry(store, holds, threadOwned, calls);
         this.lockKind = lockKind;
-        this.semaphores = store.offersPermits() ? new StoreSemaphores(store, settings, maxCallsUnderWay) : null;
+        this.semaphores = parts.semaphores();
         OfferedKinds offered = store.servesWaitersInArrivalOrder()
                 ? OfferedKinds.none().with(Kind.FAIR, (Lock) this)
                 : OfferedKinds.none();

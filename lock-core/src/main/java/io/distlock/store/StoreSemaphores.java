@@ -2,8 +2,10 @@ package io.distlock.store;
 
 import io.distlock.Lock;
 import io.distlock.Semaphores;
+import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.HoldSettings;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
@@ -43,6 +45,13 @@ final class StoreSemaphores implements Semaphores {
                 permits,
                 count -> new StoreLock(
                         new PermitLeaseStore(store, count), settings, maxCallsUnderWay, LockKind.SEMAPHORE));
+    }
+
+    /** The holds of every semaphore handed out, for the lock's view of held locks. */
+    List<HeldLock> heldLocks() {
+        return byPermits.values().stream()
+                .flatMap(semaphore -> semaphore.heldLocks().stream())
+                .toList();
     }
 
     /**

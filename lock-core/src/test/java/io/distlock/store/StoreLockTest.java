@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import io.distlock.Kind;
 import io.distlock.Lease;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
@@ -200,6 +201,36 @@ class StoreLockTest {
         held.release();
 
         assertThat(seen).containsExactly("acquired EXCLUSIVE", "not acquired", "released");
+    }
+
+    @Test
+    void aSemaphoresPermitsAreListedAmongTheLocksHoldsAsPermitsAndSeenAsSuch() {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        StoreLock lock = lock(Duration.ofSeconds(30), new LockObserver() {
+            @Override
+            public Holding holdStarted(String key, LockKind kind, long fencingToken) {
+                seen.add("held " + kind);
+                return new Holding() {};
+            }
+        });
+        LockHandle locked = lock.tryAcquire(key, Lease.fixed(LONG)).orElseThrow();
+        LockHandle permit = Kind.SEMAPHORE
+                .of(lock)
+                .permits(2)
+                .tryAcquire(key, Lease.fixed(LONG))
+                .orElseThrow();
+
+        assertThat(lock.heldLocks())
+                .extracting(HeldLock::kind, HeldLock::fencingToken)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(LockKind.EXCLUSIVE, locked.fencingToken()),
+                        org.assertj.core.groups.Tuple.tuple(LockKind.SEMAPHORE, permit.fencingToken()));
+        assertThat(lock.heldCount()).isEqualTo(2);
+        assertThat(seen).containsExactly("held EXCLUSIVE", "held SEMAPHORE");
+
+        permit.release();
+        assertThat(lock.heldLocks()).extracting(HeldLock::kind).containsExactly(LockKind.EXCLUSIVE);
+        locked.release();
     }
 
     @Test
