@@ -269,7 +269,7 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                     .with(
                             Kind.SEMAPHORE,
                             new RedisSemaphores(
-                                    kit, single, servers.waitingRoom().readers()));
+                                    kit, single, servers.waitingRoom().permits()));
         }
         if (paths != null) {
             kinds = kinds.with(Kind.PATH, tree -> new PathLock(kit, paths, tree));

@@ -64,6 +64,7 @@ public final class SignalledWait {
                 throw kit.closed(key);
             }
             CompletableFuture<Void> released = releases.next(releaseKey);
+            boolean leaving = true;
             try {
                 LockCommands.Attempt attempt = attempts.send(OwnerTokens.newToken(), waitNanos != 0);
                 boolean firstAnswer = !answers.answeredBefore();
@@ -102,8 +103,10 @@ public final class SignalledWait {
                 if (Waits.isOver(deadline)) {
                     return answers.over();
                 }
+                leaving = false;
             } finally {
-                releases.forget(releaseKey, released);
+                // A wake-up that only this waiter got, and that it leaves without trying again, goes to the next one.
+                releases.forget(releaseKey, released, leaving);
             }
         }
     }

@@ -51,6 +51,7 @@ public final class WaitingRoom {
 
     private final ConcurrentHashMap<String, KeyQueue> queues = new ConcurrentHashMap<>();
     private final ReleaseSignals readers = new ReleaseSignals();
+    private final ReleaseSignals permits = ReleaseSignals.onePerRelease();
     private volatile boolean closed;
 
     /**
@@ -74,9 +75,15 @@ public final class WaitingRoom {
         return readers;
     }
 
+    /** Where this process's waiters for semaphore permits wait for releases, woken one per release. */
+    public ReleaseSignals permits() {
+        return permits;
+    }
+
     /** A lock on the key was released without a handover, by this process or (over pub/sub) by another. */
     public void released(String lockKey) {
         readers.released(lockKey);
+        permits.released(lockKey);
         KeyQueue queue = queues.get(lockKey);
         if (queue != null) {
             queue.grant();
@@ -107,6 +114,7 @@ public final class WaitingRoom {
             }
         });
         readers.countWaiting(counts);
+        permits.countWaiting(counts);
         return counts;
     }
 
@@ -114,12 +122,14 @@ public final class WaitingRoom {
     public void close() {
         closed = true;
         readers.releasedAll();
+        permits.releasedAll();
         queues.values().forEach(KeyQueue::close);
     }
 
     /** Wakes one waiter of every key, after notifications may have been missed (a resubscription). */
     void releasedAll() {
         readers.releasedAll();
+        permits.releasedAll();
         queues.values().forEach(KeyQueue::grant);
     }
 
