@@ -9,6 +9,8 @@ import io.distlock.bench.contender.ContenderKind;
 import io.distlock.bench.contender.RedisNodes;
 import io.distlock.bench.contender.Topology;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -116,8 +118,12 @@ class ClusterTargetTest {
         try (Contender holder = kind.create(target.nodes());
                 Contender other = kind.create(target.nodes())) {
             String key = "bench-cluster-test:held:" + kind.id() + ":" + UUID.randomUUID();
-            Release release = holder.tryAcquire(key, LEASE, WAIT);
-            assertThat(release).isNotNull();
+            // A semaphore's key is held once every permit is.
+            List<Release> releases = new ArrayList<>();
+            for (int held = 0; held < (kind.isSemaphore() ? ContenderKind.SEMAPHORE_PERMITS : 1); held++) {
+                releases.add(holder.tryAcquire(key, LEASE, WAIT));
+            }
+            assertThat(releases).doesNotContainNull();
             // Connected first: a client's first call also discovers the cluster, which may take longer than NO_WAIT.
             tryAcquire(other, key + ":connect", WAIT).release();
 
@@ -143,7 +149,7 @@ class ClusterTargetTest {
             assertThat(taken)
                     .as("%s gave a held key to a second client", kind.label())
                     .isNull();
-            release.release();
+            releases.forEach(Release::release);
             if (kind.waitsWithoutLimit()) {
                 assertThat(attempt.get(WAIT.toMillis(), TimeUnit.MILLISECONDS))
                         .as("%s's waiting attempt, once the key was released", kind.label())
