@@ -109,6 +109,19 @@ public final class MutualExclusionFuzz {
     }
 
     /**
+     * What a run of a semaphore ({@link SectionMix#PERMITS}) must show besides safety, for {@link
+     * #runWithoutViolations(FuzzServers, FuzzLock, FuzzSettings, Consumer)}: sections that entered while another held a
+     * permit of the key, so that the semaphore did let its permits be shared.
+     *
+     * @param report a run's report
+     */
+    public static void showsPermitsShared(FuzzReport report) {
+        assertThat(report.records().readersBesideReaders())
+                .as("sections that entered while another held a permit of the key")
+                .isPositive();
+    }
+
+    /**
      * Runs the fuzz on a deliberately broken lock, and asserts that the run had no errors and that the checker caught
      * overlaps or early takeovers.
      *
