@@ -2,6 +2,7 @@ package io.distlock.store;
 
 import io.distlock.Lock;
 import io.distlock.Semaphores;
+import io.distlock.internal.engine.LockArguments;
 import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.HoldSettings;
@@ -34,10 +35,7 @@ final class StoreSemaphores implements Semaphores {
      */
     @Override
     public Lock permits(int permits) {
-        if (permits < 1 || permits > MAX_PERMITS) {
-            throw new IllegalArgumentException(
-                    "permits must be from 1 to " + MAX_PERMITS + " owners of a key at once, but was " + permits);
-        }
+        LockArguments.validatePermits(permits);
         if (closed) {
             throw new IllegalStateException("the semaphores of " + store.describe() + " are closed");
         }

@@ -2,6 +2,7 @@ package io.distlock.redis;
 
 import io.distlock.Lock;
 import io.distlock.Semaphores;
+import io.distlock.internal.engine.LockArguments;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.waiting.ReleaseSignals;
@@ -24,10 +25,7 @@ final class RedisSemaphores implements Semaphores {
 
     @Override
     public Lock permits(int permits) {
-        if (permits < 1 || permits > MAX_PERMITS) {
-            throw new IllegalArgumentException(
-                    "permits must be from 1 to " + MAX_PERMITS + " owners of a key at once, but was " + permits);
-        }
+        LockArguments.validatePermits(permits);
         return byPermits.computeIfAbsent(permits, count -> new SemaphoreLock(kit, commands, releases, count));
     }
 }

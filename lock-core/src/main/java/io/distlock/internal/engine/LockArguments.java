@@ -2,6 +2,7 @@ package io.distlock.internal.engine;
 
 import io.distlock.Lease;
 import io.distlock.Lock;
+import io.distlock.Semaphores;
 import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -30,6 +31,19 @@ public final class LockArguments {
         if (key.length() > Lock.MAX_KEY_LENGTH) {
             throw new IllegalArgumentException("key must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
                     + key.length() + " (starting \"" + PrintableText.of(key.substring(0, 40)) + "...\")");
+        }
+    }
+
+    /**
+     * Checks a semaphore's count: from 1 to {@link Semaphores#MAX_PERMITS}.
+     *
+     * @param permits how many owners may hold one key at once
+     * @throws IllegalArgumentException naming the count and the range allowed
+     */
+    public static void validatePermits(int permits) {
+        if (permits < 1 || permits > Semaphores.MAX_PERMITS) {
+            throw new IllegalArgumentException("permits must be from 1 to " + Semaphores.MAX_PERMITS
+                    + " owners of a key at once, but was " + permits);
         }
     }
 
