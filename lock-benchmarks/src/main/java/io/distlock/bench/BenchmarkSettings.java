@@ -114,14 +114,16 @@ public record BenchmarkSettings(
             ContenderKind.REDISSON_FAIR,
             ContenderKind.REDISSON_RW,
             ContenderKind.SI_SPIN,
-            ContenderKind.DISTLOCK_CLASSIC);
+            ContenderKind.DISTLOCK_CLASSIC,
+            ContenderKind.DISTLOCK_LOCAL_HANDOVER);
 
     /**
      * Settings for a smoke run: every blocking contender in every scenario but the path scenario, for a fraction of a
      * second each, except those that run the same adapter code as another on the same client, which would only add
      * worker JVMs to every build: the 5-node Redlock (the 3-node one stays), Redisson's fair and read-write locks
-     * (Redisson's lock stays), Spring Integration's spin mode (its pub/sub mode stays) and distlock with classic
-     * pub/sub, which differs from distlock only on a cluster. The full run has them all but the last, which runs only
+     * (Redisson's lock stays), Spring Integration's spin mode (its pub/sub mode stays), distlock with local handover,
+     * which differs from distlock by a builder setting, and distlock with classic pub/sub, which differs from
+     * distlock only on a cluster. The full run has them all but the last, which runs only
      * where {@code bench.contenders} names it.
      * {@link #pathSmoke} runs the path scenario, {@link #asyncSmoke} the non-blocking contenders, {@link #backendSmoke}
      * those of the other backends: each in a run of its own, so that no run starts more worker JVMs at once than a small

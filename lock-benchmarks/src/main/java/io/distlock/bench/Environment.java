@@ -67,6 +67,10 @@ public record Environment(
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `Lease.fixed(...)`, on a "
                         + factory + " (" + lettuceClient + ")");
         contenders.put(
+                ContenderKind.DISTLOCK_LOCAL_HANDOVER.label(),
+                "as distlock, with local handover (`localHandoverWindow(Duration.ofMillis("
+                        + ContenderKind.LOCAL_HANDOVER_WINDOW.toMillis() + "))`)");
+        contenders.put(
                 "distlock async",
                 "distlock " + Versions.distlock() + " `RedisLock`, default settings, `tryAcquireAsync(key,"
                         + " Lease.fixed(...), wait)`, the critical section in the completion callback, then `releaseAsync()`,"

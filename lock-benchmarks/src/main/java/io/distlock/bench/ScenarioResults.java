@@ -76,6 +76,7 @@ public record ScenarioResults(Scenario scenario, int held, List<Measurement> mea
                         && !m.kind().isJavaLockView()
                         && m.kind() != ContenderKind.DISTLOCK_OBSERVED
                         && m.kind() != ContenderKind.DISTLOCK_FAIR
+                        && m.kind() != ContenderKind.DISTLOCK_LOCAL_HANDOVER
                         && !m.kind().isClassicPubSubVariant()
                         && !m.kind().isRedlock()
                         && !m.kind().isAsync()

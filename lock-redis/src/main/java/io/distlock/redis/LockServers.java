@@ -1,6 +1,7 @@
 package io.distlock.redis;
 
 import io.distlock.redis.internal.engine.EvictionPolicyCheck;
+import io.distlock.redis.internal.engine.LocalHandovers;
 import io.distlock.redis.internal.engine.LockCommands;
 import io.distlock.redis.internal.fair.FairCommands;
 import io.distlock.redis.internal.path.PathCommands;
@@ -24,6 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param evictionChecks the eviction policy check of every server, each run once in the background
  * @param fair the fair lock's commands, or null where there is no fair lock (a Redlock)
  * @param paths the path lock's commands, or null where there is no path lock (a Redlock)
+ * @param handovers the runs of local handovers, or null where every handover goes through Redis
  */
 record LockServers(
         String name,
@@ -35,4 +37,5 @@ record LockServers(
         boolean ownsSubscriptions,
         List<EvictionPolicyCheck> evictionChecks,
         @Nullable FairCommands fair,
-        @Nullable PathCommands paths) {}
+        @Nullable PathCommands paths,
+        @Nullable LocalHandovers handovers) {}

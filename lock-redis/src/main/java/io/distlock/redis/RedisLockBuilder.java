@@ -11,12 +11,14 @@ import io.distlock.redis.internal.engine.Holds;
 import io.distlock.redis.internal.engine.KeysTogether;
 import io.distlock.redis.internal.engine.LeaseRenewer;
 import io.distlock.redis.internal.engine.LiveHolds;
+import io.distlock.redis.internal.engine.LocalHandovers;
 import io.distlock.redis.internal.engine.LockCommands;
 import io.distlock.redis.internal.engine.LockKit;
 import io.distlock.redis.internal.engine.LockSubscriptions;
 import io.distlock.redis.internal.engine.ObserverCalls;
 import io.distlock.redis.internal.engine.OperatorReleases;
 import io.distlock.redis.internal.engine.Releaser;
+import io.distlock.redis.internal.engine.RunConfirmations;
 import io.distlock.redis.internal.engine.SingleNodeCommands;
 import io.distlock.redis.internal.fair.FairCommands;
 import io.distlock.redis.internal.fair.FairHandovers;
@@ -33,17 +35,13 @@ import io.distlock.redis.internal.waiting.OtherInstancesReleases;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import io.distlock.spi.HoldSettings;
 import io.distlock.spi.LockBuilder;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * Settings of a {@link RedisLock}: those every engine shares ({@link LockBuilder}) and Redis's own; created by {@link
@@ -52,7 +50,6 @@ import org.springframework.data.redis.serializer.RedisSerializer;
 public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
 
     private static final Logger log = LoggerFactory.getLogger(RedisLock.class);
-    private static final String KEY_PROBE = "distlock:{probe}";
 
     private final RedisTemplate<String, ?> template;
     private final LettuceConnectionFactory connectionFactory;
@@ -63,10 +60,11 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
     private int acknowledgingReplicas;
     private @Nullable Duration acknowledgementTimeout;
     private @Nullable Duration deleteCountersUnusedFor;
+    private @Nullable Duration localHandoverWindow;
 
     RedisLockBuilder(RedisTemplate<String, ?> template) {
         this.template = template;
-        this.connectionFactory = lettuceFactoryOf(template);
+        this.connectionFactory = TemplateCheck.lettuceFactoryOf(template);
     }
 
     /**
@@ -161,15 +159,60 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
     }
 
     /**
+     * Turns on local handover, a mode for hot keys (a flash sale's one SKU, say), where most of the time the next holder
+     * of a key waits in the same instance: a release hands the key to the longest waiting thread of this instance
+     * without a Redis round trip. Off by default. This is lock cohorting, with the instance as the cohort.
+     *
+     * <p>A grant through Redis starts a run. Every holder of the run holds the key under the owner token Redis granted,
+     * and gets the next fencing token of a block of {@value LocalHandovers#FENCES} that the grant reserved, so tokens
+     * still rise strictly across all holders of all instances, with gaps. The key is kept in Redis {@code window}
+     * longer than the lease asked, and a handover happens only while the lease last confirmed in Redis covers the
+     * receiver's whole lease, counted from the handover: a section that outlives its lease is still reported lost. A
+     * release returns once Redis confirmed, after the section ended, that the run still owned the key (one confirmation
+     * covers the releases of one round trip), so a lost key is reported to every holder whose section it covered.
+     * While other instances wait, at most {@value LocalHandovers#MAX_HANDOVERS_WHILE_OTHERS_WAIT} handovers in a row
+     * stay inside this instance; then the key is released in Redis and reserved for them for a moment.
+     *
+     * <p>Only the exclusive lock's holds with fixed leases hand over locally; a hold with a renewed lease, or whose
+     * lease was extended, goes through Redis. Fair, read, path and semaphore locks are not affected. What it costs: a
+     * holder instance that dies keeps the key for up to its lease plus {@code window}; an operator's release ({@link
+     * io.distlock.monitor.InspectableLock#releaseForOperator}) does not find a hold of a run by its fencing token; and
+     * {@code keyState} shows when the run began, not when its current holder took the key. It cannot be combined with
+     * {@link #replicaAcknowledgements}, whose every grant must wait for replicas, nor with a connection factory that
+     * takes a connection from a pool per command, where a confirmation could overtake the release that ends its run.
+     * A Redlock has no such setting.
+     *
+     * @param window how much longer than the lease asked the key is kept in Redis, from 1 ms to 1 min: the longest
+     *     section after which the key can still be handed over locally; null, the default, turns local handover off
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     */
+    public RedisLockBuilder localHandoverWindow(@Nullable Duration window) {
+        if (window != null
+                && (window.compareTo(Duration.ofMillis(1)) < 0 || window.compareTo(Duration.ofMinutes(1)) > 0)) {
+            throw new IllegalArgumentException(
+                    "localHandoverWindow must be from 1 ms to 1 min, or null for no local handover, but was " + window);
+        }
+        this.localHandoverWindow = window;
+        return this;
+    }
+
+    /**
      * Validates the settings and creates the lock. Nothing is sent to Redis yet.
      *
      * @return the lock
-     * @throws IllegalArgumentException naming the setting that is out of range
+     * @throws IllegalArgumentException naming the setting that is out of range, or settings that cannot go together
      */
     public RedisLock build() {
         HoldSettings settings = holdSettings();
         validateKeyPrefix();
         validateReplicaAcknowledgements();
+        if (localHandoverWindow != null && !connectionFactory.getShareNativeConnection()) {
+            throw new IllegalArgumentException("local handover (localHandoverWindow " + localHandoverWindow
+                    + ") needs a connection factory that shares its connection (shareNativeConnection=true, Spring"
+                    + " Boot's default), so that a run's confirmations reach Redis before the release that ends it;"
+                    + " this one takes a connection from its pool per command");
+        }
         String instanceId = OwnerTokens.newInstanceId();
         return wire(instanceId, singleServer(instanceId, settings.instanceName()), settings);
     }
@@ -204,8 +247,9 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 renewer,
                 OwnerTokens::newToken,
                 fair == null ? null : fair::release,
-                observerCalls);
-        Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE);
+                observerCalls,
+                servers.handovers());
+        Holds holds = new Holds(commands, live, renewer, releaser, LockKind.EXCLUSIVE, servers.handovers());
         LockKit kit = new LockKit(
                 servers.name(),
                 keys,
@@ -294,10 +338,21 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         String counterKeep = deleteCountersUnusedFor == null
                 ? FenceFunctions.KEEP_FOR_EVER
                 : Long.toString(deleteCountersUnusedFor.toMillis());
+        LocalHandovers handovers = localHandoverWindow == null
+                ? null
+                : new LocalHandovers(new RunConfirmations(runner, instanceId), localHandoverWindow.toMillis());
         SingleNodeCommands commands = new SingleNodeCommands(
-                runner, channels, instanceId, instanceName, counterKeep, Releaser.OTHERS_TURN_MILLIS, acknowledgement);
+                runner,
+                channels,
+                instanceId,
+                instanceName,
+                counterKeep,
+                Releaser.OTHERS_TURN_MILLIS,
+                acknowledgement,
+                handovers == null ? 1 : LocalHandovers.FENCES);
         EvictionPolicyCheck evictionPolicy = new EvictionPolicyCheck(template, runner::inBackground);
-        WaitingRoom waitingRoom = new WaitingRoom();
+        WaitingRoom waitingRoom =
+                handovers == null ? new WaitingRoom() : new WaitingRoom(LocalHandovers.MAX_HANDOVERS_WHILE_OTHERS_WAIT);
         return new LockServers(
                 "RedisLock",
                 commands,
@@ -308,7 +363,8 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
                 ownsSubscription,
                 List.of(evictionPolicy),
                 new FairCommands(runner, channels, instanceId, instanceName, counterKeep, waitingRoom::released),
-                new PathCommands(runner, channels, instanceId, counterKeep, acknowledgement, waitingRoom::released));
+                new PathCommands(runner, channels, instanceId, counterKeep, acknowledgement, waitingRoom::released),
+                handovers);
     }
 
     private void validateReplicaAcknowledgements() {
@@ -318,6 +374,11 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         }
         if (acknowledgingReplicas == 0) {
             return;
+        }
+        if (localHandoverWindow != null) {
+            throw new IllegalArgumentException("local handover (localHandoverWindow " + localHandoverWindow
+                    + ") cannot be combined with replica acknowledgements (" + acknowledgingReplicas
+                    + "): a handover without Redis would not wait for replicas; set one of them");
         }
         long commandTimeoutMillis = connectionFactory.getTimeout();
         if (acknowledgementTimeout == null
@@ -334,49 +395,5 @@ public final class RedisLockBuilder extends LockBuilder<RedisLockBuilder> {
         return acknowledgingReplicas == 0
                 ? null
                 : new ReplicaAcknowledgement(acknowledgingReplicas, acknowledgementTimeout.toMillis());
-    }
-
-    /**
-     * Checks that distlock can run its scripts through the template: on Lettuce, whose reactive API lets a waiting
-     * caller stop waiting for Redis at its deadline, and with keys written as plain text. Its transaction support does
-     * not matter, since distlock never sends a command through it on a caller's thread, where a transaction could be.
-     */
-    private static LettuceConnectionFactory lettuceFactoryOf(RedisTemplate<String, ?> template) {
-        if (template == null) {
-            throw new IllegalArgumentException("template must not be null; pass a StringRedisTemplate");
-        }
-        RedisConnectionFactory factory = template.getConnectionFactory();
-        if (!(factory instanceof LettuceConnectionFactory lettuce)) {
-            throw new IllegalArgumentException(
-                    "distlock needs a RedisTemplate on a LettuceConnectionFactory (Lettuce is"
-                            + " Spring Boot's default Redis client), but the template's connection factory is "
-                            + (factory == null ? "not set" : factory.getClass().getName())
-                            + ". distlock runs its scripts through Spring Data Redis's reactive API, so that a caller whose"
-                            + " wait ends stops waiting for Redis at once and a lock granted too late is released again;"
-                            + " Spring Data Redis offers that API only on Lettuce. Use Lettuce (remove"
-                            + " spring.data.redis.client-type=jedis, or build a LettuceConnectionFactory)");
-        }
-        RedisSerializer<?> keySerializer = template.getKeySerializer();
-        if (!writesPlainText(keySerializer)) {
-            throw new IllegalArgumentException("distlock needs a RedisTemplate whose keys are plain UTF-8 text, such as"
-                    + " a StringRedisTemplate, but the template's key serializer is "
-                    + (keySerializer == null
-                            ? "not set"
-                            : keySerializer.getClass().getName()));
-        }
-        return lettuce;
-    }
-
-    @SuppressWarnings("unchecked")
-    private static boolean writesPlainText(@Nullable RedisSerializer<?> serializer) {
-        if (serializer == null) {
-            return false;
-        }
-        try {
-            byte[] written = ((RedisSerializer<Object>) serializer).serialize(KEY_PROBE);
-            return Arrays.equals(written, KEY_PROBE.getBytes(StandardCharsets.UTF_8));
-        } catch (RuntimeException notForText) {
-            return false;
-        }
     }
 }

@@ -93,7 +93,8 @@ public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
                     holdSettings.instanceName(),
                     FenceFunctions.KEEP_FOR_EVER,
                     Releaser.OTHERS_TURN_MILLIS,
-                    null));
+                    null,
+                    1));
             subscriptions.add(new ReleaseConnection(node, false));
             evictionChecks.add(new EvictionPolicyCheck(new StringRedisTemplate(node), runner::inBackground));
         }
@@ -108,6 +109,7 @@ public final class RedlockBuilder extends LockBuilder<RedlockBuilder> {
                 subscriptions,
                 true,
                 List.copyOf(evictionChecks),
+                null,
                 null,
                 null);
         return new Redlock(

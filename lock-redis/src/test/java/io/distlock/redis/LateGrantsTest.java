@@ -74,7 +74,8 @@ class LateGrantsTest {
                 "late-grants-test",
                 FenceFunctions.KEEP_FOR_EVER,
                 Releaser.OTHERS_TURN_MILLIS,
-                null);
+                null,
+                1);
         ScriptCall<Attempted> answer = ScriptCall.combined(key, "acquire", TimeUnit.SECONDS.toNanos(2), () -> "");
         LateGrants lateGrants = new LateGrants();
         lateGrants.expect(token, List.of(node), List.of(new LockCommands.Attempt(node, answer, key, lockKey, token)));

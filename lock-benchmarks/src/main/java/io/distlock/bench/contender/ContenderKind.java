@@ -11,6 +11,7 @@ import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockTyp
 public enum ContenderKind {
     DISTLOCK("distlock", "distlock", true, 0),
     DISTLOCK_CLASSIC("distlock-classic", "distlock classic pub/sub", true, 0),
+    DISTLOCK_LOCAL_HANDOVER("distlock-local-handover", "distlock local handover", true, 0),
     DISTLOCK_JDK("distlock-jdk", "distlock asJavaLock", true, 0),
     DISTLOCK_JDK_THREAD("distlock-jdk-thread", "distlock asJavaLock per thread", true, 0),
     DISTLOCK_JDK_CALL("distlock-jdk-call", "distlock asJavaLock per call", true, 0),
@@ -39,6 +40,9 @@ public enum ContenderKind {
     SI_JDBC("si-jdbc", "SI JDBC", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER("distlock-zookeeper", "distlock ZooKeeper", LockStore.ZOOKEEPER),
     CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER);
+
+    /** The window of the local handover contender: the benchmarks' sections last well under it. */
+    public static final Duration LOCAL_HANDOVER_WINDOW = Duration.ofMillis(100);
 
     /** How many permits a key of the semaphore contenders has. */
     public static final int SEMAPHORE_PERMITS = 3;
@@ -247,6 +251,7 @@ public enum ContenderKind {
         return switch (this) {
             case DISTLOCK -> new DistlockContender(redis, false, false);
             case DISTLOCK_CLASSIC -> DistlockContender.classicPubSub(redis);
+            case DISTLOCK_LOCAL_HANDOVER -> DistlockContender.localHandover(redis);
             case DISTLOCK_JDK -> new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.SHARED);
             case DISTLOCK_JDK_THREAD ->
                 new DistlockJavaLockContender(redis, DistlockJavaLockContender.Views.PER_THREAD);

@@ -39,6 +39,12 @@ final class DistlockContender implements Contender {
         return new DistlockContender(redis, lock -> lock, false, LockObserver.NONE, false);
     }
 
+    /** The plain lock with local handover ({@code localHandoverWindow}) for the hot keys of the contended scenarios. */
+    static DistlockContender localHandover(RedisNodes redis) {
+        return new DistlockContender(
+                redis, lock -> lock, false, LockObserver.NONE, true, ContenderKind.LOCAL_HANDOVER_WINDOW);
+    }
+
     /** The semaphore of {@code permits} permits a key, whose every acquisition takes a permit. */
     static DistlockContender semaphore(RedisNodes redis, int permits) {
         return new DistlockContender(
@@ -51,10 +57,21 @@ final class DistlockContender implements Contender {
             boolean readWrite,
             LockObserver observer,
             boolean shardedPubSub) {
+        this(redis, taking, readWrite, observer, shardedPubSub, null);
+    }
+
+    private DistlockContender(
+            RedisNodes redis,
+            Function<RedisLock, Lock> taking,
+            boolean readWrite,
+            LockObserver observer,
+            boolean shardedPubSub,
+            @Nullable Duration localHandoverWindow) {
         this.connectionFactory = LettuceFactories.start(redis);
         this.redisLock = RedisLock.builder(connectionFactory)
                 .observer(observer)
                 .shardedPubSub(shardedPubSub)
+                .localHandoverWindow(localHandoverWindow)
                 .build();
         this.lock = taking.apply(redisLock);
         this.readLock = readWrite ? redisLock.reading() : lock;

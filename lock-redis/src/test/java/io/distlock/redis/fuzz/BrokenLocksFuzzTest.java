@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The controls of {@link MutualExclusionFuzzTest}: the same workers and checker drive deliberately broken locks on one
  * Redis, and the checker must catch each of them, so that the zero violations of the real locks mean something. The
- * broken locks are {@link NaiveLock} (a release without comparing the owner, and the seeds' release in separate
- * commands), readers that never look at the writers, and paths taken as plain keys, blind to their ancestors and
+ * broken locks are {@link NaiveLock} (a release without comparing the owner, the seeds' release in separate commands,
+ * and a local handover that never looks at the lease), readers that never look at the writers, and paths taken as plain keys, blind to their ancestors and
  * descendants. A class of its own so that the build runs it beside the real locks' runs.
  */
 class BrokenLocksFuzzTest {
@@ -39,7 +39,8 @@ class BrokenLocksFuzzTest {
                 "NON_ATOMIC_RELEASE",
                 "READERS_APART_FROM_WRITERS",
                 "PATH_EXACT_ONLY",
-                "SEMAPHORE_ONE_TOO_MANY"
+                "SEMAPHORE_ONE_TOO_MANY",
+                "LOCAL_HANDOVER_PAST_LEASE"
             })
     void theCheckerCatchesABrokenLock(LockKind kind) {
         assertCaught(kind, FuzzSettings.control());

@@ -29,6 +29,17 @@ enum LockKind {
             "broken: a semaphore of " + (SectionMix.PERMITS_PER_KEY + 1) + " permits where "
                     + SectionMix.PERMITS_PER_KEY + " are allowed",
             SectionMix.PERMITS),
+    /**
+     * {@link io.distlock.redis.RedisLock} with local handover ({@link
+     * io.distlock.redis.RedisLockBuilder#localHandoverWindow}): a release hands the key to a waiting thread of the same
+     * worker without Redis.
+     */
+    LOCAL_HANDOVER("distlock RedisLock with local handover", SectionMix.EXCLUSIVE),
+    /**
+     * {@code SET NX PX} to take, an atomic compare-and-delete to release, but a release hands the key to a waiting
+     * thread of the same worker without looking at its lease: a run of local handovers that outlives its lease.
+     */
+    LOCAL_HANDOVER_PAST_LEASE("broken: a run of local handovers never looks at its lease in Redis", SectionMix.CONTROL),
     /** {@link io.distlock.redis.Redlock} over the run's Redlock nodes. */
     REDLOCK("distlock Redlock", SectionMix.EXCLUSIVE),
     /**

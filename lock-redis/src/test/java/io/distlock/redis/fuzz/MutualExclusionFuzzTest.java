@@ -91,7 +91,7 @@ class MutualExclusionFuzzTest {
     }
 
     @ParameterizedTest
-    @EnumSource(names = {"DISTLOCK", "FAIR"})
+    @EnumSource(names = {"DISTLOCK", "FAIR", "LOCAL_HANDOVER"})
     void distlockNeverLetsTwoHoldersIntoTheSameCriticalSection(LockKind kind) {
         runWithoutViolations(kind);
     }

@@ -10,18 +10,23 @@ import io.distlock.LockedExecution;
 import io.distlock.LockedRunnable;
 import io.distlock.OnLockLost;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.DefaultRedisScript;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * A deliberately broken lock, written the way the seed articles do it, so the fuzz checker can show that it catches a
  * lock that fails mutual exclusion. Taking the lock is right ({@code SET NX PX}, then {@code INCR} for a fencing
- * token); releasing is not, in one of two ways (see {@link LockKind}). It reports a lost lock honestly (by the local
- * clock, and when release finds another owner), so what the checker catches is the overlap itself. Not reentrant;
- * waiting forms poll.
+ * token); releasing is not, in one of three ways (see {@link LockKind}): without comparing the owner, comparing in a
+ * separate command, or, with an atomic compare-and-delete otherwise, handing the key to a thread of this JVM that polls
+ * for it without looking at the key's lease in Redis. It reports a lost lock honestly (by the local clock, and when
+ * release finds another owner), so what the checker catches is the overlap itself. Not reentrant; waiting forms poll.
  */
 final class NaiveLock implements Lock {
 
@@ -40,9 +45,13 @@ final class NaiveLock implements Lock {
 
     private static final long PAUSE_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
+    private static final RedisScript<Long> COMPARE_AND_DELETE = new DefaultRedisScript<>(
+            "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0", Long.class);
+
     private final StringRedisTemplate redis;
     private final String prefix;
     private final boolean compareBeforeDelete;
+    private final @Nullable LocalHandoverPastLease localHandover;
     private final Duration watchdogLease;
 
     /**
@@ -55,6 +64,7 @@ final class NaiveLock implements Lock {
         this.redis = redis;
         this.prefix = prefix;
         this.compareBeforeDelete = kind == LockKind.NON_ATOMIC_RELEASE;
+        this.localHandover = kind == LockKind.LOCAL_HANDOVER_PAST_LEASE ? new LocalHandoverPastLease() : null;
         this.watchdogLease = watchdogLease;
     }
 
@@ -66,6 +76,21 @@ final class NaiveLock implements Lock {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
         String lockKey = RedisFuzzLocks.redisKey(prefix, key);
+        if (localHandover != null) {
+            NaiveLockHandle handedOver = localHandover.take(key);
+            if (handedOver != null) {
+                // The broken part: a fresh lease by the local clock, whatever is left of the key's in Redis.
+                long leaseMillis = leaseMillis(lease);
+                Long fence = redis.opsForValue().increment(lockKey + ":fence");
+                return Optional.of(new NaiveLockHandle(
+                        this,
+                        key,
+                        handedOver.ownerToken(),
+                        fence == null ? 0 : fence,
+                        lease,
+                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis)));
+            }
+        }
         String token = UUID.randomUUID().toString();
         long leaseMillis = leaseMillis(lease);
         long sentNanos = System.nanoTime();
@@ -90,12 +115,23 @@ final class NaiveLock implements Lock {
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
         long deadline = System.nanoTime() + wait.toNanos();
-        while (true) {
-            Optional<LockHandle> handle = tryAcquire(key, lease);
-            if (handle.isPresent() || System.nanoTime() - deadline >= 0) {
-                return handle;
+        polling(key, 1);
+        try {
+            while (true) {
+                Optional<LockHandle> handle = tryAcquire(key, lease);
+                if (handle.isPresent() || System.nanoTime() - deadline >= 0) {
+                    return handle;
+                }
+                Thread.sleep(POLL_MILLIS);
             }
-            Thread.sleep(POLL_MILLIS);
+        } finally {
+            polling(key, -1);
+        }
+    }
+
+    private void polling(String key, int change) {
+        if (localHandover != null) {
+            localHandover.polling(key, change);
         }
     }
 
@@ -106,12 +142,17 @@ final class NaiveLock implements Lock {
 
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
-        while (true) {
-            Optional<LockHandle> handle = tryAcquire(key, lease);
-            if (handle.isPresent()) {
-                return handle.get();
+        polling(key, 1);
+        try {
+            while (true) {
+                Optional<LockHandle> handle = tryAcquire(key, lease);
+                if (handle.isPresent()) {
+                    return handle.get();
+                }
+                Thread.sleep(POLL_MILLIS);
             }
-            Thread.sleep(POLL_MILLIS);
+        } finally {
+            polling(key, -1);
         }
     }
 
@@ -139,6 +180,19 @@ final class NaiveLock implements Lock {
     /** The broken part. */
     void release(NaiveLockHandle handle) {
         String lockKey = RedisFuzzLocks.redisKey(prefix, handle.key());
+        if (localHandover != null) {
+            if (localHandover.handOver(handle)) {
+                if (handle.isLost()) {
+                    throw handle.lost(Reason.LEASE_EXPIRED);
+                }
+                return;
+            }
+            Long deleted = redis.execute(COMPARE_AND_DELETE, List.of(lockKey), handle.ownerToken());
+            if (deleted == null || deleted == 0 || handle.isLost()) {
+                throw handle.lost(deleted == null || deleted == 0 ? Reason.KEY_GONE : Reason.LEASE_EXPIRED);
+            }
+            return;
+        }
         if (compareBeforeDelete) {
             String holder = redis.opsForValue().get(lockKey);
             if (!handle.ownerToken().equals(holder)) {
@@ -185,6 +239,10 @@ final class NaiveLock implements Lock {
 
     @Override
     public String toString() {
-        return "NaiveLock[" + (compareBeforeDelete ? "GET, compare, DEL" : "DEL without compare") + "]";
+        return "NaiveLock["
+                + (localHandover != null
+                        ? "local handover past the lease"
+                        : compareBeforeDelete ? "GET, compare, DEL" : "DEL without compare")
+                + "]";
     }
 }

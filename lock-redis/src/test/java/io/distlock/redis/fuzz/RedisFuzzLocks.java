@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
@@ -43,6 +44,12 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
      * RedisLock documents its lock key as {@code {prefix + key}}, and Redlock uses it on every node; the naive locks
      * use the same layout.
      */
+    /**
+     * The window of the lock with local handover: shorter than the fuzz's short leases, so that runs end in Redis as
+     * often as they hand over.
+     */
+    private static final Duration LOCAL_HANDOVER_WINDOW = Duration.ofMillis(20);
+
     /** What a semaphore key's hash of permits adds to its lock key, as {@link io.distlock.redis.SemaphoreLock} says. */
     private static final String PERMITS_SUFFIX = ":permits";
 
@@ -137,10 +144,13 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
         }
         LettuceConnectionFactory factory = connections.get(0);
         if (kind == LockKind.DISTLOCK
+                || kind == LockKind.LOCAL_HANDOVER
                 || kind == LockKind.FAIR
                 || kind == LockKind.ONE_NODE_OF_REDLOCK
                 || kind == LockKind.PATH_EXACT_ONLY) {
-            RedisLock redisLock = redisLock(factory, prefix, target, options);
+            RedisLock redisLock = kind == LockKind.LOCAL_HANDOVER
+                    ? redisLock(factory, prefix, target, options, LOCAL_HANDOVER_WINDOW)
+                    : redisLock(factory, prefix, target, options);
             Lock lock = kind == LockKind.FAIR ? redisLock.fair() : redisLock;
             return keyedUnder(LockUnderTest.builder(lock, view), prefix, prefix)
                     .onClose(closing(redisLock::close, destroy));
@@ -188,10 +198,20 @@ public final class RedisFuzzLocks implements FuzzLockFactory {
 
     private static RedisLock redisLock(
             LettuceConnectionFactory factory, String prefix, FuzzTarget target, LockOptions options) {
+        return redisLock(factory, prefix, target, options, null);
+    }
+
+    private static RedisLock redisLock(
+            LettuceConnectionFactory factory,
+            String prefix,
+            FuzzTarget target,
+            LockOptions options,
+            @Nullable Duration localHandoverWindow) {
         return RedisLock.builder(factory)
                 .keyPrefix(prefix)
                 .watchdogLease(target.watchdogLease())
                 .replicaAcknowledgements(options.replicaAcks(), LockOptions.REPLICA_ACK_TIMEOUT)
+                .localHandoverWindow(localHandoverWindow)
                 .build();
     }
 

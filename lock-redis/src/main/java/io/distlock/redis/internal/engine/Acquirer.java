@@ -77,15 +77,17 @@ public final class Acquirer {
         if (commands.isConnected()) {
             kit.startBackgroundWork();
         }
-        Waiter waiter = waitingRoom.enter(lockKey, OwnerTokens.newToken(), lease.storeMillis());
+        Waiter waiter =
+                waitingRoom.enter(lockKey, OwnerTokens.newToken(), kit.holds().redisMillis(lease));
         boolean handoverTaken = false;
         try {
             boolean attempt = waiter.tryFirst();
+            boolean waited = false;
             Waits.Answers answers = new Waits.Answers();
             while (true) {
                 if (attempt) {
-                    LockCommands.Attempt sent =
-                            commands.acquire(key, lockKey, waiter.token(), waiter.leaseMillis(), true);
+                    long redisMillis = waited ? waiter.leaseMillis() : lease.storeMillis();
+                    LockCommands.Attempt sent = commands.acquire(key, lockKey, waiter.token(), redisMillis, true);
                     Attempted answer = awaitAttempt(sent, lockKey, deadline, answers);
                     if (answer == null && !answers.tryAgain()) {
                         return null;
@@ -99,13 +101,14 @@ public final class Acquirer {
                         kit.startBackgroundWork();
                         if (answer instanceof Granted granted) {
                             return kit.holds()
-                                    .held(
+                                    .granted(
                                             key,
                                             lockKey,
                                             sent.token(),
                                             granted.fencingToken(),
                                             lease,
-                                            sent.call().sentNanos());
+                                            sent.call().sentNanos(),
+                                            redisMillis);
                         }
                         waiter.holderBusy(((Busy) answer).holderTtlMillis());
                         kit.waitsFor(lockKey, false);
@@ -127,6 +130,7 @@ public final class Acquirer {
                     throw kit.closed(key);
                 }
                 attempt = true;
+                waited = true;
             }
         } finally {
             if (waiter.leave() && !handoverTaken) {

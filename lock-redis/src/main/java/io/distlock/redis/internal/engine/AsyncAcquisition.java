@@ -49,6 +49,11 @@ public final class AsyncAcquisition {
 
     private @Nullable Waiter waiter;
     private LockCommands.@Nullable Attempt inFlight;
+    /** The lease the attempt in flight asked Redis for. */
+    private long inFlightMillis;
+    /** Whether the acquisition waited behind others of this instance, so that its grant may start a run. */
+    private boolean waited;
+
     private @Nullable Future<?> timer;
     private final Waits.Answers answers = new Waits.Answers();
     private volatile boolean over;
@@ -72,7 +77,8 @@ public final class AsyncAcquisition {
             }
         });
         step(() -> {
-            waiter = parts.waitingRoom().enter(lockKey, OwnerTokens.newToken(), lease.storeMillis());
+            waiter = parts.waitingRoom()
+                    .enter(lockKey, OwnerTokens.newToken(), parts.holds().redisMillis(lease));
             if (waiter.tryFirst() || !willWait) {
                 attempt();
             } else {
@@ -104,9 +110,10 @@ public final class AsyncAcquisition {
 
     private void attempt() {
         Waiter queued = queued();
-        LockCommands.Attempt sent =
-                parts.commands().acquire(key, lockKey, queued.token(), queued.leaseMillis(), willWait);
+        long redisMillis = waited ? queued.leaseMillis() : lease.storeMillis();
+        LockCommands.Attempt sent = parts.commands().acquire(key, lockKey, queued.token(), redisMillis, willWait);
         inFlight = sent;
+        inFlightMillis = redisMillis;
         // A single attempt gives Redis as long as the blocking tryAcquire does; a wait gives it no longer than itself.
         long answerWait = willWait
                 ? Waits.answerWait(parts.commands().answerTimeoutNanos(), deadline)
@@ -141,13 +148,14 @@ public final class AsyncAcquisition {
         if (answer instanceof Granted granted) {
             succeed(
                     parts.holds()
-                            .held(
+                            .granted(
                                     key,
                                     lockKey,
                                     sent.token(),
                                     granted.fencingToken(),
                                     lease,
-                                    sent.call().sentNanos()),
+                                    sent.call().sentNanos(),
+                                    inFlightMillis),
                     false);
             return;
         }
@@ -210,7 +218,10 @@ public final class AsyncAcquisition {
             return;
         }
         switch (turn) {
-            case TRY -> attempt();
+            case TRY -> {
+                waited = true;
+                attempt();
+            }
             case HANDED_OVER ->
                 succeed(
                         parts.holds()

@@ -61,6 +61,12 @@ public final class Hold implements HeldKey {
     /** Set once the hold reached the lock's maximum hold: its renewals stopped. */
     private volatile boolean renewalsStopped;
 
+    /**
+     * Set once a handle asked for a renewed lease or the lease was extended: a command then set the key's lease exactly,
+     * perhaps shorter than a run of local handovers counted on, so the hold never hands over locally.
+     */
+    private volatile boolean leaseReset;
+
     private @Nullable List<Consumer<LockLostException>> callbacks;
 
     Hold(
@@ -80,6 +86,7 @@ public final class Hold implements HeldKey {
         this.lease = lease;
         this.leaseMillis = leaseMillis;
         this.renewedHandles = lease.isRenewed() ? 1 : 0;
+        this.leaseReset = lease.isRenewed();
         this.acquiredNanos = sentNanos;
         this.expiresByNanos = sentNanos + Duration.ofMillis(leaseMillis).toNanos();
         this.callbackExecutor = callbackExecutor;
@@ -151,6 +158,7 @@ public final class Hold implements HeldKey {
         openHandles++;
         if (handleLease.isRenewed()) {
             renewedHandles++;
+            leaseReset = true;
         }
         return true;
     }
@@ -161,6 +169,19 @@ public final class Hold implements HeldKey {
             renewedHandles--;
         }
         return --openHandles == 0;
+    }
+
+    /** A command that sets the key's lease exactly is about to be sent for this hold. */
+    void leaseReset() {
+        leaseReset = true;
+    }
+
+    /**
+     * Whether the hold may hand its key over inside this process ({@link LocalHandovers}): no command but
+     * confirmations, which only ever lengthen the key's lease, was sent for it.
+     */
+    boolean mayHandOverLocally() {
+        return !leaseReset;
     }
 
     /** The renewer stopped renewing this hold, which reached the lock's maximum hold. */

@@ -29,15 +29,59 @@ public final class Holds implements HoldOperations<Hold> {
     private final LeaseRenewer renewer;
     private final Releaser releaser;
     private final LockKind exclusiveKind;
+    private final @Nullable LocalHandovers handovers;
 
     /** @param exclusiveKind the kind of the holds {@link #held} starts: the exclusive lock's, or a path lock's */
     public Holds(
             LockCommands commands, LiveHolds live, LeaseRenewer renewer, Releaser releaser, LockKind exclusiveKind) {
+        this(commands, live, renewer, releaser, exclusiveKind, null);
+    }
+
+    /**
+     * @param handovers where exclusive grants start their runs of local handovers, or null where the lock hands over
+     *     through Redis only
+     */
+    public Holds(
+            LockCommands commands,
+            LiveHolds live,
+            LeaseRenewer renewer,
+            Releaser releaser,
+            LockKind exclusiveKind,
+            @Nullable LocalHandovers handovers) {
         this.exclusiveKind = exclusiveKind;
         this.commands = commands;
         this.live = live;
         this.renewer = renewer;
         this.releaser = releaser;
+        this.handovers = handovers;
+    }
+
+    /**
+     * The lease an exclusive acquisition that waited behind others of this instance asks Redis for: the lease asked,
+     * and with local handovers the window beside it, so that a handover inside the run its grant starts is covered. An
+     * acquisition that found nobody waiting asks for its lease alone: no run is likely to follow it.
+     */
+    public long redisMillis(LeaseAsked lease) {
+        return handovers == null ? lease.storeMillis() : handovers.redisMillis(lease.storeMillis());
+    }
+
+    /**
+     * Starts a hold on a key Redis has just granted to an exclusive acquisition of {@code token}, which asked it for
+     * {@code redisMillis}, counting its lease from {@code sentNanos}. With local handovers, a grant that asked for more
+     * than the lease ({@link #redisMillis}) starts a run.
+     */
+    public LockHandle granted(
+            String key,
+            String lockKey,
+            String token,
+            long fencingToken,
+            LeaseAsked lease,
+            long sentNanos,
+            long redisMillis) {
+        if (handovers != null && redisMillis > lease.storeMillis()) {
+            handovers.started(key, lockKey, token, fencingToken, sentNanos, redisMillis);
+        }
+        return held(key, lockKey, token, fencingToken, lease, sentNanos);
     }
 
     /** Starts a hold on a key Redis has just given to {@code token}, counting its lease from {@code sentNanos}. */
@@ -217,6 +261,7 @@ public final class Holds implements HoldOperations<Hold> {
         if (lost != null) {
             throw lost;
         }
+        hold.leaseReset();
         ScriptCall<Ownership> call = commands.extend(hold, leaseMillis);
         Ownership found = call.awaitAnswer();
         if (found != Ownership.OWNED) {

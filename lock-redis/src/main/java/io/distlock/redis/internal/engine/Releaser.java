@@ -5,12 +5,15 @@ import io.distlock.LockBackendException;
 import io.distlock.LockLostException;
 import io.distlock.redis.internal.engine.LockCommands.HandedOver;
 import io.distlock.redis.internal.engine.LockCommands.Ownership;
+import io.distlock.redis.internal.engine.LockCommands.Released;
 import io.distlock.redis.internal.scripts.ScriptCall;
 import io.distlock.redis.internal.waiting.Waiter;
 import io.distlock.redis.internal.waiting.WaitingRoom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -18,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * Ends holds: hands the key straight to the longest waiting thread of this instance when there is one, and otherwise
  * releases it in Redis and lets the next waiter try. After {@value KeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT}
  * handovers in a row while other instances wait, the release reserves the key for them for {@value
- * #OTHERS_TURN_MILLIS} ms instead.
+ * #OTHERS_TURN_MILLIS} ms instead. With {@link LocalHandovers}, a handover inside a run goes without Redis, and every
+ * command that ends a run goes through {@link LocalHandovers#end}.
  */
 public final class Releaser {
 
@@ -35,6 +39,7 @@ public final class Releaser {
     private final Supplier<String> newToken;
     private final @Nullable QueueRelease fair;
     private final ObserverCalls observer;
+    private final @Nullable LocalHandovers handovers;
 
     /**
      * The release of a hold taken through a queue in Redis (the fair lock's), which hands the key to the first waiter
@@ -45,7 +50,10 @@ public final class Releaser {
         ScriptCall<Ownership> release(String key, String lockKey, String token);
     }
 
-    /** @param fair the release of fair holds, or null where there is no fair lock */
+    /**
+     * @param fair the release of fair holds, or null where there is no fair lock
+     * @param handovers the runs of local handovers, or null where every handover goes through Redis
+     */
     public Releaser(
             LockCommands commands,
             WaitingRoom waitingRoom,
@@ -53,7 +61,9 @@ public final class Releaser {
             LeaseRenewer renewer,
             Supplier<String> newToken,
             @Nullable QueueRelease fair,
-            ObserverCalls observer) {
+            ObserverCalls observer,
+            @Nullable LocalHandovers handovers) {
+        this.handovers = handovers;
         this.observer = observer;
         this.commands = commands;
         this.waitingRoom = waitingRoom;
@@ -104,11 +114,16 @@ public final class Releaser {
         if (hold.lostOrNull() == null && !hold.isRead() && !hold.isPermit()) {
             Waiter next = commands.handsOver() ? waitingRoom.reserveNext(hold.lockKey()) : null;
             if (next != null) {
-                return handOver(hold, next, block);
+                LocalRun.Handover local = handovers == null ? null : handovers.handOver(hold, next.leaseMillis());
+                return local == null ? handOver(hold, next, block) : handOverLocally(hold, local, next, block);
             }
             othersFirst = waitingRoom.othersFirst(hold.lockKey());
         }
-        return answer(commands.release(hold.key(), hold.lockKey(), hold.token(), othersFirst), block)
+        boolean reserve = othersFirst;
+        return ending(
+                        hold.token(),
+                        () -> answer(commands.release(hold.key(), hold.lockKey(), hold.token(), reserve), block),
+                        Released::ownership)
                 .handle((released, failure) -> {
                     if (released != null && released.reservedForOthers()) {
                         waitingRoom.othersTurn(hold.lockKey(), TimeUnit.MILLISECONDS.toNanos(OTHERS_TURN_MILLIS));
@@ -159,7 +174,16 @@ public final class Releaser {
         forget(hold);
         Ownership found;
         try {
-            found = commands.extend(hold, restMillis).awaitAnswer();
+            found = ending(
+                            hold.token(),
+                            () -> {
+                                hold.leaseReset();
+                                return answer(commands.extend(hold, restMillis), true);
+                            },
+                            ownership -> ownership)
+                    .join();
+        } catch (CompletionException e) {
+            throw releaseFailed(hold, e.getCause());
         } catch (RuntimeException e) {
             throw releaseFailed(hold, e);
         } finally {
@@ -178,6 +202,9 @@ public final class Releaser {
     void dropped(Hold hold, Lease handleLease) {
         if (hold.leave(handleLease)) {
             forget(hold);
+            if (handovers != null) {
+                handovers.forget(hold.token());
+            }
             hold.markDropped();
         }
     }
@@ -203,7 +230,23 @@ public final class Releaser {
      * only cost a lease.
      */
     void releaseInBackground(String key, String lockKey, String token) {
-        commands.releaseQuietlyThen(key, lockKey, token, () -> waitingRoom.released(lockKey));
+        if (handovers == null || !handovers.hasRun(token)) {
+            commands.releaseQuietlyThen(key, lockKey, token, () -> waitingRoom.released(lockKey));
+            return;
+        }
+        // The run's releases that wait for a confirmation need to know what this release found.
+        handovers
+                .end(
+                        token,
+                        () -> commands.release(key, lockKey, token, false).answerWithinTimeout(),
+                        Released::ownership)
+                .thenAccept(released -> waitingRoom.released(lockKey));
+    }
+
+    /** Sends a command that ends the token's run, if it has one ({@link LocalHandovers#end}). */
+    private <T> CompletableFuture<T> ending(
+            String token, Supplier<CompletableFuture<T>> send, Function<T, Ownership> ownership) {
+        return handovers == null ? send.get() : handovers.end(token, send, ownership);
     }
 
     /** Marks the hold lost for what a token-checked script found, and returns the loss. */
@@ -224,8 +267,16 @@ public final class Releaser {
     /** Releases the hold by giving the key straight to a waiter of this instance, in one round trip. */
     private CompletableFuture<Void> handOver(Hold hold, Waiter next, boolean block) {
         String receiver = next.token();
-        ScriptCall<HandedOver> call = commands.handOver(hold, receiver, next.leaseMillis());
-        return answer(call, block).handle((handedOver, failure) -> {
+        AtomicReference<ScriptCall<HandedOver>> sent = new AtomicReference<>();
+        CompletableFuture<HandedOver> answered = ending(
+                hold.token(),
+                () -> {
+                    sent.set(commands.handOver(hold, receiver, next.leaseMillis()));
+                    return answer(sent.get(), block);
+                },
+                HandedOver::ownership);
+        ScriptCall<HandedOver> call = sent.get();
+        return answered.handle((handedOver, failure) -> {
             if (failure != null) {
                 // Unknown whether Redis handed the key over: the waiter goes on with a new token, both old ones are
                 // freed.
@@ -238,6 +289,15 @@ public final class Releaser {
                 next.unreserve(null);
                 throw lost(hold, handedOver.ownership());
             }
+            if (handovers != null) {
+                handovers.started(
+                        hold.key(),
+                        hold.lockKey(),
+                        receiver,
+                        handedOver.fencingToken(),
+                        call.sentNanos(),
+                        next.leaseMillis());
+            }
             if (next.deliver(handedOver.fencingToken(), call.sentNanos(), handedOver.othersWait())) {
                 observer.handedOver(hold.key());
             } else {
@@ -247,6 +307,36 @@ public final class Releaser {
                 throw lost(hold, Ownership.GONE);
             }
             return null;
+        });
+    }
+
+    /**
+     * Releases the hold by giving the key to a waiter of this instance inside the hold's run, without Redis; the release
+     * is over once the run's confirmation that covers it is answered.
+     */
+    private CompletableFuture<Void> handOverLocally(Hold hold, LocalRun.Handover local, Waiter next, boolean block) {
+        if (next.deliverLocally(hold.token(), local.fencingToken(), System.nanoTime(), local.othersWait())) {
+            observer.handedOver(hold.key());
+        } else {
+            // The waiter left as it was picked: the key goes back to Redis, which ends the run.
+            releaseInBackground(hold.key(), hold.lockKey(), hold.token());
+        }
+        CompletableFuture<Ownership> confirmed = local.confirmed();
+        if (block) {
+            try {
+                confirmed = CompletableFuture.completedFuture(confirmed.join());
+            } catch (CompletionException e) {
+                confirmed = CompletableFuture.failedFuture(e.getCause());
+            }
+        }
+        return confirmed.handle((found, failure) -> {
+            if (failure != null) {
+                throw releaseFailed(hold, failure);
+            }
+            if (found == Ownership.OWNED && hold.markReleased()) {
+                return null;
+            }
+            throw lost(hold, found == Ownership.OWNED ? Ownership.GONE : found);
         });
     }
 

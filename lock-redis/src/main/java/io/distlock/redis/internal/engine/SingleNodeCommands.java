@@ -45,6 +45,7 @@ public final class SingleNodeCommands implements LockCommands {
     private final String counterKeep;
     private final String othersTurnMillis;
     private final @Nullable ReplicaAcknowledgement acknowledgement;
+    private final String fencesPerGrant;
 
     /**
      * @param channels where a release announces itself when another instance waits
@@ -54,6 +55,7 @@ public final class SingleNodeCommands implements LockCommands {
      *     ({@link FenceFunctions}); {@link FenceFunctions#KEEP_FOR_EVER} keeps it
      * @param othersTurnMillis how long a release that puts other instances first reserves the key for them
      * @param acknowledgement what a grant waits for from replicas, or null to count grants at once
+     * @param fencesPerGrant how many fencing tokens an exclusive grant reserves: 1, or {@link LocalHandovers#FENCES}
      */
     public SingleNodeCommands(
             ScriptRunner runner,
@@ -62,7 +64,8 @@ public final class SingleNodeCommands implements LockCommands {
             String instanceName,
             String counterKeep,
             long othersTurnMillis,
-            @Nullable ReplicaAcknowledgement acknowledgement) {
+            @Nullable ReplicaAcknowledgement acknowledgement,
+            int fencesPerGrant) {
         this.runner = runner;
         this.channels = channels;
         this.instanceId = instanceId;
@@ -70,6 +73,7 @@ public final class SingleNodeCommands implements LockCommands {
         this.counterKeep = counterKeep;
         this.othersTurnMillis = Long.toString(othersTurnMillis);
         this.acknowledgement = acknowledgement;
+        this.fencesPerGrant = Integer.toString(fencesPerGrant);
     }
 
     @Override
@@ -95,7 +99,7 @@ public final class SingleNodeCommands implements LockCommands {
     @Override
     public Attempt acquire(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = grantArguments(token, leaseMillis, willWait);
+        List<String> args = grantArguments(token, leaseMillis, willWait, fencesPerGrant);
         ScriptCall<Attempted> call =
                 LockCommands.runGranting(runner, acknowledgement, key, LockScripts.ACQUIRE, keys, args);
         return new Attempt(this, call, key, lockKey, token);
@@ -108,7 +112,8 @@ public final class SingleNodeCommands implements LockCommands {
      */
     public Attempt acquireNamingHolder(String key, String lockKey, String token, long leaseMillis, boolean willWait) {
         List<String> keys = List.of(lockKey, RedisKeys.fenceKey(lockKey));
-        List<String> args = grantArguments(token, leaseMillis, willWait);
+        // One fencing token: a Redlock never hands over locally.
+        List<String> args = grantArguments(token, leaseMillis, willWait, "1");
         ScriptCall<Attempted> call =
                 runner.run(key, "acquire", LockScripts.ACQUIRE_NAMING_HOLDER, keys, args, answer -> {
                     if (!(answer instanceof List<?> values) || values.isEmpty()) {
@@ -125,13 +130,14 @@ public final class SingleNodeCommands implements LockCommands {
     }
 
     /** The ARGV of {@link LockScripts#ACQUIRE} and {@link LockScripts#ACQUIRE_NAMING_HOLDER}. */
-    private List<String> grantArguments(String token, long leaseMillis, boolean willWait) {
+    private List<String> grantArguments(String token, long leaseMillis, boolean willWait, String fences) {
         return List.of(
                 token,
                 Long.toString(leaseMillis),
                 willWait ? instanceId : NOT_WAITING,
                 instanceId,
                 instanceName,
+                fences,
                 counterKeep);
     }
 
@@ -316,6 +322,7 @@ public final class SingleNodeCommands implements LockCommands {
                         Long.toString(receiverLeaseMillis),
                         instanceId,
                         instanceName,
+                        fencesPerGrant,
                         counterKeep),
                 value -> {
                     long answer = number(value);

@@ -68,7 +68,7 @@ public final class PathLocks {
             if (holds == null) {
                 renewer = new LeaseRenewer(commands, clustered, settings, observer);
                 Releaser releaser =
-                        new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer);
+                        new Releaser(commands, waitingRoom, live, renewer, OwnerTokens::newToken, null, observer, null);
                 holds = new Holds(commands, live, renewer, releaser, LockKind.PATH);
             }
             return holds;

@@ -39,7 +39,7 @@ public final class LockScripts {
     private static final String ACQUIRE_TEXT = HolderFunctions.LUA + FenceFunctions.LUA + """
             local held = ARGV[1] .. heldBy(ARGV[5])
             if redis.call('set', KEYS[1], held, 'nx', 'px', ARGV[2]) then
-              return nextFence(KEYS[2])
+              return nextFences(KEYS[2], tonumber(ARGV[6]))
             end
             if redis.call('type', KEYS[1]).ok == 'hash' then
               local ttl = redis.call('pttl', KEYS[1])
@@ -54,7 +54,7 @@ public final class LockScripts {
             if holder and string.sub(holder, 1, 1) == '~' then
               if string.sub(holder, 2) ~= ARGV[4] then
                 redis.call('set', KEYS[1], held, 'px', ARGV[2])
-                return nextFence(KEYS[2])
+                return nextFences(KEYS[2], tonumber(ARGV[6]))
               end
             elseif holder and ARGV[3] ~= '' then
               local owner, mark = splitMark(holder)
@@ -73,9 +73,10 @@ public final class LockScripts {
 
     /**
      * KEYS: lock, fencing counter. ARGV: token, lease ms, the instance id if the caller will wait (else empty), the
-     * caller's instance id, the caller's instance name. Takes the key if it is free (writing the token, the time and
+     * caller's instance id, the caller's instance name, how many fencing tokens to reserve (1, or a run's block, see
+     * {@link FenceFunctions}), the counter's keep time. Takes the key if it is free (writing the token, the time and
      * the name, see {@link HolderFunctions}), or reserved by another instance for its waiters' turn ({@code
-     * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0) on success; otherwise -1 - the
+     * ~<instance id>}, see {@link #RELEASE}). Returns the new fencing token (&gt; 0; the first of those reserved) on success; otherwise -1 - the
      * holder's PTTL (so a holder without expiry gives 0). Readers holding the key count as the holder, and a caller
      * that will wait marks them so that new readers yield.
      */
@@ -182,7 +183,7 @@ public final class LockScripts {
 
     /**
      * KEYS: lock, fencing counter. ARGV: releasing token, receiving token, receiver's lease ms, releasing instance's
-     * id, its instance name. Hands a held lock straight to a waiter of the same instance, so the key never looks free
+     * id, its instance name, how many fencing tokens to reserve, the counter's keep time. Hands a held lock straight to a waiter of the same instance, so the key never looks free
      * in between; keeps the mark of other instances' waiters and drops the instance's own. Returns the receiver's
      * fencing token times two, plus one if other instances wait; 0 if the key was gone, -1 if another owner holds it.
      */
@@ -201,10 +202,10 @@ public final class LockScripts {
             local held = ARGV[2] .. heldBy(ARGV[5])
             if mark ~= '' and mark ~= '+' .. ARGV[4] then
               redis.call('set', KEYS[1], held .. mark, 'px', ARGV[3])
-              return nextFence(KEYS[2]) * 2 + 1
+              return nextFences(KEYS[2], tonumber(ARGV[6])) * 2 + 1
             end
             redis.call('set', KEYS[1], held, 'px', ARGV[3])
-            return nextFence(KEYS[2]) * 2
+            return nextFences(KEYS[2], tonumber(ARGV[6])) * 2
             """);
 
     /**

@@ -25,6 +25,7 @@ public final class KeyQueue {
     public static final int MAX_HANDOVERS_WHILE_OTHERS_WAIT = 8;
 
     private final String lockKey;
+    private final int maxHandoversWhileOthersWait;
     private final BiPredicate<KeyQueue, Waiter> leave;
     private final BooleanSupplier roomClosed;
     private final ReentrantLock lock = new ReentrantLock();
@@ -49,12 +50,19 @@ public final class KeyQueue {
     private boolean closing;
 
     /**
+     * @param maxHandoversWhileOthersWait how many handovers in a row this process may make while other processes
+     *     wait, {@link #MAX_HANDOVERS_WHILE_OTHERS_WAIT} unless handovers go without Redis
      * @param leave takes a waiter out of this queue, and this queue out of its room once nobody waits in it; true if
      *     the lock had been handed over to the waiter
      * @param roomClosed whether the room is closed, so that every wait fails
      */
-    KeyQueue(String lockKey, BiPredicate<KeyQueue, Waiter> leave, BooleanSupplier roomClosed) {
+    KeyQueue(
+            String lockKey,
+            int maxHandoversWhileOthersWait,
+            BiPredicate<KeyQueue, Waiter> leave,
+            BooleanSupplier roomClosed) {
         this.lockKey = lockKey;
+        this.maxHandoversWhileOthersWait = maxHandoversWhileOthersWait;
         this.leave = leave;
         this.roomClosed = roomClosed;
     }
@@ -94,7 +102,7 @@ public final class KeyQueue {
     Waiter reserve() {
         lock.lock();
         try {
-            if (handoversWhileOthersWait >= MAX_HANDOVERS_WHILE_OTHERS_WAIT) {
+            if (handoversWhileOthersWait >= maxHandoversWhileOthersWait) {
                 handoversWhileOthersWait = 0;
                 othersFirst = true;
                 return null;

@@ -224,6 +224,31 @@ public final class Waiter {
     }
 
     /**
+     * Completes a handover inside a run of local handovers, without Redis: the waiter takes the key under the run's
+     * owner token.
+     *
+     * @param handedOverNanos when the key was handed over, from when the waiter's lease counts
+     * @return false if the waiter left meanwhile, so the key is nobody's
+     */
+    public boolean deliverLocally(String runToken, long fencingToken, long handedOverNanos, boolean othersWait) {
+        guard.lock();
+        try {
+            queue.handedOver(othersWait);
+            if (state != State.RESERVED) {
+                return false;
+            }
+            this.token = runToken;
+            this.fencingToken = fencingToken;
+            this.handedOverNanos = handedOverNanos;
+            state = State.DELIVERED;
+            signal();
+            return true;
+        } finally {
+            guard.unlock();
+        }
+    }
+
+    /**
      * Cancels a reservation whose handover did not happen, or may have happened: the waiter, if it still waits, gets a
      * turn to try Redis itself.
      *

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * notification costs latency, never liveness.
  *
  * <p>While other processes wait for a key, it is handed over inside this process at most {@link
- * KeyQueueKeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other
+ * KeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. Then the release reserves the key for the other
  * processes for a moment ({@link #othersTurn}), which Redis refuses to this process, so that the other processes, whose
  * waiters learn of the release one pub/sub hop later, really get their turn; this process's waiters without a turn wait
  * for the reservation to end, and then one of them tries, whatever the answers that arrived meanwhile said of the
@@ -40,6 +40,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>WAITING</td><td>{@link #reserveNext} by a releasing holder of this process</td><td>RESERVED</td></tr>
  *   <tr><td>RESERVED</td><td>{@link Waiter#deliver}: Redis gave the key to the waiter's token</td>
  *       <td>DELIVERED</td></tr>
+ *   <tr><td>RESERVED</td><td>{@link Waiter#deliverLocally}: the holder handed its key over inside its run, without
+ *       Redis</td><td>DELIVERED</td></tr>
  *   <tr><td>RESERVED</td><td>{@link Waiter#unreserve}: the handover failed or may have</td><td>GRANTED</td></tr>
  *   <tr><td>any</td><td>{@link Waiter#leave}: a GRANTED turn passes to the next waiter; a DELIVERED lock is the
  *       leaver's to use or release</td><td>LEFT</td></tr>
@@ -50,9 +52,23 @@ import org.jspecify.annotations.Nullable;
 public final class WaitingRoom {
 
     private final ConcurrentHashMap<String, KeyQueue> queues = new ConcurrentHashMap<>();
+    private final int maxHandoversWhileOthersWait;
     private final ReleaseSignals readers = new ReleaseSignals();
     private final ReleaseSignals permits = ReleaseSignals.onePerRelease();
     private volatile boolean closed;
+
+    /** A room whose keys are handed over at most {@link KeyQueue#MAX_HANDOVERS_WHILE_OTHERS_WAIT} times in a row. */
+    public WaitingRoom() {
+        this(KeyQueue.MAX_HANDOVERS_WHILE_OTHERS_WAIT);
+    }
+
+    /**
+     * @param maxHandoversWhileOthersWait how many times in a row a key may be handed over in this process while other
+     *     processes wait for it
+     */
+    public WaitingRoom(int maxHandoversWhileOthersWait) {
+        this.maxHandoversWhileOthersWait = maxHandoversWhileOthersWait;
+    }
 
     /**
      * Joins the queue of a key; {@link Waiter#leave()} must follow.
@@ -63,7 +79,9 @@ public final class WaitingRoom {
     public Waiter enter(String lockKey, String token, long leaseMillis) {
         Waiter[] joined = new Waiter[1];
         queues.compute(lockKey, (key, existing) -> {
-            KeyQueue queue = existing == null ? new KeyQueue(key, this::leave, this::isClosed) : existing;
+            KeyQueue queue = existing == null
+                    ? new KeyQueue(key, maxHandoversWhileOthersWait, this::leave, this::isClosed)
+                    : existing;
             joined[0] = queue.join(token, leaseMillis);
             return queue;
         });
