@@ -390,6 +390,24 @@ class BadInputTest {
                         IllegalStateException.class,
                         "distlock.redis.delete-counters-unused-for with value 'PT0.5S' is invalid: must be at least 1s"),
                 row(
+                        "local handover with a Redlock",
+                        () -> startWithRedlock(3, "distlock.redis.local-handover-window=50ms"),
+                        IllegalStateException.class,
+                        "distlock.redis.local-handover-window with value 'PT0.05S' is invalid: must be unset when"
+                                + " distlock.redlock.nodes are configured"),
+                row(
+                        "local handover beside replica acknowledgements",
+                        () -> startWith(
+                                "distlock.redis.local-handover-window=50ms", "distlock.redis.replica-ack.replicas=1"),
+                        IllegalStateException.class,
+                        "distlock.redis.local-handover-window with value 'PT0.05S' is invalid: must be unset while"
+                                + " distlock.redis.replica-ack.replicas is 1"),
+                row(
+                        "local handover window out of range",
+                        () -> startWith("distlock.redis.local-handover-window=0ms"),
+                        IllegalStateException.class,
+                        "distlock.redis.local-handover-window with value 'PT0S' is invalid: must be from 1ms to 1min"),
+                row(
                         "lock table rows deleted within a second",
                         () -> startWith("distlock.jdbc.delete-rows-unused-for=500ms"),
                         IllegalStateException.class,

@@ -53,6 +53,7 @@ class ConfigurationMetadataTest {
                         Map.entry("distlock.replica-ack.replicas", "java.lang.Integer = unset"),
                         Map.entry("distlock.replica-ack.timeout", "java.time.Duration = unset"),
                         Map.entry("distlock.redis.delete-counters-unused-for", "java.time.Duration = unset"),
+                        Map.entry("distlock.redis.local-handover-window", "java.time.Duration = unset"),
                         Map.entry("distlock.redis.replica-ack.replicas", "java.lang.Integer = 0"),
                         Map.entry("distlock.redis.replica-ack.timeout", "java.time.Duration = 100ms"),
                         Map.entry("distlock.shutdown.grace-period", "java.time.Duration = 10s"),

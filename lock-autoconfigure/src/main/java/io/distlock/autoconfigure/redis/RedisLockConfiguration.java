@@ -69,6 +69,7 @@ class RedisLockConfiguration {
                     .shutdownGracePeriod(properties.getShutdown().getGracePeriod())
                     .replicaAcknowledgements(settings.replicas(), settings.acknowledgementTimeout())
                     .deleteCountersUnusedFor(settings.deleteCountersUnusedFor())
+                    .localHandoverWindow(settings.localHandoverWindow())
                     .observer(LockObserver.of(observers.orderedStream().toList()))
                     .build();
         }

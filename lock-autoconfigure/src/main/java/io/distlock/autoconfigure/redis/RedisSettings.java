@@ -14,16 +14,22 @@ import org.springframework.boot.context.properties.source.InvalidConfigurationPr
  * @param acknowledgementTimeout how long a grant waits for them
  * @param shardedPubSub whether releases are announced with sharded pub/sub
  * @param deleteCountersUnusedFor how long a key's fencing counter outlives its latest grant, or null for ever
+ * @param localHandoverWindow how much longer than its lease a key handed over locally is kept, or null for no local
+ *     handover
  */
 record RedisSettings(
         int replicas,
         String replicasProperty,
         Duration acknowledgementTimeout,
         boolean shardedPubSub,
-        @Nullable Duration deleteCountersUnusedFor) {
+        @Nullable Duration deleteCountersUnusedFor,
+        @Nullable Duration localHandoverWindow) {
 
     /** The property of {@link #deleteCountersUnusedFor}. */
     static final String DELETE_COUNTERS = "distlock.redis.delete-counters-unused-for";
+
+    /** The property of {@link #localHandoverWindow}. */
+    static final String LOCAL_HANDOVER = "distlock.redis.local-handover-window";
 
     private static final String REPLICAS = "distlock.redis.replica-ack.replicas";
     private static final String TIMEOUT = "distlock.redis.replica-ack.timeout";
@@ -55,6 +61,18 @@ record RedisSettings(
             throw new InvalidConfigurationPropertyValueException(
                     DELETE_COUNTERS, deleteCounters, "must be at least 1s, or unset to keep the counters");
         }
+        Duration window = redis.getLocalHandoverWindow();
+        if (window != null && (window.toMillis() < 1 || window.compareTo(Duration.ofMinutes(1)) > 0)) {
+            throw new InvalidConfigurationPropertyValueException(
+                    LOCAL_HANDOVER, window, "must be from 1ms to 1min, or unset for no local handover");
+        }
+        if (window != null && replicasValue > 0) {
+            throw new InvalidConfigurationPropertyValueException(
+                    LOCAL_HANDOVER,
+                    window,
+                    "must be unset while " + replicasProperty + " is " + replicasValue
+                            + ": a handover without Redis cannot wait for replicas; set one of the two");
+        }
         return new RedisSettings(
                 replicasValue,
                 replicasProperty,
@@ -63,7 +81,8 @@ record RedisSettings(
                         redis.getCluster().getShardedPubSub(),
                         deprecated.getCluster().getShardedPubSub(),
                         true),
-                deleteCounters);
+                deleteCounters,
+                window);
     }
 
     private static boolean first(@Nullable Boolean set, @Nullable Boolean deprecated, boolean otherwise) {

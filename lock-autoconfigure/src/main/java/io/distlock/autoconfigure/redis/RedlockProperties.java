@@ -166,6 +166,13 @@ public class RedlockProperties implements InitializingBean {
                     "must be unset when distlock.redlock.nodes are configured: a Redlock raises each node's counter to"
                             + " the token its majority agreed on, which a counter that expires on one node would undo");
         }
+        if (redis.localHandoverWindow() != null) {
+            throw new InvalidConfigurationPropertyValueException(
+                    RedisSettings.LOCAL_HANDOVER,
+                    redis.localHandoverWindow(),
+                    "must be unset when distlock.redlock.nodes are configured: a Redlock grants only with a majority of"
+                            + " its nodes, which a handover inside one instance would pass by");
+        }
     }
 
     /** One Redis master of a Redlock, configured like spring.data.redis. */
