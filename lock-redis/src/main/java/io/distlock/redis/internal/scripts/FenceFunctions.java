@@ -11,7 +11,8 @@ package io.distlock.redis.internal.scripts;
  *
  * <p>{@code nextFences} reserves {@code count} tokens in a row for a run of local handovers ({@link
  * io.distlock.redis.RedisLockBuilder#localHandoverWindow}): it returns the first, and the counter keeps the last, so
- * that every later grant of the key, by any instance, is larger than all of them.
+ * that every later grant of the key, by any instance, is larger than all of them. A single token is taken with {@code
+ * INCR}, so that an ACL that allows no {@code INCRBY} serves every lock but local handover.
  */
 public final class FenceFunctions {
 
@@ -19,7 +20,12 @@ public final class FenceFunctions {
     public static final String LUA = """
             local function nextFences(counter, count)
               local keep = tonumber(ARGV[#ARGV])
-              local last = redis.call('incrby', counter, count)
+              local last
+              if count == 1 then
+                last = redis.call('incr', counter)
+              else
+                last = redis.call('incrby', counter, count)
+              end
               local token = last - count + 1
               if keep > 0 then
                 local clock = redis.call('time')
