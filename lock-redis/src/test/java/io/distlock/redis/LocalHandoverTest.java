@@ -148,6 +148,34 @@ class LocalHandoverTest {
         assertThatThrownBy(received::release).isInstanceOf(LockLostException.class);
     }
 
+    /**
+     * The confirmation's script unknown to Redis, as after a restart, while the release's is known: a confirmation sent
+     * by SHA comes back with NOSCRIPT and goes again by text, after the release that ended its run, and then finds the
+     * key gone. That release found the key owned, which covers the section too.
+     */
+    @Test
+    void aConfirmationOvertakenByTheReleaseThatEndedItsRunStillCoversTheSection() throws Exception {
+        try (TestRedis own = TestRedis.start();
+                RedisClients ownClients = new RedisClients(own)) {
+            RedisLock lock = ownClients.lock(settings -> settings.localHandoverWindow(WINDOW));
+            for (int round = 0; round < 20; round++) {
+                LockHandle first = receivedAfterRelease(lock, lock.acquire(key, Lease.fixed(LONG)), Lease.fixed(LONG));
+                Future<?> second = threads.submit(() -> {
+                    lock.acquire(key, Lease.fixed(LONG)).release();
+                    return null;
+                });
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> lock.waitingThreads().containsValue(1));
+                own.command("SCRIPT", "FLUSH");
+                // Redis knows the release script again, not the confirmation's.
+                lock.acquire(key + ":other", Lease.fixed(LONG)).release();
+
+                first.release();
+                second.get(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
     @Test
     void aWaiterWhoseWholeLeaseTheRunDoesNotCoverGetsTheKeyThroughRedis() throws Exception {
         RedisLock lock = handingOverLocally(Duration.ofMillis(50));

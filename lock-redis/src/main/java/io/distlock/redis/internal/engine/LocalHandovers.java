@@ -78,14 +78,34 @@ public final class LocalHandovers {
      */
     <T> CompletableFuture<T> end(String token, Supplier<CompletableFuture<T>> send, Function<T, Ownership> ownership) {
         LocalRun run = runs.remove(token);
-        CompletableFuture<Ownership> waiting = run == null ? null : run.end();
-        CompletableFuture<T> answer = send.get();
+        if (run == null) {
+            return send.get();
+        }
+        CompletableFuture<Ownership> endedWith = new CompletableFuture<>();
+        CompletableFuture<Ownership> waiting = run.end(endedWith);
+        CompletableFuture<T> answer;
+        try {
+            answer = send.get();
+        } catch (RuntimeException e) {
+            endedWith.completeExceptionally(e);
+            if (waiting != null) {
+                waiting.completeExceptionally(e);
+            }
+            throw e;
+        }
+        answer.whenComplete((found, failure) -> {
+            if (failure != null) {
+                endedWith.completeExceptionally(failure);
+            } else {
+                endedWith.complete(ownership.apply(found));
+            }
+        });
         if (waiting != null) {
-            answer.whenComplete((found, failure) -> {
+            endedWith.whenComplete((found, failure) -> {
                 if (failure != null) {
                     waiting.completeExceptionally(failure);
                 } else {
-                    waiting.complete(ownership.apply(found));
+                    waiting.complete(found);
                 }
             });
         }

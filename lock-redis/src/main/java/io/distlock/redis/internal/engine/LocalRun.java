@@ -43,6 +43,8 @@ final class LocalRun {
     private @Nullable CompletableFuture<Ownership> sent;
     /** The confirmation the releases since {@link #sent} was sent wait for; guarded by this. */
     private @Nullable CompletableFuture<Ownership> next;
+    /** What the command that ended the run found, once {@link #end} was called; guarded by this. */
+    private @Nullable CompletableFuture<Ownership> endedWith;
 
     /**
      * @param firstFence the fencing token Redis granted, the first of {@link LocalHandovers#FENCES} reserved
@@ -114,7 +116,9 @@ final class LocalRun {
             @Nullable Throwable failure,
             CompletableFuture<Ownership> confirmed) {
         CompletableFuture<Ownership> sharesTheAnswer = null;
+        CompletableFuture<Ownership> ended;
         synchronized (this) {
+            ended = endedWith;
             if (answer != null && answer.ownership() == Ownership.OWNED) {
                 redisEndsByNanos = Math.max(
                         redisEndsByNanos, call.sentNanos() + TimeUnit.MILLISECONDS.toNanos(answer.leaseMillis()));
@@ -135,7 +139,20 @@ final class LocalRun {
                 send(waiting);
             }
         }
-        complete(confirmed, answer, failure);
+        if (ended != null && (answer == null || answer.ownership() != Ownership.OWNED)) {
+            // Sent before the command that ended the run, yet perhaps run after it (sent again by text after a
+            // NOSCRIPT): both were sent after the sections it covers ended, so either finding the token owning the key
+            // proves them covered.
+            ended.whenComplete((found, endFailure) -> {
+                if (found == Ownership.OWNED) {
+                    confirmed.complete(Ownership.OWNED);
+                } else {
+                    complete(confirmed, answer, failure);
+                }
+            });
+        } else {
+            complete(confirmed, answer, failure);
+        }
         if (sharesTheAnswer != null) {
             complete(sharesTheAnswer, answer, failure);
         }
@@ -154,10 +171,12 @@ final class LocalRun {
     /**
      * Ends the run; call before sending the release or handover through Redis that ends it.
      *
+     * @param endedWith completes with what that command finds
      * @return the confirmation that releases still wait for, which that command's answer must complete; null if none
      */
-    synchronized @Nullable CompletableFuture<Ownership> end() {
+    synchronized @Nullable CompletableFuture<Ownership> end(CompletableFuture<Ownership> endedWith) {
         over = true;
+        this.endedWith = endedWith;
         CompletableFuture<Ownership> waiting = next;
         next = null;
         return waiting;
