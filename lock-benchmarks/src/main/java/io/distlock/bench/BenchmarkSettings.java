@@ -56,8 +56,15 @@ public record BenchmarkSettings(
         List<String> workerJvmArgs,
         Path output) {
 
-    /** Every worker gets the same heap, so no contender wins by having more of it. */
-    private static final List<String> WORKER_HEAP = List.of("-Xms512m", "-Xmx512m");
+    /**
+     * Every worker gets the same heap, so no contender wins by having more of it. A full run keeps about sixty workers
+     * alive at once (three for each contender of the multi-process scenarios), and with 512 MB each they outgrew a
+     * 24 GiB machine; a worker's live data is a few megabytes.
+     */
+    private static final List<String> WORKER_HEAP = List.of("-Xms256m", "-Xmx256m");
+
+    /** How many trials each contender runs per scenario unless {@code bench.trials} says otherwise. */
+    public static final int DEFAULT_TRIALS = 10;
 
     /** Checks the settings. */
     public BenchmarkSettings {
@@ -89,7 +96,7 @@ public record BenchmarkSettings(
         jvmArgs.addAll(words(property("bench.jvmArgs", "")));
         String redis = property("bench.redis", System.getenv().getOrDefault("DISTLOCK_BENCH_REDIS", ""));
         return new BenchmarkSettings(
-                Integer.parseInt(property("bench.trials", "10")),
+                Integer.parseInt(property("bench.trials", Integer.toString(DEFAULT_TRIALS))),
                 duration(property("bench.warmup", "2s")),
                 duration(property("bench.warmupLimit", "20s")),
                 duration(property("bench.trial", "1s")),
@@ -262,11 +269,20 @@ public record BenchmarkSettings(
                 .toList();
     }
 
+    /**
+     * The contenders a run takes when {@code bench.contenders} names none: all but the classic pub/sub variants.
+     *
+     * @return in the order the results list them
+     */
+    public static List<ContenderKind> defaultContenders() {
+        return Arrays.stream(ContenderKind.values())
+                .filter(kind -> !kind.isClassicPubSubVariant())
+                .toList();
+    }
+
     private static List<ContenderKind> contenders(String ids) {
         if (ids.equalsIgnoreCase("all")) {
-            return Arrays.stream(ContenderKind.values())
-                    .filter(kind -> !kind.isClassicPubSubVariant())
-                    .toList();
+            return defaultContenders();
         }
         return Arrays.stream(ids.split(","))
                 .map(ContenderKind::byId)

@@ -9,7 +9,6 @@ import io.distlock.bench.ProcessFairness;
 import io.distlock.bench.ScenarioResults;
 import io.distlock.bench.Spread;
 import io.distlock.bench.Trial;
-import io.distlock.bench.contender.Topology;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -43,8 +42,7 @@ public final class JsonReport {
         run.put("format", FORMAT);
         run.put("date", DateTimeFormatter.ISO_INSTANT.format(env.date().truncatedTo(ChronoUnit.SECONDS)));
         run.put("commit", commit);
-        boolean cluster = env.topology() == Topology.CLUSTER;
-        run.put("command", MarkdownReport.COMMAND + (cluster ? MarkdownReport.CLUSTER_OPTION : ""));
+        run.put("command", RunCommand.of(results.settings(), env.topology()));
         run.put("target", env.topology().id());
         run.put("tookSeconds", results.took().toSeconds());
         run.put("machine", env.machine());

@@ -19,12 +19,6 @@ import org.jspecify.annotations.Nullable;
 /** Writes the results as Markdown: the run's circumstances, the targets, then one table per scenario. */
 public final class MarkdownReport {
 
-    /** The one command that runs the full benchmark, as lock-benchmarks/README.md documents it. */
-    public static final String COMMAND = "./mvnw -B -pl lock-benchmarks -am verify -Pbenchmarks -Dmaven.test.skip=true";
-
-    /** What the command adds to run on a Redis Cluster. */
-    static final String CLUSTER_OPTION = " -Dbench.target=" + Topology.CLUSTER.id();
-
     private final BenchmarkResults results;
     private final MarkdownText md = new MarkdownText();
 
@@ -52,7 +46,7 @@ public final class MarkdownReport {
         line("- Date: " + DateTimeFormatter.ISO_INSTANT.format(env.date().truncatedTo(ChronoUnit.SECONDS))
                 + "; the run took " + minutes(results.took()));
         boolean cluster = env.topology() == Topology.CLUSTER;
-        line("- Command: `" + COMMAND + (cluster ? CLUSTER_OPTION : "") + "` at commit " + commit);
+        line("- Command: `" + RunCommand.of(s, env.topology()) + "` at commit " + commit);
         line("- Target: "
                 + (cluster
                         ? "**Redis Cluster**: every contender connects in its cluster mode"

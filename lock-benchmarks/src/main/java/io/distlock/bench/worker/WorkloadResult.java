@@ -61,7 +61,11 @@ public record WorkloadResult(
      * @return the histogram
      */
     public static Histogram newHistogram() {
-        return new Histogram(1_000, MAX_TRACKED_NANOS, SIGNIFICANT_DIGITS);
+        // Sized for the values it holds, not for the largest trackable one: a full run keeps thousands of them, and
+        // one sized for ten minutes takes 170 KB where a trial's latencies of a few milliseconds need 40 KB.
+        Histogram histogram = new Histogram(1_000, 2_000, SIGNIFICANT_DIGITS);
+        histogram.setAutoResize(true);
+        return histogram;
     }
 
     /**

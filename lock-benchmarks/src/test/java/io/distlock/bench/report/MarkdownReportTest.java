@@ -24,16 +24,16 @@ class MarkdownReportTest {
         String markdown = render(Topology.CLUSTER, Map.of());
 
         assertThat(markdown)
-                .contains("- Command: `" + MarkdownReport.COMMAND + " -Dbench.target=cluster`")
+                .contains("- Command: `" + RunCommand.FULL + " -Dbench.target=cluster -Dbench.scenarios=")
                 .contains("- Target: **Redis Cluster**");
     }
 
     @Test
-    void aStandaloneRunKeepsTheDefaultCommand() {
+    void aStandaloneRunNamesNoTarget() {
         String markdown = render(Topology.STANDALONE, Map.of());
 
         assertThat(markdown)
-                .contains("- Command: `" + MarkdownReport.COMMAND + "`")
+                .contains("- Command: `" + RunCommand.FULL + " -Dbench.scenarios=")
                 .contains("- Target: **standalone Redis**")
                 .doesNotContain("bench.target");
     }
