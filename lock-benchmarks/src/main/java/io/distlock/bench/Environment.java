@@ -155,6 +155,16 @@ public record Environment(
                         + " (`HKEYS` over every lock of the project and `string.find` on each, the client's clock as"
                         + " lock time), one try without waiting, through `DefaultRedisScript` on a StringRedisTemplate"
                         + " on a " + factory + " (" + lettuceClient + ")");
+        contenders.put(
+                ContenderKind.DISTLOCK_SEMAPHORE.label(),
+                "distlock " + Versions.distlock() + " `Kind.SEMAPHORE.of(redisLock).permits("
+                        + ContenderKind.SEMAPHORE_PERMITS + ")`, `tryAcquire(key, Lease.fixed(...), wait)`, otherwise"
+                        + " as distlock");
+        contenders.put(
+                ContenderKind.REDISSON_SEMAPHORE.label(),
+                "Redisson " + Versions.redisson() + " `getPermitExpirableSemaphore(...)` on the same client as"
+                        + " Redisson's, `trySetPermits(" + ContenderKind.SEMAPHORE_PERMITS + ")` once per process and"
+                        + " key, `tryAcquire(wait, lease, MILLISECONDS)` + `release(permitId)`");
         OtherBackendContenders.describe(otherBackends).forEach(contenders::put);
         contenders.put(
                 "SET+DEL baseline",

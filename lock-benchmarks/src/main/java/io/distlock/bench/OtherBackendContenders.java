@@ -1,5 +1,6 @@
 package io.distlock.bench;
 
+import io.distlock.bench.contender.ContenderKind;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +11,7 @@ final class OtherBackendContenders {
     private OtherBackendContenders() {}
 
     /**
-     * Describes the four contenders, with the servers the run started for them.
+     * Describes the contenders, with the servers the run started for them.
      *
      * @param servers the other backends' servers, each described; empty if none ran
      * @return each contender's label and description, or nothing if no other backend's server ran
@@ -45,6 +46,20 @@ final class OtherBackendContenders {
                 "curator-recipes " + Versions.curator() + " `InterProcessMutex`, a new one per acquisition,"
                         + " `acquire(wait)` + `release()`; it has no lease (a holder keeps the lock while its session"
                         + " lives), so the benchmark's lease is not used" + curator + where);
+        contenders.put(
+                ContenderKind.DISTLOCK_JDBC_SEMAPHORE.label(),
+                "`Kind.SEMAPHORE.of(storeLock).permits(" + ContenderKind.SEMAPHORE_PERMITS + ")` of distlock JDBC's"
+                        + " lock, otherwise as distlock JDBC");
+        contenders.put(
+                ContenderKind.DISTLOCK_ZOOKEEPER_SEMAPHORE.label(),
+                "`Kind.SEMAPHORE.of(storeLock).permits(" + ContenderKind.SEMAPHORE_PERMITS + ")` of distlock"
+                        + " ZooKeeper's lock, otherwise as distlock ZooKeeper");
+        contenders.put(
+                ContenderKind.CURATOR_SEMAPHORE.label(),
+                "curator-recipes " + Versions.curator() + " `InterProcessSemaphoreV2` of "
+                        + ContenderKind.SEMAPHORE_PERMITS + " leases, one per key and worker JVM shared by its"
+                        + " threads, `acquire(wait)` + `returnLease(lease)`; its leases are ephemeral nodes that live"
+                        + " as long as the holder's session, so the benchmark's lease is not used" + curator + where);
         return contenders;
     }
 }

@@ -39,7 +39,10 @@ public enum ContenderKind {
     DISTLOCK_JDBC("distlock-jdbc", "distlock JDBC", LockStore.POSTGRESQL),
     SI_JDBC("si-jdbc", "SI JDBC", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER("distlock-zookeeper", "distlock ZooKeeper", LockStore.ZOOKEEPER),
-    CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER);
+    CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER),
+    DISTLOCK_JDBC_SEMAPHORE("distlock-jdbc-semaphore", "distlock JDBC semaphore", LockStore.POSTGRESQL),
+    DISTLOCK_ZOOKEEPER_SEMAPHORE("distlock-zookeeper-semaphore", "distlock ZooKeeper semaphore", LockStore.ZOOKEEPER),
+    CURATOR_SEMAPHORE("curator-semaphore", "Curator semaphore", LockStore.ZOOKEEPER);
 
     /** The window of the local handover contender: the benchmarks' sections last well under it. */
     public static final Duration LOCAL_HANDOVER_WINDOW = Duration.ofMillis(100);
@@ -175,7 +178,11 @@ public enum ContenderKind {
      * @return true for a semaphore
      */
     public boolean isSemaphore() {
-        return this == DISTLOCK_SEMAPHORE || this == REDISSON_SEMAPHORE;
+        return this == DISTLOCK_SEMAPHORE
+                || this == REDISSON_SEMAPHORE
+                || this == DISTLOCK_JDBC_SEMAPHORE
+                || this == DISTLOCK_ZOOKEEPER_SEMAPHORE
+                || this == CURATOR_SEMAPHORE;
     }
 
     /**
@@ -278,10 +285,13 @@ public enum ContenderKind {
             case SEEDS -> new SeedSpinLockContender(redis);
             case SEED_FOLDER -> new SeedFolderLockContender(redis);
             case BASELINE -> new RoundTripBaseline(redis);
-            case DISTLOCK_JDBC -> StoreLockContender.jdbc(target.backend(this));
+            case DISTLOCK_JDBC -> StoreLockContender.jdbc(target.backend(this), 0);
             case SI_JDBC -> new JdbcLockRegistryContender(target.backend(this));
-            case DISTLOCK_ZOOKEEPER -> StoreLockContender.zooKeeper(target.backend(this));
+            case DISTLOCK_ZOOKEEPER -> StoreLockContender.zooKeeper(target.backend(this), 0);
             case CURATOR_MUTEX -> new CuratorMutexContender(target.backend(this));
+            case DISTLOCK_JDBC_SEMAPHORE -> StoreLockContender.jdbc(target.backend(this), SEMAPHORE_PERMITS);
+            case DISTLOCK_ZOOKEEPER_SEMAPHORE -> StoreLockContender.zooKeeper(target.backend(this), SEMAPHORE_PERMITS);
+            case CURATOR_SEMAPHORE -> new CuratorSemaphoreContender(target.backend(this), SEMAPHORE_PERMITS);
         };
     }
 }

@@ -26,13 +26,19 @@ final class CuratorMutexContender implements Contender {
     private final CuratorFramework client;
 
     CuratorMutexContender(BackendEndpoint ensemble) {
-        this.client = CuratorFrameworkFactory.builder()
+        this.client = connect(ensemble);
+    }
+
+    /** A started Curator client configured like the one {@code ZooKeeperLeaseStore} creates for itself. */
+    static CuratorFramework connect(BackendEndpoint ensemble) {
+        CuratorFramework client = CuratorFrameworkFactory.builder()
                 .connectString(ensemble.address())
                 .sessionTimeoutMs(SESSION_MILLIS)
                 .connectionTimeoutMs(CONNECT_MILLIS)
                 .retryPolicy(new ExponentialBackoffRetry(100, 3))
                 .build();
         client.start();
+        return client;
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.distlock.bench.contender;
 
 import com.zaxxer.hikari.HikariDataSource;
+import io.distlock.Kind;
 import io.distlock.Lease;
+import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.StoreLock;
@@ -13,36 +15,48 @@ import org.jspecify.annotations.Nullable;
 /**
  * distlock's {@link StoreLock} with default settings and fixed leases, like {@link DistlockContender} on Redis, over
  * one of the other backends' stores with their defaults: {@link JdbcLeaseStore} on the run's PostgreSQL or {@link
- * ZooKeeperLeaseStore} on its ZooKeeper.
+ * ZooKeeperLeaseStore} on its ZooKeeper. As a semaphore contender, every acquisition takes one of the key's permits
+ * ({@code Kind.SEMAPHORE}) of the same lock.
  */
 final class StoreLockContender implements Contender {
 
-    private final StoreLock lock;
+    private final StoreLock storeLock;
+    private final Lock lock;
     private final @Nullable HikariDataSource pool;
 
-    private StoreLockContender(StoreLock lock, @Nullable HikariDataSource pool) {
-        this.lock = lock;
+    private StoreLockContender(StoreLock storeLock, int permits, @Nullable HikariDataSource pool) {
+        this.storeLock = storeLock;
+        this.lock = permits == 0 ? storeLock : Kind.SEMAPHORE.of(storeLock).permits(permits);
         this.pool = pool;
     }
 
-    /** The lock on the database's table, which the run created, through this worker's own pool. */
-    static StoreLockContender jdbc(BackendEndpoint database) {
+    /**
+     * The lock on the database's table, which the run created, through this worker's own pool.
+     *
+     * @param permits 0 for the lock, else the count of its semaphore to take permits of
+     */
+    static StoreLockContender jdbc(BackendEndpoint database, int permits) {
         HikariDataSource pool = JdbcPools.open(database, "bench-distlock-jdbc");
         try {
             return new StoreLockContender(
-                    StoreLock.builder(JdbcLeaseStore.builder(pool).build()).build(), pool);
+                    StoreLock.builder(JdbcLeaseStore.builder(pool).build()).build(), permits, pool);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
         }
     }
 
-    /** The lock on the ensemble, through the store's own Curator client, which closing the lock closes. */
-    static StoreLockContender zooKeeper(BackendEndpoint ensemble) {
+    /**
+     * The lock on the ensemble, through the store's own Curator client, which closing the lock closes.
+     *
+     * @param permits 0 for the lock, else the count of its semaphore to take permits of
+     */
+    static StoreLockContender zooKeeper(BackendEndpoint ensemble, int permits) {
         return new StoreLockContender(
                 StoreLock.builder(
                                 ZooKeeperLeaseStore.builder(ensemble.address()).build())
                         .build(),
+                permits,
                 null);
     }
 
@@ -54,7 +68,7 @@ final class StoreLockContender implements Contender {
 
     @Override
     public void close() {
-        lock.close();
+        storeLock.close();
         if (pool != null) {
             pool.close();
         }

@@ -14,6 +14,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
 
 /** Writes the results as Markdown: the run's circumstances, the targets, then one table per scenario. */
@@ -65,7 +67,12 @@ public final class MarkdownReport {
         line("");
         line("Contenders:");
         line("");
-        env.contenders().forEach((label, what) -> line("- **" + label + "**: " + what));
+        Set<String> ran = s.contenders().stream().map(ContenderKind::label).collect(Collectors.toSet());
+        env.contenders().forEach((label, what) -> {
+            if (ran.contains(label)) {
+                line("- **" + label + "**: " + what);
+            }
+        });
         line("");
         if (!results.unavailable().isEmpty()) {
             line("Could not run on this target, so these contenders have no figures (the reason is the worker's own"

@@ -75,7 +75,10 @@ class ClusterTargetTest {
                 "DISTLOCK_JDBC",
                 "SI_JDBC",
                 "DISTLOCK_ZOOKEEPER",
-                "CURATOR_MUTEX"
+                "CURATOR_MUTEX",
+                "DISTLOCK_JDBC_SEMAPHORE",
+                "DISTLOCK_ZOOKEEPER_SEMAPHORE",
+                "CURATOR_SEMAPHORE"
             })
     void everyContenderLocksKeysOnEveryMasterAndTheHarnessCountsAllOfThem(ContenderKind kind) throws Exception {
         try (RedisInfo info = new RedisInfo(target.nodes());
@@ -112,7 +115,10 @@ class ClusterTargetTest {
                 "DISTLOCK_JDBC",
                 "SI_JDBC",
                 "DISTLOCK_ZOOKEEPER",
-                "CURATOR_MUTEX"
+                "CURATOR_MUTEX",
+                "DISTLOCK_JDBC_SEMAPHORE",
+                "DISTLOCK_ZOOKEEPER_SEMAPHORE",
+                "CURATOR_SEMAPHORE"
             })
     void aHeldKeyIsNotTakenByAnotherClientOfTheSameLock(ContenderKind kind) throws Exception {
         try (Contender holder = kind.create(target.nodes());
