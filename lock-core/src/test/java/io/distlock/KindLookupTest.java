@@ -17,13 +17,10 @@ class KindLookupTest {
     @Test
     void aLockAnswersEmptyForAKindItLacksAndItsShortcutsNameTheKind() {
         try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
-            assertThat(lock.kind(Kind.READ)).isEmpty();
             assertThat(lock.kind(Kind.PATH)).isEmpty();
-            assertThat(lock.kind(Kind.READ).orElse(lock)).isSameAs(lock);
-            assertThatThrownBy(lock::reading)
+            assertThatThrownBy(() -> lock.tree("projects"))
                     .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessage("StoreLock has no read lock");
-            assertThatThrownBy(() -> lock.tree("projects")).hasMessage("StoreLock has no path lock");
+                    .hasMessage("StoreLock has no path lock");
         }
     }
 
@@ -33,6 +30,18 @@ class KindLookupTest {
         try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
             assertThat(lock.kind(Kind.FAIR)).containsSame(lock);
             assertThat(lock.fair()).isSameAs(lock);
+        }
+    }
+
+    /** The in-memory store shares keys between readers, so its lock has a read side, of its own and the same each time. */
+    @Test
+    void aLockWhoseStoreHasReadersOffersItsReadSide() {
+        try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
+            Lock reading = lock.reading();
+
+            assertThat(reading).isNotSameAs(lock);
+            assertThat(lock.kind(Kind.READ)).containsSame(reading);
+            assertThat(reading.kind(Kind.READ)).isEmpty();
         }
     }
 

@@ -334,11 +334,11 @@ class BadInputTest {
                         IllegalStateException.class,
                         "@DistributedLock(read = true) methods cannot run, because the Lock bean"),
                 row(
-                        "read annotated method on the in-memory backend, which lacks the kind",
+                        "path annotated method on the in-memory backend, which lacks the kind",
                         () -> rethrowStartupFailure(
-                                RUNNER.withBean(ReadJob.class).withPropertyValues("distlock.backend=in-memory")),
+                                RUNNER.withBean(PathJob.class).withPropertyValues("distlock.backend=in-memory")),
                         IllegalStateException.class,
-                        "has no read lock. Methods: " + ReadJob.class.getName()),
+                        "has no path lock. Methods: " + PathJob.class.getName()),
                 row(
                         "fair annotated method on the in-memory backend, whose lock is fair",
                         () -> rethrowStartupFailure(
@@ -557,6 +557,14 @@ class BadInputTest {
     public static class ReadJob {
 
         @DistributedLock(key = "'report'", read = true)
+        public String run() {
+            return "ran";
+        }
+    }
+
+    public static class PathJob {
+
+        @DistributedLock(tree = "'docs'", path = "'reports/monthly'")
         public String run() {
             return "ran";
         }

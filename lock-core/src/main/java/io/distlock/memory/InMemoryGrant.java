@@ -9,14 +9,15 @@ import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's hold on a key, or on one of a semaphore key's permits, in an {@link InMemoryLeaseStore}: held until
+ * One owner's hold on a key, as its only holder or one of its readers, or on one of a semaphore key's permits, in an
+ * {@link InMemoryLeaseStore}: held until
  * {@link #expiresAtNanos()} on the JVM's monotonic clock unless extended, and while the store still has it.
  */
 final class InMemoryGrant implements StoreLease {
 
     private final InMemoryLeaseStore store;
     private final String key;
-    private final boolean permit;
+    private final InMemoryHolds.Side side;
     private final String owner;
     private final @Nullable String holder;
     private final Instant since;
@@ -31,7 +32,7 @@ final class InMemoryGrant implements StoreLease {
     InMemoryGrant(
             InMemoryLeaseStore store,
             String key,
-            boolean permit,
+            InMemoryHolds.Side side,
             String owner,
             @Nullable String holder,
             Instant since,
@@ -39,7 +40,7 @@ final class InMemoryGrant implements StoreLease {
             long expiresAtNanos) {
         this.store = store;
         this.key = key;
-        this.permit = permit;
+        this.side = side;
         this.owner = owner;
         this.holder = holder;
         this.since = since;
@@ -51,9 +52,9 @@ final class InMemoryGrant implements StoreLease {
         return key;
     }
 
-    /** Whether this is a semaphore key's permit rather than a key's only grant. */
-    boolean permit() {
-        return permit;
+    /** How this grant holds its key: alone, as a reader, or as one of its permits. */
+    InMemoryHolds.Side side() {
+        return side;
     }
 
     @Nullable
@@ -150,6 +151,11 @@ final class InMemoryGrant implements StoreLease {
 
     @Override
     public String toString() {
-        return (permit ? "Permit[" : "Grant[") + key + ", owner " + owner + ", token " + fencingToken + "]";
+        return switch (side) {
+                    case KEY -> "Grant[";
+                    case READ -> "Read[";
+                    case PERMIT -> "Permit[";
+                }
+                + key + ", owner " + owner + ", token " + fencingToken + "]";
     }
 }

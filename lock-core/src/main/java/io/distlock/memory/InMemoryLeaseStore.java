@@ -8,10 +8,8 @@ import io.distlock.store.StoreLock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -23,7 +21,9 @@ import org.jspecify.annotations.Nullable;
  * within the JVM: leases that run out (on the JVM's monotonic clock, which is this store's clock), fencing tokens,
  * release and extension by the owner only, and loss reported to a holder whose lease ran out. Waiters get a free key
  * in the order they came, so the lock is also its own fair lock ({@link io.distlock.Kind#FAIR}). It hands out the
- * permits of semaphores ({@link io.distlock.Kind#SEMAPHORE}) too, to waiters in the order they came.
+ * permits of semaphores ({@link io.distlock.Kind#SEMAPHORE}) too, to waiters in the order they came, and shares keys
+ * between readers ({@link io.distlock.Kind#READ}): readers hold a key together while no writer holds it or waits for
+ * it, and a writer, who waits in the key's line, takes it once the last reader left.
  *
  * <pre>{@code
  * Lock lock = StoreLock.builder(new InMemoryLeaseStore()).build();
@@ -35,14 +35,16 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InMemoryLeaseStore implements LeaseStore {
 
+    /** The line of a key's readers, who wait beside each other rather than in a queue. */
+    private static final int READ = -1;
+
     private final Object monitor = new Object();
-    /** The keys granted and not released; a lease that ran out stays until its key is next touched. */
-    private final Map<String, InMemoryGrant> grants = new HashMap<>();
-    /** The permits of semaphore keys granted and not released; those whose lease ran out go when the key is next taken. */
-    private final Map<String, List<InMemoryGrant>> permitGrants = new HashMap<>();
+    /** Guarded by the monitor. */
+    private final InMemoryHolds holds = new InMemoryHolds();
     /**
      * The acquisitions waiting for each key or semaphore key, in the order of their first refused attempt: a free key
-     * or permit goes to the first of them, so that waiters are served in the order they came.
+     * or permit goes to the first of them, so that waiters are served in the order they came. A key's line holds its
+     * waiting writers, who keep new readers out.
      */
     private final Map<Line, Deque<Object>> queues = new HashMap<>();
     /** Tokens rise across all keys, so they rise on each. */
@@ -82,7 +84,21 @@ public final class InMemoryLeaseStore implements LeaseStore {
         return true;
     }
 
-    /** One acquisition of a key, or of one of a semaphore key's permits, waiting in its line. */
+    /** {@inheritDoc} Readers do not queue: all that wait take the key together once no writer holds or waits for it. */
+    @Override
+    public Acquisition beginRead(String key, String owner, String holder, Duration lease) {
+        return new Waiting(new Line(key, READ), owner, holder, lease);
+    }
+
+    /**
+     * @return true
+     */
+    @Override
+    public boolean offersReaders() {
+        return true;
+    }
+
+    /** One acquisition of a key, for writing or reading, or of one of a semaphore key's permits, waiting in its line. */
     private final class Waiting implements Acquisition {
 
         private final Line line;
@@ -105,6 +121,9 @@ public final class InMemoryLeaseStore implements LeaseStore {
                 Deque<Object> queue = queues.get(line);
                 boolean ahead = queue != null && queue.peekFirst() != place;
                 if (taken(line, now) || ahead) {
+                    if (line.permits() == READ) {
+                        return null;
+                    }
                     if (queue == null) {
                         queue = new ArrayDeque<>();
                         queues.put(line, queue);
@@ -114,26 +133,21 @@ public final class InMemoryLeaseStore implements LeaseStore {
                     }
                     return null;
                 }
-                if (leave(line, place) && queues.containsKey(line)) {
-                    // The next in line is first now: it waits for this grant's lease instead of a release.
+                if (leave(line, place)) {
+                    // The next in line is first now, and readers behind an emptied line of writers see the grant: each
+                    // waits for this grant's lease instead of a release.
                     monitor.notifyAll();
                 }
                 InMemoryGrant granted = new InMemoryGrant(
                         InMemoryLeaseStore.this,
                         line.key(),
-                        line.permits() > 0,
+                        line.side(),
                         owner,
                         holder,
                         Instant.now(),
                         ++lastFencingToken,
                         now + leaseNanos);
-                if (line.permits() > 0) {
-                    permitGrants
-                            .computeIfAbsent(line.key(), any -> new ArrayList<>())
-                            .add(granted);
-                } else {
-                    grants.put(line.key(), granted);
-                }
+                holds.add(granted);
                 return granted;
             }
         }
@@ -149,8 +163,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
                     until = deadlineNanos;
                 } else if (!taken(line, now)) {
                     until = now;
+                } else if (line.permits() == READ && queues.containsKey(new Line(line.key(), 0))) {
+                    // Behind a waiting writer: woken when it gives up or releases.
+                    until = deadlineNanos;
                 } else {
-                    long end = firstLeaseEnd(line);
+                    long end = holds.firstLeaseEnd(line.side(), line.key(), now);
                     until = end - deadlineNanos < 0 ? end : deadlineNanos;
                 }
                 long waitNanos = until - now;
@@ -173,39 +190,17 @@ public final class InMemoryLeaseStore implements LeaseStore {
     }
 
     /**
-     * Whether the line's key is taken, under the monitor: a key while its grant is live, a semaphore key while as many
-     * permits as the line's count, or more, are live. Permits whose lease ran out are dropped here.
+     * Whether the line's key is taken, under the monitor: for a writer while its grant or a reader's is live, for a
+     * reader while a writer's grant is live or a writer waits, and a semaphore key while as many permits as the line's
+     * count, or more, are live. Reads and permits whose lease ran out are dropped here.
      */
     private boolean taken(Line line, long now) {
-        if (line.permits() == 0) {
-            InMemoryGrant current = grants.get(line.key());
-            return current != null && current.liveAt(now);
-        }
-        List<InMemoryGrant> held = permitGrants.get(line.key());
-        if (held == null) {
-            return false;
-        }
-        held.removeIf(grant -> !grant.liveAt(now));
-        if (held.isEmpty()) {
-            permitGrants.remove(line.key());
-            return false;
-        }
-        return held.size() >= line.permits();
-    }
-
-    /** The monotonic time at which the first lease that keeps a {@linkplain #taken taken} line's key ends. */
-    private long firstLeaseEnd(Line line) {
-        if (line.permits() == 0) {
-            return grants.get(line.key()).expiresAtNanos();
-        }
-        List<InMemoryGrant> held = permitGrants.get(line.key());
-        long first = held.get(0).expiresAtNanos();
-        for (InMemoryGrant grant : held) {
-            if (grant.expiresAtNanos() - first < 0) {
-                first = grant.expiresAtNanos();
-            }
-        }
-        return first;
+        String key = line.key();
+        return switch (line.side()) {
+            case KEY -> holds.heldExclusively(key, now) || holds.shared(InMemoryHolds.Side.READ, key, now) > 0;
+            case READ -> holds.heldExclusively(key, now) || queues.containsKey(new Line(key, 0));
+            case PERMIT -> holds.shared(InMemoryHolds.Side.PERMIT, key, now) >= line.permits();
+        };
     }
 
     /**
@@ -239,9 +234,9 @@ public final class InMemoryLeaseStore implements LeaseStore {
     public Optional<LeaseReading> readLease(String key) {
         synchronized (monitor) {
             long now = System.nanoTime();
-            InMemoryGrant current = grants.get(key);
+            InMemoryGrant current = holds.exclusive(key);
             if (current == null || !current.liveAt(now)) {
-                grants.remove(key);
+                holds.removeExclusive(key);
                 return Optional.empty();
             }
             Duration remaining = Duration.ofNanos(current.expiresAtNanos() - now);
@@ -262,7 +257,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
      */
     public boolean remove(String key) {
         synchronized (monitor) {
-            InMemoryGrant removed = grants.remove(key);
+            InMemoryGrant removed = holds.removeExclusive(key);
             monitor.notifyAll();
             return removed != null && removed.liveAt(System.nanoTime());
         }
@@ -287,11 +282,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
     public boolean releaseForOperator(String key, long fencingToken) {
         InMemoryGrant freed;
         synchronized (monitor) {
-            InMemoryGrant current = grants.get(key);
+            InMemoryGrant current = holds.exclusive(key);
             if (current == null || current.fencingToken() != fencingToken || !current.liveAt(System.nanoTime())) {
                 return false;
             }
-            grants.remove(key);
+            holds.removeExclusive(key);
             monitor.notifyAll();
             freed = current;
         }
@@ -318,31 +313,28 @@ public final class InMemoryLeaseStore implements LeaseStore {
         return monitor;
     }
 
-    /** Whether a grant is still its key's, or one of its semaphore key's permits, under the monitor. */
+    /** Whether a grant is still its key's, one of its readers or one of its semaphore key's permits, under the monitor. */
     boolean isHeld(InMemoryGrant grant) {
-        if (!grant.permit()) {
-            return grants.get(grant.key()) == grant;
-        }
-        List<InMemoryGrant> held = permitGrants.get(grant.key());
-        return held != null && held.contains(grant);
+        return holds.has(grant);
     }
 
     /** Takes a grant away from its key, under the monitor, and wakes the waiters. */
     void drop(InMemoryGrant grant) {
-        if (!grant.permit()) {
-            grants.remove(grant.key(), grant);
-        } else {
-            List<InMemoryGrant> held = permitGrants.get(grant.key());
-            if (held != null && held.remove(grant) && held.isEmpty()) {
-                permitGrants.remove(grant.key());
-            }
-        }
+        holds.remove(grant);
         monitor.notifyAll();
     }
 
     /**
-     * Where acquisitions of one key wait: the key itself ({@code permits} 0) or a semaphore key of that many permits.
-     * Every count of a semaphore key has its own line, since callers of different counts are served each by their own.
+     * Where acquisitions of one key wait: the key itself ({@code permits} 0) for writers, its readers ({@link #READ}),
+     * or a semaphore key of that many permits. Every count of a semaphore key has its own line, since callers of
+     * different counts are served each by their own.
      */
-    private record Line(String key, int permits) {}
+    private record Line(String key, int permits) {
+
+        InMemoryHolds.Side side() {
+            return permits == 0
+                    ? InMemoryHolds.Side.KEY
+                    : permits == READ ? InMemoryHolds.Side.READ : InMemoryHolds.Side.PERMIT;
+        }
+    }
 }

@@ -70,6 +70,36 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * Starts one acquisition of a key for reading, for {@link StoreLock}'s {@linkplain io.distlock.Kind#READ read
+     * locks}: like {@link #begin(String, String, String, Duration)}, except that readers share the key. Its {@link
+     * Acquisition#tryTake()} grants while no writer's grant of the key is live on the store's clock and no writer waits
+     * for the key, so that waiting writers never starve; each read has its own owner, lease and fencing token, from the
+     * counter of the key's writers. A store that offers readers refuses a writer ({@link #begin}) while any reader's
+     * grant of the key is live, and lets a writer that waits for readers keep new readers out. Offered where {@link
+     * #offersReaders()} says so.
+     *
+     * @param key the key, already validated by {@link StoreLock}
+     * @param owner the owner token of the read that this acquisition would grant, unique per hold
+     * @param holder the lock instance's name, as for {@link #begin(String, String, String, Duration)}
+     * @param lease how long the store keeps the read for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without a read
+     * @throws UnsupportedOperationException if the store has no readers; by default
+     */
+    default Acquisition beginRead(String key, String owner, String holder, Duration lease) {
+        throw new UnsupportedOperationException(describe() + " has no read locks");
+    }
+
+    /**
+     * Whether the store shares a key between readers ({@link #beginRead}): then {@link StoreLock} offers {@link
+     * io.distlock.Kind#READ}.
+     *
+     * @return false by default
+     */
+    default boolean offersReaders() {
+        return false;
+    }
+
+    /**
      * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a
      * shorter length.
      *

@@ -8,7 +8,6 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.Semaphores;
-import io.distlock.internal.engine.GuardedObserver;
 import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.LockArguments;
@@ -19,11 +18,9 @@ import io.distlock.monitor.BackendState;
 import io.distlock.monitor.InspectableLock;
 import io.distlock.monitor.KeyState;
 import io.distlock.monitor.LockKind;
-import io.distlock.monitor.LockObserver;
 import io.distlock.spi.HoldSettings;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -62,46 +59,63 @@ import org.slf4j.LoggerFactory;
 public final class StoreLock extends InspectedLock implements Lock, InspectableLock, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(StoreLock.class);
-    private static final long FOREVER = Long.MAX_VALUE;
 
     private final LeaseStore store;
     private final StoreHolds holds;
-    private final GuardedObserver observer;
-    private final StoreInspection inspection;
-    private final ThreadOwnedHandles threadOwned = new ThreadOwnedHandles();
+    private final StoreSide side;
+    private final ThreadOwnedHandles threadOwned;
     private final StoreReentry reentry;
-    private final CallsUnderWay calls;
+    private final StoreTaking taking;
     private final HoldSettings settings;
     private final AtomicBoolean closed;
-    private final LockKind lockKind;
     private final @Nullable StoreSemaphores semaphores;
+    private final @Nullable StoreLock readers;
     private final OfferedKinds kinds;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
-        this(store, settings, maxCallsUnderWay, LockKind.EXCLUSIVE);
+        this(store, settings, maxCallsUnderWay, LockKind.EXCLUSIVE, null);
     }
 
-    /** A lock whose acquisitions the observer sees as of the given kind: a semaphore's are {@code SEMAPHORE}. */
-    StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay, LockKind lockKind) {
-        this(StoreLockParts.of(store, settings, maxCallsUnderWay, lockKind), maxCallsUnderWay, lockKind);
+    /**
+     * A lock whose acquisitions the observer sees as of the given kind: a semaphore's are {@code SEMAPHORE}, a read
+     * side's {@code READ}.
+     *
+     * @param writer for the read side, the write side, whose scopes a read re-enters; else null
+     */
+    StoreLock(
+            LeaseStore store,
+            HoldSettings settings,
+            int maxCallsUnderWay,
+            LockKind lockKind,
+            @Nullable StoreSide writer) {
+        this(StoreLockParts.of(store, settings, maxCallsUnderWay, lockKind, writer), maxCallsUnderWay, lockKind);
     }
 
     private StoreLock(StoreLockParts parts, int maxCallsUnderWay, LockKind lockKind) {
         super(parts.inspection());
         this.store = parts.store();
         this.settings = parts.settings();
-        this.observer = parts.observer();
-        this.holds = parts.holds();
-        this.inspection = parts.inspection();
+        this.side = parts.side();
+        this.holds = side.holds();
+        this.threadOwned = side.threadOwned();
         this.closed = parts.closed();
-        this.calls = new CallsUnderWay(maxCallsUnderWay);
-        this.reentry = new StoreReentry(store, holds, threadOwned, calls);
-        this.lockKind = lockKind;
+        CallsUnderWay calls = new CallsUnderWay(maxCallsUnderWay);
+        this.readers = parts.readers();
+        this.reentry = new StoreReentry(store, side, parts.writer(), readers == null ? null : readers.side, calls);
+        this.taking = new StoreTaking(parts, calls, lockKind, this);
         this.semaphores = parts.semaphores();
+        this.kinds = offeredKinds(store, semaphores, readers);
+    }
+
+    private OfferedKinds offeredKinds(
+            LeaseStore store, @Nullable StoreSemaphores semaphores, @Nullable StoreLock readers) {
         OfferedKinds offered = store.servesWaitersInArrivalOrder()
                 ? OfferedKinds.none().with(Kind.FAIR, (Lock) this)
                 : OfferedKinds.none();
-        this.kinds = semaphores == null ? offered : offered.with(Kind.SEMAPHORE, (Semaphores) semaphores);
+        if (semaphores != null) {
+            offered = offered.with(Kind.SEMAPHORE, (Semaphores) semaphores);
+        }
+        return readers == null ? offered : offered.with(Kind.READ, (Lock) readers);
     }
 
     /**
@@ -123,7 +137,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * @throws LockBackendException if the store could not be asked; nothing is held then
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
      *     says so now; the hold is then reported lost
-     * @throws IllegalStateException if this lock is closed
+     * @throws IllegalStateException if this lock is closed, or for a write while a scope of this thread holds the key
+     *     for reading
      */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease) {
@@ -132,15 +147,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         if (joined != null) {
             return Optional.of(joined);
         }
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
-        String owner = newOwner();
-        try (LeaseStore.Acquisition attempt =
-                store.begin(key, owner, settings.instanceName(), settings.storeLease(lease))) {
-            return Optional.ofNullable(observed(observed, tryTake(attempt, key, owner, lease)));
-        } catch (RuntimeException e) {
-            observed.failed(e);
-            throw e;
-        }
+        return Optional.ofNullable(taking.once(key, lease));
     }
 
     /**
@@ -152,7 +159,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * @throws LockBackendException if the store could not be asked; nothing is held then
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
      *     says so now; the hold is then reported lost
-     * @throws IllegalStateException if this lock is closed
+     * @throws IllegalStateException if this lock is closed, or for a write while a scope of this thread holds the key
+     *     for reading
      */
     @Override
     public Optional<LockHandle> tryAcquire(String key, Lease lease, Duration wait) throws InterruptedException {
@@ -166,7 +174,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         if (joined != null) {
             return Optional.of(joined);
         }
-        return Optional.ofNullable(takeWaiting(key, lease, Math.max(0, deadline - System.nanoTime())));
+        return Optional.ofNullable(taking.waiting(key, lease, Math.max(0, deadline - System.nanoTime())));
     }
 
     /**
@@ -177,7 +185,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * @throws LockBackendException if the store could not be asked; nothing is held then
      * @throws LockLostException if a scope of this thread holds the key but that hold was lost, also when the store
      *     says so now; the hold is then reported lost
-     * @throws IllegalStateException if this lock is closed
+     * @throws IllegalStateException if this lock is closed, or for a write while a scope of this thread holds the key
+     *     for reading
      */
     @Override
     public LockHandle acquire(String key, Lease lease) throws InterruptedException {
@@ -186,7 +195,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         if (joined != null) {
             return joined;
         }
-        LockHandle handle = takeWaiting(key, lease, FOREVER);
+        LockHandle handle = taking.waiting(key, lease, StoreTaking.FOREVER);
         if (handle == null) {
             throw new IllegalStateException(
                     "an unbounded wait for lock '" + PrintableText.of(key) + "' ended without the lock");
@@ -236,7 +245,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     /**
      * Refuses new acquisitions, waits up to the shutdown grace period for the held keys to be released, reports the
      * holds still open lost ({@link LockLostException.Reason#CLIENT_CLOSED}; their keys run out with their leases), and
-     * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out are closed first, each in the same way.
+     * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out and its {@linkplain Kind#READ read side}
+     * are closed first, each in the same way.
      * Calling it again does nothing.
      */
     @Override
@@ -247,6 +257,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         try {
             if (semaphores != null) {
                 semaphores.close();
+            }
+            if (readers != null) {
+                readers.close();
             }
             int abandoned = holds.close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
@@ -290,7 +303,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      *
      * <p>{@link Kind#FAIR} is this lock itself where the store serves waiters in the order they arrived ({@link
      * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does; {@link Kind#SEMAPHORE} is offered where
-     * the store hands out permits ({@link LeaseStore#offersPermits()}); there is no other kind.
+     * the store hands out permits ({@link LeaseStore#offersPermits()}), and {@link Kind#READ} where it shares keys
+     * between readers ({@link LeaseStore#offersReaders()}), whose writer is this lock; there is no other kind.
      */
     @Override
     public <V> Optional<V> kind(Kind<V> kind) {
@@ -300,71 +314,6 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     @Override
     public String toString() {
         return "StoreLock[" + store.describe() + "]";
-    }
-
-    /**
-     * Waits for the key. The store's calls run on worker threads, so the caller ends at its deadline plus a short
-     * grace, or at once when interrupted, whatever the store's own timeouts: see {@link BoundedAcquisition}.
-     */
-    @Nullable
-    private LockHandle takeWaiting(String key, Lease lease, long waitNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted before waiting for lock '" + PrintableText.of(key) + "'");
-        }
-        boolean unbounded = waitNanos == FOREVER;
-        long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
-        String owner = newOwner();
-        inspection.waitStarted(key);
-        try (BoundedAcquisition attempt = new BoundedAcquisition(
-                store.begin(key, owner, settings.instanceName(), settings.storeLease(lease)),
-                store,
-                calls,
-                key,
-                deadline,
-                unbounded)) {
-            while (true) {
-                if (closed.get()) {
-                    throw closedLock(key);
-                }
-                BoundedAcquisition.Taken taken = attempt.tryTake();
-                LockHandle handle =
-                        taken.lease() == null ? null : holds.start(key, owner, taken.lease(), lease, taken.sentNanos());
-                if (handle != null || (!unbounded && System.nanoTime() - deadline >= 0)) {
-                    return observed(observed, handle);
-                }
-                attempt.awaitChance(deadline);
-            }
-        } catch (RuntimeException | InterruptedException e) {
-            observed.failed(e);
-            throw e;
-        } finally {
-            inspection.waitEnded(key);
-        }
-    }
-
-    @Nullable
-    private static LockHandle observed(LockObserver.Acquisition observed, @Nullable LockHandle handle) {
-        if (handle == null) {
-            observed.notAcquired();
-        } else {
-            observed.acquired();
-        }
-        return handle;
-    }
-
-    @Nullable
-    private LockHandle tryTake(LeaseStore.Acquisition attempt, String key, String owner, Lease lease) {
-        if (closed.get()) {
-            throw closedLock(key);
-        }
-        long sent = System.nanoTime();
-        StoreLease granted = attempt.tryTake();
-        return granted == null ? null : holds.start(key, owner, granted, lease, sent);
-    }
-
-    private static String newOwner() {
-        return UUID.randomUUID().toString();
     }
 
     private void validate(String key, Lease lease) {
@@ -381,7 +330,6 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     }
 
     private IllegalStateException closedLock(String key) {
-        return new IllegalStateException("lock '" + PrintableText.of(key) + "' cannot be acquired: " + this
-                + " is closed (the " + "application is shutting down)");
+        return StoreTaking.closedLock(key, this);
     }
 }

@@ -1,38 +1,64 @@
 package io.distlock.store;
 
 import io.distlock.internal.engine.GuardedObserver;
+import io.distlock.internal.engine.ThreadOwnedHandles;
+import io.distlock.monitor.HeldLock;
 import io.distlock.monitor.LockKind;
 import io.distlock.spi.HoldSettings;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link StoreLock} and its inspection share, made before either: among them the lock's semaphores, whose holds
- * the inspection lists beside the lock's own.
+ * What a {@link StoreLock} and its inspection share, made before either: among them the lock's semaphores and its read
+ * side, whose holds the inspection lists beside the lock's own, and the sides a re-entry looks at.
+ *
+ * @param side the lock's own holds and thread-owned handles
+ * @param writer for the read side of a key, the write side, whose scopes a read re-enters; else null
+ * @param readers for the write side of a store that has readers, its read side; else null
  */
 record StoreLockParts(
         LeaseStore store,
         HoldSettings settings,
         GuardedObserver observer,
-        StoreHolds holds,
+        StoreSide side,
         AtomicBoolean closed,
         @Nullable StoreSemaphores semaphores,
+        @Nullable StoreSide writer,
+        @Nullable StoreLock readers,
         StoreInspection inspection) {
 
     /**
-     * @param kind what the lock's holds are: a key's, or, for the lock of a semaphore, its permits; only a key's lock
-     *     over a store that hands out permits has semaphores
+     * @param kind what the lock's holds are: a key's, or, for the lock of a semaphore, its permits, or for the read
+     *     side, its reads; only a key's lock over a store that hands out permits has semaphores, and only one over a
+     *     store that has readers has a read side
+     * @param writer the write side, for the read side; else null
      */
-    static StoreLockParts of(LeaseStore store, HoldSettings settings, int maxCallsUnderWay, LockKind kind) {
+    static StoreLockParts of(
+            LeaseStore store, HoldSettings settings, int maxCallsUnderWay, LockKind kind, @Nullable StoreSide writer) {
         GuardedObserver observer = new GuardedObserver(settings.observer());
-        StoreHolds holds = new StoreHolds(settings, observer, kind);
+        StoreSide side = new StoreSide(new StoreHolds(settings, observer, kind), new ThreadOwnedHandles());
         AtomicBoolean closed = new AtomicBoolean();
-        StoreSemaphores semaphores = kind == LockKind.EXCLUSIVE && store.offersPermits()
-                ? new StoreSemaphores(store, settings, maxCallsUnderWay)
+        boolean exclusive = kind == LockKind.EXCLUSIVE;
+        StoreSemaphores semaphores =
+                exclusive && store.offersPermits() ? new StoreSemaphores(store, settings, maxCallsUnderWay) : null;
+        StoreLock readers = exclusive && store.offersReaders()
+                ? new StoreLock(new ReaderLeaseStore(store), settings, maxCallsUnderWay, LockKind.READ, side)
                 : null;
         StoreInspection inspection =
-                new StoreInspection(store, holds, semaphores == null ? List::of : semaphores::heldLocks, closed::get);
-        return new StoreLockParts(store, settings, observer, holds, closed, semaphores, inspection);
+                new StoreInspection(store, side.holds(), () -> alsoHeld(semaphores, readers), closed::get);
+        return new StoreLockParts(store, settings, observer, side, closed, semaphores, writer, readers, inspection);
+    }
+
+    private static List<HeldLock> alsoHeld(@Nullable StoreSemaphores semaphores, @Nullable StoreLock readers) {
+        List<HeldLock> held = new ArrayList<>();
+        if (semaphores != null) {
+            held.addAll(semaphores.heldLocks());
+        }
+        if (readers != null) {
+            held.addAll(readers.heldLocks());
+        }
+        return held;
     }
 }

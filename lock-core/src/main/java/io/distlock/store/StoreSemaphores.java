@@ -42,7 +42,7 @@ final class StoreSemaphores implements Semaphores {
         return byPermits.computeIfAbsent(
                 permits,
                 count -> new StoreLock(
-                        new PermitLeaseStore(store, count), settings, maxCallsUnderWay, LockKind.SEMAPHORE));
+                        new PermitLeaseStore(store, count), settings, maxCallsUnderWay, LockKind.SEMAPHORE, null));
     }
 
     /** The holds of every semaphore handed out, for the lock's view of held locks. */

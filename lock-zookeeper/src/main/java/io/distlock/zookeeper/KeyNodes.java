@@ -6,9 +6,10 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetEncoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import org.apache.zookeeper.common.PathUtils;
 
 /**
- * Turns a key into one node name. The key's UTF-8 bytes are percent-encoded except for a few plain ASCII characters,
+ * Checks the base path the keys' nodes are made under, and turns a key into one node name. The key's UTF-8 bytes are percent-encoded except for a few plain ASCII characters,
  * so the name never contains {@code /} or a character ZooKeeper rejects, never is {@code .} or {@code ..}, never starts
  * with a dot (the store's own nodes do), and two keys never share a name.
  */
@@ -17,6 +18,24 @@ final class KeyNodes {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
     private KeyNodes() {}
+
+    /**
+     * Checks a base path for the keys' nodes.
+     *
+     * @throws IllegalArgumentException if the path is null, not a valid ZooKeeper path, {@code /} or inside {@code
+     *     /zookeeper}
+     */
+    static void validateBasePath(String basePath) {
+        if (basePath == null) {
+            throw new IllegalArgumentException("basePath must not be null");
+        }
+        PathUtils.validatePath(basePath);
+        if (basePath.equals("/") || basePath.equals("/zookeeper") || basePath.startsWith("/zookeeper/")) {
+            throw new IllegalArgumentException(
+                    "basePath must not be / or inside /zookeeper, which ZooKeeper keeps for itself, but was "
+                            + basePath);
+        }
+    }
 
     static void validate(String key) {
         for (int i = 0; i < key.length(); i++) {

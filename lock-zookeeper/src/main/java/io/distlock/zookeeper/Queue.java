@@ -20,6 +20,12 @@ final class Queue {
     private static final Logger log = LoggerFactory.getLogger(Queue.class);
     private static final int SEQUENCE_DIGITS = 10;
 
+    /** How the nodes of writers, of a lock's holders and of a semaphore's are named before their sequence. */
+    static final String WRITER_PREFIX = "lease-";
+
+    /** How the nodes of readers are named before their sequence. */
+    static final String READER_PREFIX = "read-";
+
     private Queue() {}
 
     /** The queue's node names, first come first; empty if the key's node does not exist. */
@@ -99,6 +105,12 @@ final class Queue {
         } catch (RuntimeException e) {
             log.warn("Could not look for nodes left by an unanswered create for key {}", PrintableText.of(key), e);
         }
+    }
+
+    /** Whether a node of the queue is a reader's. */
+    static boolean isReader(String name) {
+        return name.length() > SEQUENCE_DIGITS
+                && name.substring(0, name.length() - SEQUENCE_DIGITS).endsWith(READER_PREFIX);
     }
 
     private static long sequence(String name) {

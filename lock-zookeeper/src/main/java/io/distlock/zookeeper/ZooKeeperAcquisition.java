@@ -24,17 +24,19 @@ import org.jspecify.annotations.Nullable;
  * its count of nodes are ahead of it. Since any node ahead leaving moves it up, each such waiter watches the queue
  * itself; the first waiter behind the holders checks their leases, as the waiter behind a lock's holder does.
  *
+ * <p>Readers queue in the key's own queue, as nodes named apart ({@link Queue#isReader}). A reader holds the key
+ * together with the readers ahead of it once no writer's node is ahead, and waits behind the last writer ahead
+ * otherwise; a writer holds it once it is first. So a reader that comes after a waiting writer waits for it, and
+ * writers never starve. A writer behind readers watches the reader just ahead and checks its lease.
+ *
  * <p>A queued node has no lease, and its owner claims it as soon as it comes first. A node that its client forgot while
  * the session lives on (a create whose answer was lost, say) is never claimed, and would keep every waiter behind it
  * waiting for as long as that session lives. So each waiter reads the queue again at least every {@linkplain
- * #unclaimedGraceNanos() grace}, even without a change, and the waiter right behind an unclaimed first node removes it
- * once it stayed unclaimed for that long. The removal is made with the node's first version, so a node that was
+ * AheadChecks#unclaimedGraceNanos() grace}, even without a change, and the waiter right behind an unclaimed first node
+ * removes it once it stayed unclaimed for that long. The removal is made with the node's first version, so a node that was
  * claimed meanwhile stays; an owner that was merely slow finds its node gone when it claims it, and queues again.
  */
 final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
-
-    /** What {@link #leaseEnd} answers for a lease that ended. */
-    private static final long EXPIRED = Long.MIN_VALUE;
 
     /** Each round follows a change in the queue; this many in one call means heavy churn, so the caller waits. */
     private static final int ROUNDS = 20;
@@ -49,8 +51,10 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private final long leaseMillis;
     /** How many nodes at the head of the queue hold it: 1 for a lock, the count for a semaphore. */
     private final int permits;
+    /** Whether this is a reader, who holds beside the readers ahead of it. */
+    private final boolean reader;
 
-    private final NodeRemovals removals;
+    private final AheadChecks checks;
     private final Runnable wake = this::wake;
     private final Watcher watcher = event -> wake();
     private volatile CountDownLatch change = new CountDownLatch(1);
@@ -62,13 +66,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 
     private boolean granted;
     private boolean waiting;
-    private ServerClock.@Nullable Reading clock;
     private long checkAgainNanos;
     private boolean checkAgainDue;
-    /** The first node, not yet claimed, that this waiter has been behind since {@link #unclaimedSinceNanos}. */
-    private @Nullable String unclaimedHead;
-
-    private long unclaimedSinceNanos;
 
     ZooKeeperAcquisition(
             ZooKeeperLeaseStore store,
@@ -77,7 +76,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             String owner,
             String holder,
             long leaseMillis,
-            int permits) {
+            int permits,
+            boolean reader) {
         this.store = store;
         this.key = key;
         this.parent = parent;
@@ -85,7 +85,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         this.holder = holder;
         this.leaseMillis = leaseMillis;
         this.permits = permits;
-        this.removals = new NodeRemovals(store, key);
+        this.reader = reader;
+        this.checks = new AheadChecks(store, key);
     }
 
     @Override
@@ -108,15 +109,16 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 ownPath = null;
                 continue;
             }
-            if (place < permits) {
+            if (mayHold(queue, place)) {
                 StoreLease lease = grant();
                 if (lease != null) {
                     return lease;
                 }
                 continue;
             }
+            int ahead = reader ? lastWriterAhead(queue, place) : place - 1;
             boolean waits = permits == 1
-                    ? waitBehind(queue.get(place - 1), place == 1)
+                    ? waitBehind(queue.get(ahead), mayHold(queue, ahead))
                     : waitForPermit(queue.subList(0, permits), place == permits);
             if (waits) {
                 return null;
@@ -143,7 +145,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         store.connection().removeWaiter(wake);
         String watched = watchedPath;
         if (watched != null) {
-            removals.forgetWatch(watched, watcher);
+            checks.forgetWatch(watched, watcher);
         }
         if (granted) {
             return;
@@ -177,7 +179,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     /** Creates this acquisition's queue node; a protected create finds its node again if the answer was lost. */
     private void join() {
         byte[] data = LeaseData.queued(leaseMillis, owner, holder).bytes();
-        String prefix = ZKPaths.makePath(parent, "lease-");
+        String prefix = ZKPaths.makePath(parent, reader ? Queue.READER_PREFIX : Queue.WRITER_PREFIX);
         createUnsure = true;
         for (int attempt = 1; ; attempt++) {
             long sent = System.nanoTime();
@@ -208,7 +210,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 createUnsure = false;
                 Stat created = answer.getStat() != null ? answer.getStat() : stat;
                 if (created.getCtime() > 0) {
-                    clock = new ServerClock.Reading(created.getCtime(), sent);
+                    checks.clockRead(created.getCtime(), sent);
                 }
                 return;
             }
@@ -220,7 +222,28 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     }
 
     /**
-     * Marks the own node, which is first, as holding the key; its {@code mtime} becomes the lease's start on the
+     * Whether the node at {@code place} may hold: one of the first {@code permits} of a semaphore key's queue, the first
+     * node of a key's queue, or a reader with no writer ahead of it.
+     */
+    private boolean mayHold(List<String> queue, int place) {
+        if (permits > 1 || place == 0) {
+            return place < permits;
+        }
+        return Queue.isReader(queue.get(place)) && lastWriterAhead(queue, place) < 0;
+    }
+
+    /** Where the last writer ahead of {@code place} stands in the queue, or -1 if there is none. */
+    private static int lastWriterAhead(List<String> queue, int place) {
+        for (int ahead = place - 1; ahead >= 0; ahead--) {
+            if (!Queue.isReader(queue.get(ahead))) {
+                return ahead;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Marks the own node, which may hold, as holding the key; its {@code mtime} becomes the lease's start on the
      * server's clock. Null if the node is gone, so the caller queues again.
      */
     private @Nullable StoreLease grant() {
@@ -252,8 +275,9 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     }
 
     /**
-     * Watches the node ahead. Right behind the holder, also checks the holder's lease against the server's clock and
-     * removes the holder's node if the lease ran out. False if the queue changed and should be read again.
+     * Watches the node ahead: the one just ahead, or for a reader the last writer ahead. When that node may hold, also
+     * checks its lease against the server's clock and removes its node if the lease ran out, or if it stayed unclaimed
+     * too long. False if the queue changed and should be read again.
      */
     private boolean waitBehind(String ahead, boolean aheadHolds) {
         String aheadPath = ZKPaths.makePath(parent, ahead);
@@ -272,7 +296,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                     if (answer.getStat() == null) {
                         yield false;
                     }
-                    checkAgainAt(System.nanoTime() + unclaimedGraceNanos());
+                    checkAgainAt(System.nanoTime() + checks.unclaimedGraceNanos());
                     yield true;
                 }
                 case NONODE -> false;
@@ -295,13 +319,11 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             default -> throw Calls.failure(key, "watching the holder", answer);
         }
         LeaseData holder = LeaseData.parse(answer.getData());
-        if (holder == null || !holder.granted()) {
-            // Not granted yet: its owner is about to take the key, and that change wakes us.
-            return awaitClaim(aheadPath, answer.getStat());
-        }
-        unclaimedHead = null;
-        long ends = leaseEnd(aheadPath, answer.getStat(), holder);
-        if (ends == EXPIRED) {
+        long ends = holder == null || !holder.granted()
+                // Not granted yet: its owner is about to take the key, and that change wakes us.
+                ? checks.awaitClaim(aheadPath, answer.getStat())
+                : checks.leaseEnd(aheadPath, answer.getStat(), holder);
+        if (ends == AheadChecks.EXPIRED) {
             return false;
         }
         checkAgainAt(ends);
@@ -314,7 +336,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
      */
     private boolean waitForPermit(List<String> holders, boolean firstWaiter) {
         watchedPath = parent;
-        long checkAgain = System.nanoTime() + unclaimedGraceNanos();
+        long checkAgain = System.nanoTime() + checks.unclaimedGraceNanos();
         if (!firstWaiter) {
             checkAgainAt(checkAgain);
             return true;
@@ -334,58 +356,20 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             }
             LeaseData data = LeaseData.parse(answer.getData());
             if (data == null || !data.granted()) {
-                return awaitClaim(path, answer.getStat());
+                long claimBy = checks.awaitClaim(path, answer.getStat());
+                if (claimBy != AheadChecks.EXPIRED) {
+                    checkAgainAt(claimBy);
+                }
+                return claimBy != AheadChecks.EXPIRED;
             }
-            long ends = leaseEnd(path, answer.getStat(), data);
-            if (ends == EXPIRED) {
+            long ends = checks.leaseEnd(path, answer.getStat(), data);
+            if (ends == AheadChecks.EXPIRED) {
                 return false;
             }
             checkAgain = ends - checkAgain < 0 ? ends : checkAgain;
         }
-        unclaimedHead = null;
         checkAgainAt(checkAgain);
         return true;
-    }
-
-    /** When a holder's lease ends in {@link System#nanoTime()}, or {@link #EXPIRED} once its node is removed for it. */
-    private long leaseEnd(String holderPath, Stat stat, LeaseData holder) {
-        long expiresAt = stat.getMtime() + holder.leaseMillis();
-        ServerClock.Reading known = clock;
-        if (known == null || known.earliestLocalNanos(expiresAt) - System.nanoTime() <= 0) {
-            known = store.clock().read(key);
-            clock = known;
-            if (known.serverMillis() >= expiresAt) {
-                removals.removeExpired(holderPath, stat.getVersion());
-                return EXPIRED;
-            }
-        }
-        return Math.max(known.earliestLocalNanos(expiresAt), EXPIRED + 1);
-    }
-
-    /**
-     * Waits behind a first node whose owner has not claimed it yet, or removes it if it stayed unclaimed for the grace
-     * since this waiter first saw it first. False if it was removed, so the queue should be read again.
-     */
-    private boolean awaitClaim(String headPath, Stat stat) {
-        long now = System.nanoTime();
-        if (!headPath.equals(unclaimedHead)) {
-            unclaimedHead = headPath;
-            unclaimedSinceNanos = now;
-        } else if (now - unclaimedSinceNanos - unclaimedGraceNanos() >= 0) {
-            unclaimedHead = null;
-            removals.removeUnclaimed(headPath, stat.getVersion(), unclaimedGraceNanos());
-            return false;
-        }
-        checkAgainAt(unclaimedSinceNanos + unclaimedGraceNanos());
-        return true;
-    }
-
-    /**
-     * How long a first node may stay unclaimed: twice the call timeout. A live owner claims its node within one call of
-     * the change that put it first, and {@code StoreLock} gives up on a call, and removes the node, after the timeout.
-     */
-    private long unclaimedGraceNanos() {
-        return store.callTimeout().toNanos() * 2;
     }
 
     private void checkAgainAt(long nanos) {

@@ -12,7 +12,6 @@ import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.KeeperException.Code;
 import org.apache.zookeeper.client.ZKClientConfig;
-import org.apache.zookeeper.common.PathUtils;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -102,7 +101,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1);
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, false);
     }
 
     /**
@@ -112,12 +111,25 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, PERMITS_NODE, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), permits);
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), permits, false);
     }
 
     /** {@inheritDoc} A semaphore key is a queue like a lock's, whose first nodes hold permits. */
     @Override
     public boolean offersPermits() {
+        return true;
+    }
+
+    /** {@inheritDoc} A reader queues with the writers, and holds once no writer's node is ahead of it. */
+    @Override
+    public Acquisition beginRead(String key, String owner, String holder, Duration lease) {
+        String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, true);
+    }
+
+    /** {@inheritDoc} Readers and writers share the key's queue, in arrival order. */
+    @Override
+    public boolean offersReaders() {
         return true;
     }
 
@@ -143,11 +155,8 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     }
 
     /**
-     * Reads the key's holder node and compares its lease with the server's clock. Reading that clock writes the store's
-     * clock node, which no lease depends on; the key and its queue are left as they are.
-     *
-     * @param key a valid key
-     * @return the holder's remaining lease on the server's clock, or empty when nobody holds the key
+     * Reads the key's first node and compares its lease with the server's clock, which writes the store's clock node
+     * (no lease depends on it); the key and its queue are left as they are.
      */
     @Override
     public Optional<Duration> remainingLease(String key) {
@@ -266,15 +275,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalArgumentException if the path is not a valid ZooKeeper path or is not allowed
          */
         public Builder basePath(String basePath) {
-            if (basePath == null) {
-                throw new IllegalArgumentException("basePath must not be null");
-            }
-            PathUtils.validatePath(basePath);
-            if (basePath.equals("/") || basePath.equals("/zookeeper") || basePath.startsWith("/zookeeper/")) {
-                throw new IllegalArgumentException(
-                        "basePath must not be / or inside /zookeeper, which ZooKeeper keeps for itself, but was "
-                                + basePath);
-            }
+            KeyNodes.validateBasePath(basePath);
             this.basePath = basePath;
             return this;
         }

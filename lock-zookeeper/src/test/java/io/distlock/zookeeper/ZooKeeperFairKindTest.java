@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Timeout;
 /**
  * ZooKeeper's lock is fair by construction (its waiters queue as sequential nodes), so it offers itself as its {@link
  * Kind#FAIR} lock: waiters of several clients, each with a session of its own as separate processes have, get the key
- * in the order they arrived.
+ * in the order they arrived. Its readers queue in the same line.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ZooKeeperFairKindTest {
@@ -69,12 +69,12 @@ class ZooKeeperFairKindTest {
     }
 
     @Test
-    void theFairLockIsTheLockItselfAndNoOtherKindIsOffered() throws Exception {
+    void theFairLockIsTheLockItselfAndThePathLockIsNotOffered() throws Exception {
         StoreLock lock = newLock();
 
         assertThat(lock.kind(Kind.FAIR)).containsSame(lock);
         assertThat(lock.fair()).isSameAs(lock);
-        assertThat(lock.kind(Kind.READ)).isEmpty();
+        assertThat(lock.kind(Kind.READ)).isPresent();
         assertThat(lock.kind(Kind.PATH)).isEmpty();
     }
 
@@ -102,6 +102,39 @@ class ZooKeeperFairKindTest {
         }
 
         assertThat(order).containsExactly(1, 2, 3, 4);
+    }
+
+    /**
+     * Readers queue with the writers: a reader that comes after a waiting writer does not join the readers ahead of
+     * the writer, so readers and writers alike take the key in the order they came.
+     */
+    @Test
+    void readersAndWritersOfSeveralClientsGetTheKeyInTheOrderTheyArrived() throws Exception {
+        LockHandle held = newLock().acquire(key, Lease.fixed(LONG));
+        List<Integer> order = new CopyOnWriteArrayList<>();
+        List<Future<?>> waiters = new ArrayList<>();
+        for (int arrival = 1; arrival <= 4; arrival++) {
+            int waiter = arrival;
+            StoreLock client = newLock();
+            Lock side = waiter == 2 ? client : client.reading();
+            waiters.add(threads.submit(() -> {
+                try (LockHandle turn = side.acquire(key, Lease.fixed(LONG))) {
+                    order.add(waiter);
+                }
+                return null;
+            }));
+            await().atMost(Duration.ofSeconds(20)).until(() -> queueLength() == waiter + 1);
+        }
+
+        held.release();
+        for (Future<?> waiter : waiters) {
+            waiter.get(20, TimeUnit.SECONDS);
+        }
+
+        assertThat(order.subList(0, 2))
+                .as("the first reader, then the writer behind it")
+                .containsExactly(1, 2);
+        assertThat(order.subList(2, 4)).as("the readers behind the writer").containsExactlyInAnyOrder(3, 4);
     }
 
     private StoreLock newLock() throws Exception {

@@ -113,9 +113,11 @@ public final class LockScripts {
      * release id followed by {@code |} if there is one, and the key on the channel: a Redlock releases on every node
      * under one release id, so that its waiters wake once per release, not once per node. With a reservation, and
      * another instance waiting, the key is not deleted but reserved for the other instances' waiters ({@code
-     * ~<releasing instance id>}) for that long: any other instance may take it, the releasing one may not. Returns 1 if
-     * deleted, 2 if reserved, 3 if a reader left and other readers still hold the key, 0 if the key was gone, -1 if
-     * another owner holds it.
+     * ~<releasing instance id>}) for that long: any other instance may take it, the releasing one may not. The last
+     * reader to leave a key that a writer waits for ({@code ~w}) reserves it for writers for 20 ms ({@code ~}): every
+     * instance's writers may take it, no reader may, so that the waiting writer, not a reader woken by the same
+     * release, comes next. Returns 1 if deleted (or so reserved for writers), 2 if reserved, 3 if a reader left and
+     * other readers still hold the key, 0 if the key was gone, -1 if another owner holds it.
      */
     private static final String RELEASE_TEXT = HolderFunctions.LUA + """
             if redis.call('type', KEYS[1]).ok == 'hash' then
@@ -129,17 +131,24 @@ public final class LockScripts {
               local fields = redis.call('hgetall', KEYS[1])
               local live = false
               local others = false
+              local writer = false
               for i = 1, #fields, 2 do
                 if tonumber(fields[i + 1]) <= now then
                   redis.call('hdel', KEYS[1], fields[i])
                 elseif string.sub(fields[i], 1, 1) ~= '~' then
                   live = true
+                elseif fields[i] == '~w' then
+                  writer = true
                 elseif string.sub(fields[i], 1, 2) == '~p' and fields[i] ~= '~p' .. ARGV[3] then
                   others = true
                 end
               end
               if not live then
-                redis.call('del', KEYS[1])
+                if writer then
+                  redis.call('set', KEYS[1], '~', 'px', 20)
+                else
+                  redis.call('del', KEYS[1])
+                end
                 redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
               elseif others then
                 redis.call('publish', ARGV[2], ARGV[3] .. KEYS[1])
