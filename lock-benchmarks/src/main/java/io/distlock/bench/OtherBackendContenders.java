@@ -60,6 +60,15 @@ final class OtherBackendContenders {
                         + ContenderKind.SEMAPHORE_PERMITS + " leases, one per key and worker JVM shared by its"
                         + " threads, `acquire(wait)` + `returnLease(lease)`; its leases are ephemeral nodes that live"
                         + " as long as the holder's session, so the benchmark's lease is not used" + curator + where);
+        contenders.put(
+                ContenderKind.DISTLOCK_ZOOKEEPER_RW.label(),
+                "distlock ZooKeeper's lock, reads through its `reading()` side and writes through the lock itself,"
+                        + " otherwise as distlock ZooKeeper");
+        contenders.put(
+                ContenderKind.CURATOR_RW.label(),
+                "curator-recipes " + Versions.curator() + " `InterProcessReadWriteLock`, a new one per acquisition,"
+                        + " `readLock()` for reads and `writeLock()` for writes, `acquire(wait)` + `release()`; it has"
+                        + " no lease, so the benchmark's lease is not used" + curator + where);
         return contenders;
     }
 }

@@ -85,7 +85,7 @@ public enum Scenario {
      * locks run in the path scenario, and nothing else does; so do the semaphores in theirs. The non-blocking contenders run in one JVM (1 to 3): the
      * critical sections of 4 and 5 call Redis and would block the completion threads that the non-blocking API must
      * not block. The contenders of the other backends run alone (1) and on one key in one JVM (3), beside distlock on
-     * Redis, which is what they are compared with.
+     * Redis, which is what they are compared with; their read-write locks run in the read-heavy scenario.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
@@ -98,7 +98,7 @@ public enum Scenario {
             return this == PATH_AMONG_HELD && kind.isPath();
         }
         if (kind.isOtherBackend()) {
-            return this == UNCONTENDED || this == CONTENDED;
+            return kind.isReadWrite() ? this == READ_HEAVY_PROCESSES : this == UNCONTENDED || this == CONTENDED;
         }
         if (kind.isAsync()) {
             return this == UNCONTENDED || this == PARALLEL || this == CONTENDED;

@@ -42,7 +42,9 @@ public enum ContenderKind {
     CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER),
     DISTLOCK_JDBC_SEMAPHORE("distlock-jdbc-semaphore", "distlock JDBC semaphore", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER_SEMAPHORE("distlock-zookeeper-semaphore", "distlock ZooKeeper semaphore", LockStore.ZOOKEEPER),
-    CURATOR_SEMAPHORE("curator-semaphore", "Curator semaphore", LockStore.ZOOKEEPER);
+    CURATOR_SEMAPHORE("curator-semaphore", "Curator semaphore", LockStore.ZOOKEEPER),
+    DISTLOCK_ZOOKEEPER_RW("distlock-zookeeper-rw", "distlock ZooKeeper read-write", LockStore.ZOOKEEPER),
+    CURATOR_RW("curator-rw", "Curator read-write", LockStore.ZOOKEEPER);
 
     /** The window of the local handover contender: the benchmarks' sections last well under it. */
     public static final Duration LOCAL_HANDOVER_WINDOW = Duration.ofMillis(100);
@@ -163,12 +165,13 @@ public enum ContenderKind {
     }
 
     /**
-     * Whether this contender shares the lock between readers; such contenders run only in the read-heavy scenario.
+     * Whether this contender shares the lock between readers; such contenders run only in the read-heavy scenario, on
+     * Redis and on ZooKeeper.
      *
      * @return true for a read-write lock
      */
     public boolean isReadWrite() {
-        return this == DISTLOCK_RW || this == REDISSON_RW;
+        return this == DISTLOCK_RW || this == REDISSON_RW || this == DISTLOCK_ZOOKEEPER_RW || this == CURATOR_RW;
     }
 
     /**
@@ -292,6 +295,8 @@ public enum ContenderKind {
             case DISTLOCK_JDBC_SEMAPHORE -> StoreLockContender.jdbc(target.backend(this), SEMAPHORE_PERMITS);
             case DISTLOCK_ZOOKEEPER_SEMAPHORE -> StoreLockContender.zooKeeper(target.backend(this), SEMAPHORE_PERMITS);
             case CURATOR_SEMAPHORE -> new CuratorSemaphoreContender(target.backend(this), SEMAPHORE_PERMITS);
+            case DISTLOCK_ZOOKEEPER_RW -> StoreLockContender.zooKeeperReadWrite(target.backend(this));
+            case CURATOR_RW -> new CuratorReadWriteContender(target.backend(this));
         };
     }
 }

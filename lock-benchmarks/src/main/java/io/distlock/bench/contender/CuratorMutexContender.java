@@ -43,7 +43,11 @@ final class CuratorMutexContender implements Contender {
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
-        InterProcessMutex mutex = new InterProcessMutex(client, ZKPaths.makePath(BASE_PATH, key));
+        return acquire(new InterProcessMutex(client, ZKPaths.makePath(BASE_PATH, key)), key, wait);
+    }
+
+    /** Takes a Curator mutex, or one side of its read-write lock, waiting up to {@code wait}; null if it did not. */
+    static @Nullable Release acquire(InterProcessMutex mutex, String key, Duration wait) throws InterruptedException {
         try {
             if (!mutex.acquire(wait.toMillis(), TimeUnit.MILLISECONDS)) {
                 return null;

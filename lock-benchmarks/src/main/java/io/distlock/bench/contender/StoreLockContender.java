@@ -16,17 +16,20 @@ import org.jspecify.annotations.Nullable;
  * distlock's {@link StoreLock} with default settings and fixed leases, like {@link DistlockContender} on Redis, over
  * one of the other backends' stores with their defaults: {@link JdbcLeaseStore} on the run's PostgreSQL or {@link
  * ZooKeeperLeaseStore} on its ZooKeeper. As a semaphore contender, every acquisition takes one of the key's permits
- * ({@code Kind.SEMAPHORE}) of the same lock.
+ * ({@code Kind.SEMAPHORE}) of the same lock; as a read-write contender, reads go through the lock's read side ({@code
+ * Kind.READ}) and writes through the lock itself.
  */
 final class StoreLockContender implements Contender {
 
     private final StoreLock storeLock;
     private final Lock lock;
+    private final Lock readLock;
     private final @Nullable HikariDataSource pool;
 
-    private StoreLockContender(StoreLock storeLock, int permits, @Nullable HikariDataSource pool) {
+    private StoreLockContender(StoreLock storeLock, Lock lock, Lock readLock, @Nullable HikariDataSource pool) {
         this.storeLock = storeLock;
-        this.lock = permits == 0 ? storeLock : Kind.SEMAPHORE.of(storeLock).permits(permits);
+        this.lock = lock;
+        this.readLock = readLock;
         this.pool = pool;
     }
 
@@ -38,8 +41,10 @@ final class StoreLockContender implements Contender {
     static StoreLockContender jdbc(BackendEndpoint database, int permits) {
         HikariDataSource pool = JdbcPools.open(database, "bench-distlock-jdbc");
         try {
-            return new StoreLockContender(
-                    StoreLock.builder(JdbcLeaseStore.builder(pool).build()).build(), permits, pool);
+            StoreLock lock =
+                    StoreLock.builder(JdbcLeaseStore.builder(pool).build()).build();
+            Lock taking = taking(lock, permits);
+            return new StoreLockContender(lock, taking, taking, pool);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
@@ -52,16 +57,38 @@ final class StoreLockContender implements Contender {
      * @param permits 0 for the lock, else the count of its semaphore to take permits of
      */
     static StoreLockContender zooKeeper(BackendEndpoint ensemble, int permits) {
-        return new StoreLockContender(
-                StoreLock.builder(
-                                ZooKeeperLeaseStore.builder(ensemble.address()).build())
-                        .build(),
-                permits,
-                null);
+        StoreLock lock = zooKeeperLock(ensemble);
+        Lock taking = taking(lock, permits);
+        return new StoreLockContender(lock, taking, taking, null);
+    }
+
+    /** The lock on the ensemble, as {@link #zooKeeper}, whose reads take its read side. */
+    static StoreLockContender zooKeeperReadWrite(BackendEndpoint ensemble) {
+        StoreLock lock = zooKeeperLock(ensemble);
+        return new StoreLockContender(lock, lock, lock.reading(), null);
+    }
+
+    private static StoreLock zooKeeperLock(BackendEndpoint ensemble) {
+        return StoreLock.builder(ZooKeeperLeaseStore.builder(ensemble.address()).build())
+                .build();
+    }
+
+    private static Lock taking(StoreLock lock, int permits) {
+        return permits == 0 ? lock : Kind.SEMAPHORE.of(lock).permits(permits);
     }
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
+        return acquire(lock, key, lease, wait);
+    }
+
+    @Override
+    public @Nullable Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
+        return acquire(readLock, key, lease, wait);
+    }
+
+    private static @Nullable Release acquire(Lock lock, String key, Duration lease, Duration wait)
+            throws InterruptedException {
         Optional<LockHandle> handle = lock.tryAcquire(key, Lease.fixed(lease), wait);
         return handle.isPresent() ? handle.get()::release : null;
     }

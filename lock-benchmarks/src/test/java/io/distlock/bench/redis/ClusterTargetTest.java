@@ -78,7 +78,9 @@ class ClusterTargetTest {
                 "CURATOR_MUTEX",
                 "DISTLOCK_JDBC_SEMAPHORE",
                 "DISTLOCK_ZOOKEEPER_SEMAPHORE",
-                "CURATOR_SEMAPHORE"
+                "CURATOR_SEMAPHORE",
+                "DISTLOCK_ZOOKEEPER_RW",
+                "CURATOR_RW"
             })
     void everyContenderLocksKeysOnEveryMasterAndTheHarnessCountsAllOfThem(ContenderKind kind) throws Exception {
         try (RedisInfo info = new RedisInfo(target.nodes());
@@ -118,7 +120,9 @@ class ClusterTargetTest {
                 "CURATOR_MUTEX",
                 "DISTLOCK_JDBC_SEMAPHORE",
                 "DISTLOCK_ZOOKEEPER_SEMAPHORE",
-                "CURATOR_SEMAPHORE"
+                "CURATOR_SEMAPHORE",
+                "DISTLOCK_ZOOKEEPER_RW",
+                "CURATOR_RW"
             })
     void aHeldKeyIsNotTakenByAnotherClientOfTheSameLock(ContenderKind kind) throws Exception {
         try (Contender holder = kind.create(target.nodes());
