@@ -118,12 +118,7 @@ public interface ReadWriteContract extends ContractSubject {
         Lock lateReader = reading(readWriteClient());
         Future<Optional<LockHandle>> waiting = contractThreads().submit(() -> writer.tryAcquire(key, LONG_LEASE, LONG));
 
-        // Readers that came before the writer queued may still share; once it waits, none may.
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            Optional<LockHandle> read = lateReader.tryAcquire(key, LONG_LEASE);
-            read.ifPresent(LockHandle::release);
-            return read.isEmpty();
-        });
+        awaitNewReadersKeptOut(lateReader, key);
         assertThat(waiting).as("the writer still waits for the first reader").isNotDone();
         reading.release();
 
@@ -139,11 +134,7 @@ public interface ReadWriteContract extends ContractSubject {
         Lock lateReader = reading(readWriteClient());
         Future<Optional<LockHandle>> writing =
                 contractThreads().submit(() -> writer.tryAcquire(key, Lease.fixed(Duration.ofSeconds(1)), LONG));
-        await().atMost(Duration.ofSeconds(10)).until(() -> {
-            Optional<LockHandle> read = lateReader.tryAcquire(key, LONG_LEASE);
-            read.ifPresent(LockHandle::release);
-            return read.isEmpty();
-        });
+        awaitNewReadersKeptOut(lateReader, key);
         Future<Optional<LockHandle>> reading =
                 contractThreads().submit(() -> lateReader.tryAcquire(key, LONG_LEASE, LONG));
         await().during(SHORT_WAIT).atMost(Duration.ofSeconds(5)).until(() -> !reading.isDone());
@@ -224,6 +215,18 @@ public interface ReadWriteContract extends ContractSubject {
             inner.release();
         }
         assertThat(outer.isHeld()).isTrue();
+    }
+
+    /**
+     * Waits until a writer waits for the key: readers that came before it queued may still share, and once it waits
+     * none may. A read this takes meanwhile is released at once.
+     */
+    private static void awaitNewReadersKeptOut(Lock reader, String key) {
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            Optional<LockHandle> read = reader.tryAcquire(key, LONG_LEASE);
+            read.ifPresent(LockHandle::release);
+            return read.isEmpty();
+        });
     }
 
     /**
