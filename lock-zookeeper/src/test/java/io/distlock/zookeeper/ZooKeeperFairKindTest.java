@@ -81,27 +81,12 @@ class ZooKeeperFairKindTest {
     @Test
     void waitersOfSeveralClientsGetTheKeyInTheOrderTheyArrived() throws Exception {
         LockHandle held = newLock().fair().acquire(key, Lease.fixed(LONG));
-        List<Integer> order = new CopyOnWriteArrayList<>();
-        List<Future<?>> waiters = new ArrayList<>();
+        List<Lock> waiters = new ArrayList<>();
         for (int arrival = 1; arrival <= 4; arrival++) {
-            int waiter = arrival;
-            Lock fair = newLock().fair();
-            waiters.add(threads.submit(() -> {
-                try (LockHandle turn = fair.acquire(key, Lease.fixed(LONG))) {
-                    order.add(waiter);
-                }
-                return null;
-            }));
-            // The next waiter comes only once this one is in the queue.
-            await().atMost(Duration.ofSeconds(20)).until(() -> queueLength() == waiter + 1);
+            waiters.add(newLock().fair());
         }
 
-        held.release();
-        for (Future<?> waiter : waiters) {
-            waiter.get(20, TimeUnit.SECONDS);
-        }
-
-        assertThat(order).containsExactly(1, 2, 3, 4);
+        assertThat(orderOfTurns(held, waiters)).containsExactly(1, 2, 3, 4);
     }
 
     /**
@@ -111,14 +96,29 @@ class ZooKeeperFairKindTest {
     @Test
     void readersAndWritersOfSeveralClientsGetTheKeyInTheOrderTheyArrived() throws Exception {
         LockHandle held = newLock().acquire(key, Lease.fixed(LONG));
+        List<Lock> waiters = List.of(
+                newLock().reading(), newLock(), newLock().reading(), newLock().reading());
+
+        List<Integer> order = orderOfTurns(held, waiters);
+
+        assertThat(order.subList(0, 2))
+                .as("the first reader, then the writer behind it")
+                .containsExactly(1, 2);
+        assertThat(order.subList(2, 4)).as("the readers behind the writer").containsExactlyInAnyOrder(3, 4);
+    }
+
+    /**
+     * Queues the waiters one after the other, each once the one before is in the queue, then releases the held key
+     * and answers the waiters' numbers (from 1) in the order they got their turn.
+     */
+    private List<Integer> orderOfTurns(LockHandle held, List<Lock> waiters) throws Exception {
         List<Integer> order = new CopyOnWriteArrayList<>();
-        List<Future<?>> waiters = new ArrayList<>();
-        for (int arrival = 1; arrival <= 4; arrival++) {
+        List<Future<?>> turns = new ArrayList<>();
+        for (int arrival = 1; arrival <= waiters.size(); arrival++) {
             int waiter = arrival;
-            StoreLock client = newLock();
-            Lock side = waiter == 2 ? client : client.reading();
-            waiters.add(threads.submit(() -> {
-                try (LockHandle turn = side.acquire(key, Lease.fixed(LONG))) {
+            Lock lock = waiters.get(waiter - 1);
+            turns.add(threads.submit(() -> {
+                try (LockHandle turn = lock.acquire(key, Lease.fixed(LONG))) {
                     order.add(waiter);
                 }
                 return null;
@@ -127,14 +127,10 @@ class ZooKeeperFairKindTest {
         }
 
         held.release();
-        for (Future<?> waiter : waiters) {
-            waiter.get(20, TimeUnit.SECONDS);
+        for (Future<?> turn : turns) {
+            turn.get(20, TimeUnit.SECONDS);
         }
-
-        assertThat(order.subList(0, 2))
-                .as("the first reader, then the writer behind it")
-                .containsExactly(1, 2);
-        assertThat(order.subList(2, 4)).as("the readers behind the writer").containsExactlyInAnyOrder(3, 4);
+        return order;
     }
 
     private StoreLock newLock() throws Exception {
