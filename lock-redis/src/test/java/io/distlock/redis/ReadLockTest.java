@@ -159,6 +159,23 @@ class ReadLockTest {
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isPresent();
     }
 
+    /**
+     * The last reader to leave a key that a writer waits for reserves it for writers ({@code ~}, see the release
+     * script): every writer, plain or fair, of any instance takes it at once, and no reader does.
+     */
+    @Test
+    void aKeyReservedForWritersGoesToAPlainOrFairWriterButToNoReader() {
+        String lockKey = "{distlock:" + key + "}";
+        TestRedis.shared().command("SET", lockKey, "~", "PX", "10000");
+
+        assertThat(clients.lock().reading().tryAcquire(key, LONG))
+                .as("a reader")
+                .isEmpty();
+        clients.lock().fair().tryAcquire(key, LONG).orElseThrow().release();
+        TestRedis.shared().command("SET", lockKey, "~", "PX", "10000");
+        assertThat(clients.lock().tryAcquire(key, LONG)).as("a plain writer").isPresent();
+    }
+
     @Test
     void aRenewedReaderOutlivesItsWatchdogLeaseAndALostOneIsReported() throws Exception {
         // A watchdog lease of seconds, held for more than two: renewals outlive it on a busy machine, whose scheduling

@@ -35,7 +35,9 @@ public final class FairScripts {
      * The shared prelude. ARGV[1] is always the prefix of the instances' handover channels (the waiter's instance id
      * follows it), ARGV[2] the calling instance's id, and the last ARGV the fencing counter's keep time ({@link
      * FenceFunctions}). Defines {@code now}
-     * (Redis's time in ms), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
+     * (Redis's time in ms), {@code holderOf()}, the lock's value, {@code #} while readers hold it, and nil when it is
+     * free or reserved for writers by the last reader ({@code ~}, see {@link
+     * io.distlock.redis.internal.scripts.LockScripts#RELEASE}), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
      * returns the first live one with its entry's parts, and {@code handToHead(announceOwn)}, which gives the free lock to the
      * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
      * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits; and {@code
@@ -51,7 +53,11 @@ public final class FairScripts {
             local function holderOf()
               local kind = redis.call('type', lock).ok
               if kind == 'string' then
-                return redis.call('get', lock)
+                local value = redis.call('get', lock)
+                if value == '~' then
+                  return nil
+                end
+                return value
               elseif kind == 'hash' then
                 return '#'
               end
