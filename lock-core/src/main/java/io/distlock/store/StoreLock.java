@@ -12,7 +12,6 @@ import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.LockArguments;
 import io.distlock.internal.engine.OfferedKinds;
-import io.distlock.internal.engine.ThreadOwnedHandles;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.BackendState;
 import io.distlock.monitor.InspectableLock;
@@ -61,9 +60,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     private static final Logger log = LoggerFactory.getLogger(StoreLock.class);
 
     private final LeaseStore store;
-    private final StoreHolds holds;
     private final StoreSide side;
-    private final ThreadOwnedHandles threadOwned;
     private final StoreReentry reentry;
     private final StoreTaking taking;
     private final HoldSettings settings;
@@ -96,8 +93,6 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         this.store = parts.store();
         this.settings = parts.settings();
         this.side = parts.side();
-        this.holds = side.holds();
-        this.threadOwned = side.threadOwned();
         this.closed = parts.closed();
         CallsUnderWay calls = new CallsUnderWay(maxCallsUnderWay);
         this.readers = parts.readers();
@@ -212,7 +207,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String key, Lease lease) {
         validate(key, lease);
-        return new JavaLockView(this, key, lease, threadOwned);
+        return new JavaLockView(this, key, lease, side.threadOwned());
     }
 
     /**
@@ -261,7 +256,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
             if (readers != null) {
                 readers.close();
             }
-            int abandoned = holds.close(settings.shutdownGracePeriod().toNanos());
+            int abandoned = side.holds().close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
                 log.warn(
                         "{} distlock lock(s) were still held when the shutdown grace period of {} ended; they are"

@@ -9,9 +9,10 @@ import java.nio.charset.StandardCharsets;
 import org.apache.zookeeper.common.PathUtils;
 
 /**
- * Checks the base path the keys' nodes are made under, and turns a key into one node name. The key's UTF-8 bytes are percent-encoded except for a few plain ASCII characters,
- * so the name never contains {@code /} or a character ZooKeeper rejects, never is {@code .} or {@code ..}, never starts
- * with a dot (the store's own nodes do), and two keys never share a name.
+ * Checks the base path the keys' nodes are made under, and turns a key into one node name. The key's UTF-8 bytes are
+ * percent-encoded except for a few plain ASCII characters, so the name never contains {@code /} or a character
+ * ZooKeeper rejects, never is {@code .} or {@code ..}, never starts with a dot (the store's own nodes do), and two keys
+ * never share a name.
  */
 final class KeyNodes {
 

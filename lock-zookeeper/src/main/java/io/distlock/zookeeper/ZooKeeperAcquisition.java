@@ -33,8 +33,8 @@ import org.jspecify.annotations.Nullable;
  * the session lives on (a create whose answer was lost, say) is never claimed, and would keep every waiter behind it
  * waiting for as long as that session lives. So each waiter reads the queue again at least every {@linkplain
  * AheadChecks#unclaimedGraceNanos() grace}, even without a change, and the waiter right behind an unclaimed first node
- * removes it once it stayed unclaimed for that long. The removal is made with the node's first version, so a node that was
- * claimed meanwhile stays; an owner that was merely slow finds its node gone when it claims it, and queues again.
+ * removes it once it stayed unclaimed for that long. The removal is made with the node's first version, so a node that
+ * was claimed meanwhile stays; an owner that was merely slow finds its node gone when it claims it, and queues again.
  */
 final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
 

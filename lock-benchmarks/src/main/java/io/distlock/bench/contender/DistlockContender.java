@@ -1,13 +1,10 @@
 package io.distlock.bench.contender;
 
 import io.distlock.Kind;
-import io.distlock.Lease;
 import io.distlock.Lock;
-import io.distlock.LockHandle;
 import io.distlock.monitor.LockObserver;
 import io.distlock.redis.RedisLock;
 import java.time.Duration;
-import java.util.Optional;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -79,18 +76,12 @@ final class DistlockContender implements Contender {
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
-        return acquire(lock, key, lease, wait);
+        return LockCalls.tryAcquire(lock, key, lease, wait);
     }
 
     @Override
     public @Nullable Release tryAcquireRead(String key, Duration lease, Duration wait) throws InterruptedException {
-        return acquire(readLock, key, lease, wait);
-    }
-
-    private static @Nullable Release acquire(Lock lock, String key, Duration lease, Duration wait)
-            throws InterruptedException {
-        Optional<LockHandle> handle = lock.tryAcquire(key, Lease.fixed(lease), wait);
-        return handle.isPresent() ? handle.get()::release : null;
+        return LockCalls.tryAcquire(readLock, key, lease, wait);
     }
 
     @Override

@@ -7,7 +7,6 @@ import io.distlock.redis.RedisLock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
@@ -34,8 +33,7 @@ final class DistlockPathContender implements Contender {
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
         TreePath target = TreePath.of(key);
-        Optional<LockHandle> handle = tree(target).tryAcquire(target.path(), Lease.fixed(lease), wait);
-        return handle.isPresent() ? handle.get()::release : null;
+        return LockCalls.tryAcquire(tree(target), target.path(), lease, wait);
     }
 
     @Override

@@ -1,12 +1,9 @@
 package io.distlock.bench.contender;
 
-import io.distlock.Lease;
-import io.distlock.LockHandle;
 import io.distlock.redis.Redlock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -35,8 +32,7 @@ final class RedlockContender implements Contender {
 
     @Override
     public @Nullable Release tryAcquire(String key, Duration lease, Duration wait) throws InterruptedException {
-        Optional<LockHandle> handle = lock.tryAcquire(key, Lease.fixed(lease), wait);
-        return handle.isPresent() ? handle.get()::release : null;
+        return LockCalls.tryAcquire(lock, key, lease, wait);
     }
 
     @Override

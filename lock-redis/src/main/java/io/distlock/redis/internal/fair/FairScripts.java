@@ -34,12 +34,12 @@ public final class FairScripts {
     /**
      * The shared prelude. ARGV[1] is always the prefix of the instances' handover channels (the waiter's instance id
      * follows it), ARGV[2] the calling instance's id, and the last ARGV the fencing counter's keep time ({@link
-     * FenceFunctions}). Defines {@code now}
-     * (Redis's time in ms), {@code holderOf()}, the lock's value, {@code #} while readers hold it, and nil when it is
-     * free or reserved for writers by the last reader ({@code ~}, see {@link
-     * io.distlock.redis.internal.scripts.LockScripts#RELEASE}), {@code drop(ticket)}, {@code liveHead()}, which drops expired tickets at the head and
-     * returns the first live one with its entry's parts, and {@code handToHead(announceOwn)}, which gives the free lock to the
-     * first live waiter, announcing it unless the waiter is the calling instance's and {@code announceOwn} is false,
+     * FenceFunctions}). Defines {@code now} (Redis's time in ms), {@code holderOf()}, the lock's value, {@code #} while
+     * readers hold it, and nil when it is free or reserved for writers by the last reader ({@code ~}, see {@link
+     * io.distlock.redis.internal.scripts.LockScripts#RELEASE}), {@code drop(ticket)}, {@code liveHead()}, which drops
+     * expired tickets at the head and returns the first live one with its entry's parts, and {@code
+     * handToHead(announceOwn)}, which gives the free lock to the first live waiter, announcing it unless the waiter is
+     * the calling instance's and {@code announceOwn} is false,
      * and returns {@code {ticket, fencing token, now, lease ms}}, or {@code {''}} if nobody waits; and {@code
      * announceFree(holder)}, which tells the waiters that do not queue (plain and read acquisitions, which mark
      * the holder's value after its token as {@link io.distlock.redis.internal.scripts.LockScripts#ACQUIRE} describes)
