@@ -26,6 +26,20 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
 
         /** Gives back what a take whose answer was lost may have granted; whether it had. */
         boolean giveBack() throws SQLException;
+
+        /**
+         * Tells the store that this acquisition waits and was refused again, once per refused poll: a writer keeps new
+         * readers out so. Nothing by default.
+         */
+        default void waits() throws SQLException {}
+
+        /** Tells the store that an acquisition that {@link #waits()} took the key or stopped waiting. */
+        default void stopsWaiting() throws SQLException {}
+
+        /** How the granted row is extended and released: by the statements on a key's own row, by default. */
+        default JdbcStoreLease.RowChanges changes(LockRows rows) {
+            return rows;
+        }
     }
 
     /**
@@ -50,6 +64,8 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     private KeySignals.@Nullable Waiter waiter;
     private boolean granted;
     private boolean outcomeUnknown;
+    private boolean awaited;
+    private boolean markedWaiting;
 
     /**
      * @param key the key, for messages
@@ -95,11 +111,22 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
                 // Registered from the first refusal on, so that a release before the first wait is not missed.
                 waiter = signals.register(line);
             }
+            if (awaited) {
+                // Only an acquisition that waits says so: a try without a wait would keep readers out for nothing.
+                markWaiting();
+            }
             return null;
         }
         granted = true;
+        stopWaiting();
         return new JdbcStoreLease(
-                rows, errors, signals, new JdbcStoreLease.HeldRow(key, grant.row(), line), owner, grant.fencingToken());
+                taking.changes(rows),
+                rows,
+                errors,
+                signals,
+                new JdbcStoreLease.HeldRow(key, grant.row(), line),
+                owner,
+                grant.fencingToken());
     }
 
     @Override
@@ -114,6 +141,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         if (remaining <= 0) {
             return;
         }
+        awaited = true;
         if (!signals.isFirst(line, waiter)) {
             // Woken when it becomes first, or by a release while it is; the first waiter polls for everyone.
             waiter.await(remaining);
@@ -126,6 +154,9 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     public void close() {
         if (waiter != null) {
             signals.unregister(line, waiter);
+        }
+        if (!granted) {
+            stopWaiting();
         }
         if (outcomeUnknown && !granted) {
             // A take whose answer was lost may have succeeded: give the key back so it is not held until the lease
@@ -141,6 +172,32 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
                         PrintableText.of(key),
                         failure);
             }
+        }
+    }
+
+    private void markWaiting() {
+        try {
+            taking.waits();
+            markedWaiting = true;
+        } catch (SQLException e) {
+            outcomeUnknown = true;
+            throw errors.of("acquire", key, e);
+        }
+    }
+
+    /** Ends this acquisition's wait mark; one that stays runs out shortly, so a failure is only logged. */
+    private void stopWaiting() {
+        if (!markedWaiting) {
+            return;
+        }
+        markedWaiting = false;
+        try {
+            taking.stopsWaiting();
+        } catch (SQLException e) {
+            log.debug(
+                    "Could not end the wait mark for key '{}'; it runs out shortly",
+                    PrintableText.of(key),
+                    errors.of("end the wait mark of", key, e));
         }
     }
 

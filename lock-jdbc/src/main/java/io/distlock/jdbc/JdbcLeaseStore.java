@@ -61,10 +61,14 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The longest owner token the table's {@code owner_token} column holds. */
     static final int MAX_OWNER_LENGTH = 64;
 
+    /** The shortest time that a waiting writer's mark keeps new readers out after its last poll. */
+    private static final Duration MIN_WAIT_MARK = Duration.ofMillis(500);
+
     private final Dialect dialect;
     private final String description;
     private final LockRows rows;
     private final PermitRows permits;
+    private final ReadRows reads;
     private final StoreErrors errors;
     private final KeySignals signals = new KeySignals();
     private final Duration minPoll;
@@ -77,6 +81,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             String description,
             LockRows rows,
             PermitRows permits,
+            ReadRows reads,
             StoreErrors errors,
             Duration minPoll,
             Duration maxPoll,
@@ -86,6 +91,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.description = description;
         this.rows = rows;
         this.permits = permits;
+        this.reads = reads;
         this.errors = errors;
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
@@ -129,6 +135,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
         check(owner, holder);
         long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
+        long waitMarkMillis = waitMark().toMillis();
         return new JdbcAcquisition(
                 rows, errors, signals, new Backoff(minPoll, maxPoll), key, key, owner, new JdbcAcquisition.Taking() {
                     @Override
@@ -141,7 +148,77 @@ public final class JdbcLeaseStore implements LeaseStore {
                     public boolean giveBack() throws SQLException {
                         return rows.release(key, owner);
                     }
+
+                    @Override
+                    public void waits() throws SQLException {
+                        reads.markWriterWaiting(key, waitMarkMillis);
+                    }
+
+                    @Override
+                    public void stopsWaiting() throws SQLException {
+                        reads.clearWriterWaiting(key);
+                    }
                 });
+    }
+
+    /**
+     * How long a waiting writer's mark keeps new readers out after its last refused poll: three of the longest pauses
+     * between polls, and at least half a second, so that a poll delayed by a slow statement still finds it running.
+     */
+    Duration waitMark() {
+        Duration threePolls = maxPoll.multipliedBy(3);
+        return threePolls.compareTo(MIN_WAIT_MARK) < 0 ? MIN_WAIT_MARK : threePolls;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A read is a slot row of the lock table, and the key's own row says that readers hold it: see {@link
+     * ReadRows}. A take, a release and an extension are each one transaction that locks the key's row; a take reads as
+     * many rows as the most readers the key had at once since it was last free. A writer that waits marks a row of
+     * the key on each refused poll, which keeps new readers out for {@link #waitMark()} after its last.
+     *
+     * @throws IllegalArgumentException as {@link #begin(String, String, String, Duration)} does, or if the key leaves
+     *     too little of the table's key length for the name of a read's row
+     */
+    @Override
+    public Acquisition beginRead(String key, String owner, String holder, Duration lease) {
+        check(owner, holder);
+        checkRowNameFits(key, ReadRows.rowNameOverhead(), "a key taken for reading");
+        long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
+        return new JdbcAcquisition(
+                rows, errors, signals, new Backoff(minPoll, maxPoll), key, key, owner, new JdbcAcquisition.Taking() {
+                    @Override
+                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                        return reads.take(key, owner, holder, leaseMillis);
+                    }
+
+                    @Override
+                    public boolean giveBack() throws SQLException {
+                        return reads.releaseAny(key, owner);
+                    }
+
+                    @Override
+                    public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
+                        return new JdbcStoreLease.RowChanges() {
+                            @Override
+                            public boolean extend(String row, String owner, long leaseMillis) throws SQLException {
+                                return reads.extend(key, row, owner, leaseMillis);
+                            }
+
+                            @Override
+                            public boolean release(String row, String owner) throws SQLException {
+                                return reads.release(key, row, owner);
+                            }
+                        };
+                    }
+                });
+    }
+
+    /** {@inheritDoc} A key's readers are rows of the lock table. */
+    @Override
+    public boolean offersReaders() {
+        return true;
     }
 
     /**
@@ -156,12 +233,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
         check(owner, holder);
-        int longest =
-                maxKeyLength() - PermitRows.slot("", Semaphores.MAX_PERMITS).length();
-        if (key.length() > longest) {
-            throw new IllegalArgumentException("key is " + key.length() + " characters; a semaphore's key in "
-                    + description + " is at most " + longest + " characters");
-        }
+        checkRowNameFits(key, PermitRows.slot("", Semaphores.MAX_PERMITS).length(), "a semaphore's key");
         long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
         PermitRows rowsOfPermits = this.permits;
         return new JdbcAcquisition(
@@ -197,6 +269,15 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The longest key of a lock in this database: its table's key column, or what its index takes. */
     int maxKeyLength() {
         return dialect.maxKeyLength();
+    }
+
+    /** Refuses a key too long for the names of the rows that a kind adds to it. */
+    private void checkRowNameFits(String key, int overhead, String what) {
+        int longest = maxKeyLength() - overhead;
+        if (key.length() > longest) {
+            throw new IllegalArgumentException("key is " + key.length() + " characters; " + what + " in " + description
+                    + " is at most " + longest + " characters");
+        }
     }
 
     /** Refuses an owner token or holder name that the table's columns cannot keep, or that marks rows of its own. */
@@ -276,7 +357,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      * clock, so a grant made meanwhile, which has a larger token, keeps the key. It leaves a mark in the row instead of
      * the owner token: the freed holder finds the key gone at its next renewal, extension or release, and the mark tells
      * it that an operator freed it, until the key is taken again. Waiters of this store look again at once; those of
-     * other processes at their next poll.
+     * other processes at their next poll. A key that readers hold names no owner in its row and is not freed.
      */
     @Override
     public boolean releaseForOperator(String key, long fencingToken) {

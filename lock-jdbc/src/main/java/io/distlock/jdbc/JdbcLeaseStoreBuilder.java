@@ -196,6 +196,7 @@ public final class JdbcLeaseStoreBuilder {
                 description,
                 rows,
                 new PermitRows(rows, connections, errors, dialect, table, sql),
+                new ReadRows(rows, connections, errors, dialect, table, sql),
                 errors,
                 minPoll,
                 maxPoll,

@@ -21,6 +21,17 @@ final class JdbcStoreLease implements StoreLease {
      */
     record HeldRow(String key, String row, String line) {}
 
+    /** How a held row is extended and released, comparing the owner token and the expiry on the database's clock. */
+    interface RowChanges {
+
+        /** Moves the row's expiry to {@code leaseMillis} from now if the owner still holds it. */
+        boolean extend(String row, String owner, long leaseMillis) throws SQLException;
+
+        /** Frees the row if the owner still holds it. */
+        boolean release(String row, String owner) throws SQLException;
+    }
+
+    private final RowChanges changes;
     private final LockRows rows;
     private final StoreErrors errors;
     private final KeySignals signals;
@@ -28,8 +39,19 @@ final class JdbcStoreLease implements StoreLease {
     private final String owner;
     private final long fencingToken;
 
+    /**
+     * @param changes how the row is extended and released
+     * @param rows reads whether the row is still the owner's
+     */
     JdbcStoreLease(
-            LockRows rows, StoreErrors errors, KeySignals signals, HeldRow held, String owner, long fencingToken) {
+            RowChanges changes,
+            LockRows rows,
+            StoreErrors errors,
+            KeySignals signals,
+            HeldRow held,
+            String owner,
+            long fencingToken) {
+        this.changes = changes;
         this.rows = rows;
         this.errors = errors;
         this.signals = signals;
@@ -46,7 +68,7 @@ final class JdbcStoreLease implements StoreLease {
     @Override
     public boolean extend(Duration lease) {
         try {
-            return rows.extend(held.row(), owner, JdbcAcquisition.millisRoundedUp(lease));
+            return changes.extend(held.row(), owner, JdbcAcquisition.millisRoundedUp(lease));
         } catch (SQLException e) {
             throw errors.of("extend", held.key(), e);
         }
@@ -76,7 +98,7 @@ final class JdbcStoreLease implements StoreLease {
     public boolean release() {
         boolean released;
         try {
-            released = rows.release(held.row(), owner);
+            released = changes.release(held.row(), owner);
         } catch (SQLException e) {
             throw errors.of("release", held.key(), e);
         }

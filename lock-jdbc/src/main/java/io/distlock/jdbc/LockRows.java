@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * statement carries the store's call timeout as its query timeout, so that one the database keeps waiting (on a row
  * lock, say) gives its worker thread and pooled connection back, rather than holding them after its caller gave up.
  */
-final class LockRows {
+final class LockRows implements JdbcStoreLease.RowChanges {
 
     private final Connections connections;
     private final Dialect dialect;
@@ -58,7 +58,8 @@ final class LockRows {
     }
 
     /** Moves the expiry to {@code leaseMillis} from now if the owner still holds the key. */
-    boolean extend(String key, String owner, long leaseMillis) throws SQLException {
+    @Override
+    public boolean extend(String key, String owner, long leaseMillis) throws SQLException {
         return update(sql.extend(), leaseMillis, key, owner) == 1;
     }
 
@@ -66,7 +67,8 @@ final class LockRows {
      * Frees the key if the owner still holds it; the row and its fencing counter stay, and the row's expiry becomes the
      * time of the release.
      */
-    boolean release(String key, String owner) throws SQLException {
+    @Override
+    public boolean release(String key, String owner) throws SQLException {
         return update(sql.release(), key, owner) == 1;
     }
 
@@ -262,6 +264,13 @@ final class LockRows {
                 return row.next();
             }
         });
+    }
+
+    /** Runs one statement that changes rows on the caller's connection, in its transaction; how many it changed. */
+    int write(Connection connection, String statement, Object... parameters) throws SQLException {
+        try (PreparedStatement prepared = prepare(connection, statement, parameters)) {
+            return prepared.executeUpdate();
+        }
     }
 
     /**

@@ -82,8 +82,9 @@ record LockSql(
                         + " WHERE lock_key = ? AND owner_token IS NOT NULL AND expires_at > " + now,
                 "SELECT 1 FROM " + table + " WHERE 1 = 0",
                 "UPDATE " + table + " SET owner_token = '" + RELEASED_BY_OPERATOR + "', expires_at = " + now
-                        + holderCleared + " WHERE lock_key = ? AND fencing = ? AND owner_token <> '"
-                        + RELEASED_BY_OPERATOR + "' AND expires_at > " + now,
+                        + holderCleared
+                        + " WHERE lock_key = ? AND fencing = ? AND owner_token NOT LIKE '~%' AND expires_at > "
+                        + now,
                 "SELECT 1 FROM " + table + " WHERE lock_key = ? AND fencing = ? AND owner_token = '"
                         + RELEASED_BY_OPERATOR + "'",
                 "UPDATE " + table + " SET fencing = " + nextToken.apply("fencing")

@@ -4,9 +4,9 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.HashSet;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
-import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -29,8 +29,7 @@ final class PermitRows {
     private final LockRows rows;
     private final Connections connections;
     private final StoreErrors errors;
-    private final String table;
-    private final String now;
+    private final LiveRows live;
     private final String readFirst;
     private final String lockFirst;
     private final String insertFirst;
@@ -44,8 +43,8 @@ final class PermitRows {
         this.rows = rows;
         this.connections = connections;
         this.errors = errors;
-        this.table = table;
-        this.now = dialect.now();
+        this.live = new LiveRows(rows, table, dialect);
+        String now = dialect.now();
         this.namesHolder = sql.namesHolder();
         String expiry = dialect.nowPlusMillis();
         String next =
@@ -148,8 +147,8 @@ final class PermitRows {
         Object[] taking = namesHolder
                 ? new Object[] {owner, leaseMillis, token, holder, slotRow}
                 : new Object[] {owner, leaseMillis, token, slotRow};
-        if (write(connection, takeSlot, taking) == 0) {
-            write(
+        if (rows.write(connection, takeSlot, taking) == 0) {
+            rows.write(
                     connection,
                     insertSlot,
                     namesHolder
@@ -173,22 +172,11 @@ final class PermitRows {
 
     /** The slot rows of the key, up to {@code slots}, whose lease runs on the database's clock. */
     private Set<String> liveSlots(Connection connection, String key, int slots) throws SQLException {
-        StringJoiner marks = new StringJoiner(", ", "(", ")");
-        Object[] names = new Object[slots];
+        List<String> names = new ArrayList<>(slots);
         for (int slot = 1; slot <= slots; slot++) {
-            marks.add("?");
-            names[slot - 1] = slot(key, slot);
+            names.add(slot(key, slot));
         }
-        String query = "SELECT lock_key FROM " + table + " WHERE lock_key IN " + marks
-                + " AND owner_token IS NOT NULL AND expires_at > " + now;
-        Set<String> live = new HashSet<>();
-        try (PreparedStatement read = rows.prepare(connection, query, names);
-                ResultSet row = read.executeQuery()) {
-            while (row.next()) {
-                live.add(row.getString(1));
-            }
-        }
-        return live;
+        return live.of(connection, names);
     }
 
     /** Counts the grant on the first row, which keeps the highest slot and the longest lease; the new token. */
@@ -203,12 +191,6 @@ final class PermitRows {
                 throw new SQLException("the first row of a semaphore key could not be read back");
             }
             return row.getLong(1);
-        }
-    }
-
-    private int write(Connection connection, String statement, Object[] parameters) throws SQLException {
-        try (PreparedStatement prepared = rows.prepare(connection, statement, parameters)) {
-            return prepared.executeUpdate();
         }
     }
 }

@@ -306,6 +306,87 @@ abstract class LeaseStoreChecks {
                 .withMessageContaining("a semaphore's key in")
                 .withMessageContaining("at most " + longest.length() + " characters");
         store.beginPermit(longest, 2, "owner", "holder", LONG).close();
+        String longestRead = "k".repeat(store.maxKeyLength() - ReadRows.rowNameOverhead());
+        assertThatIllegalArgumentException()
+                .isThrownBy(() -> store.beginRead(longestRead + "k", "owner", "holder", LONG))
+                .withMessageContaining("a key taken for reading in")
+                .withMessageContaining("at most " + longestRead.length() + " characters");
+        store.beginRead(longestRead, "owner", "holder", LONG).close();
+    }
+
+    /**
+     * A writer that waits for readers marks the key on every refused poll, and a process that dies while it waits
+     * never clears its mark: the mark still runs out on the database's clock, so new readers are kept out only for
+     * the store's wait mark.
+     */
+    @Test
+    void aWriterThatDiedWhileWaitingKeepsNewReadersOutOnlyUntilItsMarkRunsOut() throws Exception {
+        StoreLease reading = taken(store.beginRead(key, "reader-1", "holder", LONG));
+        JdbcLeaseStore otherProcess = newStore(dataSource());
+        LeaseStore.Acquisition dyingWriter = otherProcess.begin(key, "writer", "holder", LONG);
+        assertThat(dyingWriter.tryTake()).as("refused while a reader holds").isNull();
+        dyingWriter.awaitChance(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1));
+        assertThat(dyingWriter.tryTake())
+                .as("refused again, now marked as waiting")
+                .isNull();
+        long marked = System.nanoTime();
+
+        try (LeaseStore.Acquisition lateReader = store.beginRead(key, "reader-2", "holder", LONG)) {
+            assertThat(lateReader.tryTake())
+                    .as("kept out by the waiting writer")
+                    .isNull();
+        }
+        StoreLease late = await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> tryRead(store, key, "reader-3"), lease -> lease != null);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - marked))
+                .as("let in once the mark of %s ran out", store.waitMark())
+                .isGreaterThanOrEqualTo(store.waitMark().minusMillis(100));
+        assertThat(late.fencingToken()).isGreaterThan(reading.fencingToken());
+        assertThat(reading.checkOwned()).isEmpty();
+    }
+
+    /**
+     * A read whose lease runs out unreleased, after a longer read came and went, keeps writers out only until its own
+     * lease ends, not until the longer one would have.
+     */
+    @Test
+    void aReadThatRanOutUnreleasedKeepsWritersOutOnlyUntilItsOwnLeaseEnds() {
+        StoreLease forgotten = taken(store.beginRead(key, "reader-short", "holder", Duration.ofMillis(300)));
+        StoreLease longer = taken(store.beginRead(key, "reader-long", "holder", LONG));
+        assertThat(longer.release()).isTrue();
+
+        StoreLease writing = await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> tryTake(store, key, "writer", LONG), lease -> lease != null);
+
+        assertThat(writing.fencingToken()).isGreaterThan(longer.fencingToken());
+        assertThat(forgotten.checkOwned()).isPresent();
+    }
+
+    /** Readers share the key's row: the last one to leave frees it at once, whatever lease the others had. */
+    @Test
+    void theLastReaderToLeaveFreesTheKeyForAWriterAtOnce() {
+        StoreLease first = taken(store.beginRead(key, "reader-1", "holder", LONG));
+        StoreLease second = taken(store.beginRead(key, "reader-2", "holder", LONG.multipliedBy(2)));
+        assertThat(tryTake(store, key, "writer", LONG))
+                .as("refused while readers hold")
+                .isNull();
+
+        assertThat(second.release()).isTrue();
+        assertThat(tryTake(store, key, "writer", LONG))
+                .as("refused while one reader holds")
+                .isNull();
+        assertThat(first.extend(LONG)).isTrue();
+        assertThat(first.release()).isTrue();
+
+        StoreLease writing = take(store, key, "writer", LONG);
+        assertThat(writing.fencingToken()).isGreaterThan(second.fencingToken());
+        assertThat(first.release()).as("released once only").isFalse();
+        assertThat(tryRead(store, key, "reader-3"))
+                .as("refused while the writer holds")
+                .isNull();
     }
 
     @Test
@@ -402,6 +483,12 @@ abstract class LeaseStoreChecks {
             StoreLease taken = acquisition.tryTake();
             assertThat(taken).as("taken").isNotNull();
             return taken;
+        }
+    }
+
+    private static StoreLease tryRead(LeaseStore store, String key, String owner) {
+        try (LeaseStore.Acquisition acquisition = store.beginRead(key, owner, "holder", LONG)) {
+            return acquisition.tryTake();
         }
     }
 

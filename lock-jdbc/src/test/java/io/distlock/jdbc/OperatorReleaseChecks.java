@@ -100,6 +100,19 @@ abstract class OperatorReleaseChecks {
                 .isFalse();
     }
 
+    @Test
+    void aKeyThatReadersHoldIsNotFreedByAnOperator() {
+        StoreLease reading;
+        try (LeaseStore.Acquisition acquisition = store.beginRead(key, "reader", "holder", LONG)) {
+            reading = acquisition.tryTake();
+        }
+        assertThat(reading).isNotNull();
+
+        assertThat(store.releaseForOperator(key, reading.fencingToken())).isFalse();
+        assertThat(reading.checkOwned()).isEmpty();
+        assertThat(reading.release()).isTrue();
+    }
+
     /**
      * An operator's release of a hold races with its holder's release and a new grant, round after round: whatever the
      * order, the new grant, whose token is larger, is never freed.

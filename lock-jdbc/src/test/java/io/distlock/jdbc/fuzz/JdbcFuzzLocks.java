@@ -6,6 +6,7 @@ import io.distlock.Kind;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
+import io.distlock.tck.fuzz.FuzzLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
@@ -28,8 +29,8 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
     }
 
     /**
-     * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
-     * semaphore of StoreLock.
+     * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, a semaphore
+     * of StoreLock, or StoreLock with its read lock.
      */
     @Override
     public LockUnderTest open(FuzzTarget target) {
@@ -45,6 +46,8 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
         if (target.permits() > 0) {
             builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? JdbcLockView.PERMITS + key : key);
+        } else if (target.variant().equals(FuzzLock.STORE_READ_WRITE)) {
+            builder.readers(Kind.READ.of(lock)).lockKeys((key, reading) -> JdbcLockView.READS + key);
         }
         return builder.onClose(() -> {
                     lock.close();

@@ -39,6 +39,15 @@ final class JdbcLockView extends ReadBeforeLockView {
      */
     static final String PERMITS = "permits/";
 
+    /** What {@link JdbcFuzzLocks} puts before a key of a read-write run, whose readers hold slot rows of the key. */
+    static final String READS = "reads/";
+
+    /** How the key's row names its readers while they hold it, as {@code ReadRows} writes it. */
+    private static final String READERS_MARK = "~readers:";
+
+    /** The holder of a key that readers hold to a section that is not among them: no owner token is so. */
+    private static final String READERS = "(readers)";
+
     /** The holder of a semaphore key's permits to a section that holds none of them: no owner token is so. */
     private static final String OTHERS = "(permits)";
 
@@ -57,11 +66,45 @@ final class JdbcLockView extends ReadBeforeLockView {
         if (lockKey.startsWith(PERMITS)) {
             return readPermit(lockKey.substring(PERMITS.length()), ownerToken);
         }
+        if (lockKey.startsWith(READS)) {
+            return readReadOrWrite(lockKey.substring(READS.length()), ownerToken);
+        }
+        return readKey(lockKey);
+    }
+
+    private HolderRead readKey(String key) throws SQLException {
         try (Connection connection = reads.getConnection();
                 PreparedStatement statement = connection.prepareStatement(READ)) {
-            statement.setString(1, lockKey);
+            statement.setString(1, key);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? HolderRead.until(row.getString(1), row.getLong(2)) : HolderRead.none();
+            }
+        }
+    }
+
+    /**
+     * A section of a read-write run: a writer is the key's row's owner; while readers hold the key, its row names their
+     * highest slot, and a reader is the holder while its own slot row's lease runs, with that slot's end. To any other
+     * section the readers are another owner ({@value #READERS}), whose lease the witness never judges.
+     */
+    private HolderRead readReadOrWrite(String key, String ownerToken) throws SQLException {
+        HolderRead keyRow = readKey(key);
+        if (keyRow.holder() == null || !keyRow.holder().startsWith(READERS_MARK)) {
+            return keyRow;
+        }
+        int slots = Integer.parseInt(keyRow.holder().substring(READERS_MARK.length()));
+        StringBuilder query = new StringBuilder(
+                "SELECT owner_token, CAST(FLOOR(EXTRACT(EPOCH FROM expires_at) * 1000) AS BIGINT) FROM distlock_locks"
+                        + " WHERE owner_token = ? AND expires_at > clock_timestamp() AND lock_key IN (?");
+        query.append(", ?".repeat(slots - 1)).append(')');
+        try (Connection connection = reads.getConnection();
+                PreparedStatement statement = connection.prepareStatement(query.toString())) {
+            statement.setString(1, ownerToken);
+            for (int slot = 1; slot <= slots; slot++) {
+                statement.setString(slot + 1, "\u0001" + key + "\u0001r" + slot);
+            }
+            try (ResultSet row = statement.executeQuery()) {
+                return row.next() ? HolderRead.until(ownerToken, row.getLong(2)) : HolderRead.forGood(READERS);
             }
         }
     }

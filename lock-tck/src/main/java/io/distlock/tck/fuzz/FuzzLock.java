@@ -34,6 +34,9 @@ public record FuzzLock(
     /** The variant of {@link #storeSemaphoreOfOneTooMany}: that semaphore with one permit more than allowed. */
     public static final String STORE_SEMAPHORE_OF_ONE_TOO_MANY = "STORE_SEMAPHORE_OF_ONE_TOO_MANY";
 
+    /** The variant of {@link #storeReadWrite}: {@code StoreLock} over the backend's own store, and its read lock. */
+    public static final String STORE_READ_WRITE = "STORE_READ_WRITE";
+
     /**
      * Checks the components and copies the options.
      *
@@ -119,5 +122,17 @@ public record FuzzLock(
                 factory,
                 STORE_SEMAPHORE_OF_ONE_TOO_MANY,
                 SectionMix.PERMITS);
+    }
+
+    /**
+     * {@code StoreLock} over a backend's {@code LeaseStore} and its read lock ({@code Kind.READ}), which {@code factory}
+     * builds for the variant {@link #STORE_READ_WRITE} and hands the run as {@link LockUnderTest.Builder#readers}: its
+     * readers may share a key, but a writer must overlap no one.
+     *
+     * @param factory the backend's factory
+     * @return the lock, whose sections read or write ({@link SectionMix#READ_WRITE})
+     */
+    public static FuzzLock storeReadWrite(Class<? extends FuzzLockFactory> factory) {
+        return of("distlock StoreLock and its read lock", factory, STORE_READ_WRITE, SectionMix.READ_WRITE);
     }
 }

@@ -96,9 +96,9 @@ public final class FuzzTarget {
     }
 
     /**
-     * The store for a {@code StoreLock} of {@link FuzzLock#storeLock}, {@link FuzzLock#shortLeaseStoreLock} or a
-     * semaphore of {@link FuzzLock#storeSemaphore}: {@code store} itself, or for the control a {@link ShortLeaseStore}
-     * over it.
+     * The store for a {@code StoreLock} of {@link FuzzLock#storeLock}, {@link FuzzLock#shortLeaseStoreLock}, {@link
+     * FuzzLock#storeReadWrite} or a semaphore of {@link FuzzLock#storeSemaphore}: {@code store} itself, or for the
+     * control a {@link ShortLeaseStore} over it.
      *
      * @param store the backend's store
      * @return the store to build the lock on
@@ -106,7 +106,10 @@ public final class FuzzTarget {
      */
     public LeaseStore leaseStore(LeaseStore store) {
         return switch (variant) {
-            case FuzzLock.STORE, FuzzLock.STORE_SEMAPHORE, FuzzLock.STORE_SEMAPHORE_OF_ONE_TOO_MANY -> store;
+            case FuzzLock.STORE,
+                    FuzzLock.STORE_READ_WRITE,
+                    FuzzLock.STORE_SEMAPHORE,
+                    FuzzLock.STORE_SEMAPHORE_OF_ONE_TOO_MANY -> store;
             case FuzzLock.SHORT_LEASE_STORE -> new ShortLeaseStore(store);
             default -> throw new IllegalArgumentException("not a StoreLock variant: " + variant);
         };
