@@ -4,18 +4,20 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A store's keys taken another way than exclusively (as permits, or for reading), seen as a store of leases, so that a
+ * A store's keys taken another way than exclusively (as permits, for reading, or through their queue), seen as a store
+ * of leases, so that a
  * {@link StoreLock} over it is that kind's lock with every promise the lock keeps for its holds. The store itself
  * belongs to the lock of its exclusive kind, which closes it.
  */
-abstract sealed class KindLeaseStore implements LeaseStore permits PermitLeaseStore, ReaderLeaseStore {
+abstract sealed class KindLeaseStore implements LeaseStore permits FairLeaseStore, PermitLeaseStore, ReaderLeaseStore {
 
     private final LeaseStore store;
     private final String kind;
 
     /**
      * @param store the store of the exclusive lock
-     * @param kind how its keys are taken here, for messages, such as {@code "permits=3"} or {@code "read"}
+     * @param kind how its keys are taken here, for messages, such as {@code "permits=3"}, {@code "read"} or {@code
+     *     "fair"}
      */
     KindLeaseStore(LeaseStore store, String kind) {
         this.store = store;

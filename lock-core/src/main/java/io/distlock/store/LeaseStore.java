@@ -100,6 +100,37 @@ public interface LeaseStore extends AutoCloseable {
     }
 
     /**
+     * Starts one acquisition of a key through the key's queue, for {@link StoreLock}'s {@linkplain io.distlock.Kind#FAIR
+     * fair lock}: like {@link #begin(String, String, String, Duration)}, and its grant holds the same key, except that
+     * the acquisitions of every process that begin here are served in the order they arrived: its {@link
+     * Acquisition#tryTake()} grants only while no earlier acquisition of the key's queue still waits, and a waiter
+     * whose process died leaves the queue within a bound that the store documents. An acquisition through {@link
+     * #begin} does not queue. Offered where {@link #offersFairQueue()} says so; a store whose every waiter is served in
+     * arrival order ({@link #servesWaitersInArrivalOrder()}) needs no queue of its own.
+     *
+     * @param key the key, already validated by {@link StoreLock}
+     * @param owner the owner token of the hold that this acquisition would create, unique per hold
+     * @param holder the lock instance's name, as for {@link #begin(String, String, String, Duration)}
+     * @param lease how long the store keeps the key for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without the key; closing it without the
+     *     key takes it out of the queue
+     * @throws UnsupportedOperationException if the store has no queue; by default
+     */
+    default Acquisition beginFair(String key, String owner, String holder, Duration lease) {
+        throw new UnsupportedOperationException(describe() + " has no fair lock");
+    }
+
+    /**
+     * Whether the store queues the acquisitions of {@link #beginFair}: then {@link StoreLock} offers a lock over them as
+     * its {@link io.distlock.Kind#FAIR} lock.
+     *
+     * @return false by default
+     */
+    default boolean offersFairQueue() {
+        return false;
+    }
+
+    /**
      * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a
      * shorter length.
      *

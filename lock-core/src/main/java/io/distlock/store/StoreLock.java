@@ -67,6 +67,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     private final AtomicBoolean closed;
     private final @Nullable StoreSemaphores semaphores;
     private final @Nullable StoreLock readers;
+    private final @Nullable StoreLock fair;
     private final OfferedKinds kinds;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
@@ -96,17 +97,24 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         this.closed = parts.closed();
         CallsUnderWay calls = new CallsUnderWay(maxCallsUnderWay);
         this.readers = parts.readers();
+        this.fair = parts.fair();
         this.reentry = new StoreReentry(store, side, parts.writer(), readers == null ? null : readers.side, calls);
         this.taking = new StoreTaking(parts, calls, lockKind, this);
         this.semaphores = parts.semaphores();
-        this.kinds = offeredKinds(store, semaphores, readers);
+        this.kinds = offeredKinds(store, semaphores, readers, fair);
     }
 
     private OfferedKinds offeredKinds(
-            LeaseStore store, @Nullable StoreSemaphores semaphores, @Nullable StoreLock readers) {
-        OfferedKinds offered = store.servesWaitersInArrivalOrder()
-                ? OfferedKinds.none().with(Kind.FAIR, (Lock) this)
-                : OfferedKinds.none();
+            LeaseStore store,
+            @Nullable StoreSemaphores semaphores,
+            @Nullable StoreLock readers,
+            @Nullable StoreLock fair) {
+        OfferedKinds offered = OfferedKinds.none();
+        if (store.servesWaitersInArrivalOrder()) {
+            offered = offered.with(Kind.FAIR, (Lock) this);
+        } else if (fair != null) {
+            offered = offered.with(Kind.FAIR, (Lock) fair);
+        }
         if (semaphores != null) {
             offered = offered.with(Kind.SEMAPHORE, (Semaphores) semaphores);
         }
@@ -241,7 +249,7 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * Refuses new acquisitions, waits up to the shutdown grace period for the held keys to be released, reports the
      * holds still open lost ({@link LockLostException.Reason#CLIENT_CLOSED}; their keys run out with their leases), and
      * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out and its {@linkplain Kind#READ read side}
-     * are closed first, each in the same way.
+     * and its {@linkplain Kind#FAIR fair lock}, where it has one of its own, are closed first, each in the same way.
      * Calling it again does nothing.
      */
     @Override
@@ -255,6 +263,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
             }
             if (readers != null) {
                 readers.close();
+            }
+            if (fair != null) {
+                fair.close();
             }
             int abandoned = side.holds().close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
@@ -297,7 +308,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * {@inheritDoc}
      *
      * <p>{@link Kind#FAIR} is this lock itself where the store serves waiters in the order they arrived ({@link
-     * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does; {@link Kind#SEMAPHORE} is offered where
+     * LeaseStore#servesWaitersInArrivalOrder()}), as ZooKeeper's queue does, or else a lock over the store's queued
+     * acquisitions where it has them ({@link LeaseStore#offersFairQueue()}), which holds the same keys as this lock
+     * and re-enters only its own scopes; {@link Kind#SEMAPHORE} is offered where
      * the store hands out permits ({@link LeaseStore#offersPermits()}), and {@link Kind#READ} where it shares keys
      * between readers ({@link LeaseStore#offersReaders()}), whose writer is this lock; there is no other kind.
      */

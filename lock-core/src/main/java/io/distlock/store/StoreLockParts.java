@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param side the lock's own holds and thread-owned handles
  * @param writer for the read side of a key, the write side, whose scopes a read re-enters; else null
  * @param readers for the write side of a store that has readers, its read side; else null
+ * @param fair for the lock of a store that queues its keys' waiters apart, its fair lock; else null
  */
 record StoreLockParts(
         LeaseStore store,
@@ -27,12 +28,13 @@ record StoreLockParts(
         @Nullable StoreSemaphores semaphores,
         @Nullable StoreSide writer,
         @Nullable StoreLock readers,
+        @Nullable StoreLock fair,
         StoreInspection inspection) {
 
     /**
      * @param kind what the lock's holds are: a key's, or, for the lock of a semaphore, its permits, or for the read
-     *     side, its reads; only a key's lock over a store that hands out permits has semaphores, and only one over a
-     *     store that has readers has a read side
+     *     side, its reads; only a key's lock over a store that hands out permits has semaphores, only one over a
+     *     store that has readers has a read side, and only one over a store with a queue of its own a fair lock
      * @param writer the write side, for the read side; else null
      */
     static StoreLockParts of(
@@ -46,18 +48,25 @@ record StoreLockParts(
         StoreLock readers = exclusive && store.offersReaders()
                 ? new StoreLock(new ReaderLeaseStore(store), settings, maxCallsUnderWay, LockKind.READ, side)
                 : null;
+        StoreLock fair = exclusive && store.offersFairQueue() && !store.servesWaitersInArrivalOrder()
+                ? new StoreLock(new FairLeaseStore(store), settings, maxCallsUnderWay, LockKind.FAIR, null)
+                : null;
         StoreInspection inspection =
-                new StoreInspection(store, side.holds(), () -> alsoHeld(semaphores, readers), closed::get);
-        return new StoreLockParts(store, settings, observer, side, closed, semaphores, writer, readers, inspection);
+                new StoreInspection(store, side.holds(), () -> alsoHeld(semaphores, readers, fair), closed::get);
+        return new StoreLockParts(
+                store, settings, observer, side, closed, semaphores, writer, readers, fair, inspection);
     }
 
-    private static List<HeldLock> alsoHeld(@Nullable StoreSemaphores semaphores, @Nullable StoreLock readers) {
+    private static List<HeldLock> alsoHeld(
+            @Nullable StoreSemaphores semaphores, @Nullable StoreLock readers, @Nullable StoreLock fair) {
         List<HeldLock> held = new ArrayList<>();
         if (semaphores != null) {
             held.addAll(semaphores.heldLocks());
         }
-        if (readers != null) {
-            held.addAll(readers.heldLocks());
+        for (StoreLock side : new StoreLock[] {readers, fair}) {
+            if (side != null) {
+                held.addAll(side.heldLocks());
+            }
         }
         return held;
     }

@@ -20,6 +20,12 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     /** How an acquisition takes what it waits for, once per attempt. */
     interface Taking {
 
+        /**
+         * Makes this acquisition's place where the store keeps one, such as a ticket of a key's queue, on its first try,
+         * before it waits behind this JVM's other waiters. Nothing by default.
+         */
+        default void arrive() throws SQLException {}
+
         /** Takes the key or a permit; null while it is held. */
         @Nullable
         Grant take() throws SQLException;
@@ -35,6 +41,9 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
 
         /** Tells the store that an acquisition that {@link #waits()} took the key or stopped waiting. */
         default void stopsWaiting() throws SQLException {}
+
+        /** Gives up the place that {@link #arrive()} made, once the acquisition ended, with or without the key. */
+        default void leave() throws SQLException {}
 
         /** How the granted row is extended and released: by the statements on a key's own row, by default. */
         default JdbcStoreLease.RowChanges changes(LockRows rows) {
@@ -66,6 +75,7 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     private boolean outcomeUnknown;
     private boolean awaited;
     private boolean markedWaiting;
+    private boolean arrived;
 
     /**
      * @param key the key, for messages
@@ -92,6 +102,14 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
 
     @Override
     public @Nullable StoreLease tryTake() {
+        if (!arrived) {
+            arrived = true;
+            try {
+                taking.arrive();
+            } catch (SQLException e) {
+                throw errors.of("acquire", key, e);
+            }
+        }
         if (waiter == null && signals.hasLine(line)) {
             // Waiters of this JVM are ahead: queue behind them rather than take the key from under the first one.
             waiter = signals.register(line);
@@ -157,6 +175,14 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         }
         if (!granted) {
             stopWaiting();
+        }
+        try {
+            taking.leave();
+        } catch (SQLException e) {
+            log.debug(
+                    "Could not leave the queue of key '{}'; the place runs out shortly",
+                    PrintableText.of(key),
+                    errors.of("leave the queue of", key, e));
         }
         if (outcomeUnknown && !granted) {
             // A take whose answer was lost may have succeeded: give the key back so it is not held until the lease

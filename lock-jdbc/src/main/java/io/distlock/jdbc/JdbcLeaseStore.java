@@ -58,17 +58,17 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The table name used unless {@link JdbcLeaseStoreBuilder#tableName(String)} sets another. */
     public static final String DEFAULT_TABLE = "distlock_locks";
 
-    /** The longest owner token the table's {@code owner_token} column holds. */
-    static final int MAX_OWNER_LENGTH = 64;
-
     /** The shortest time that a waiting writer's mark keeps new readers out after its last poll. */
     private static final Duration MIN_WAIT_MARK = Duration.ofMillis(500);
+
+    /** The shortest time that a fair waiter's ticket stays live after its process last kept it alive. */
+    private static final Duration MIN_TICKET_STAY = Duration.ofSeconds(2);
 
     private final Dialect dialect;
     private final String description;
     private final LockRows rows;
-    private final PermitRows permits;
-    private final ReadRows reads;
+    private final Takings takings;
+    private final ColumnLimits limits;
     private final StoreErrors errors;
     private final KeySignals signals = new KeySignals();
     private final Duration minPoll;
@@ -82,6 +82,7 @@ public final class JdbcLeaseStore implements LeaseStore {
             LockRows rows,
             PermitRows permits,
             ReadRows reads,
+            FairRows queues,
             StoreErrors errors,
             Duration minPoll,
             Duration maxPoll,
@@ -90,12 +91,18 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.dialect = dialect;
         this.description = description;
         this.rows = rows;
-        this.permits = permits;
-        this.reads = reads;
         this.errors = errors;
+        this.limits = new ColumnLimits(dialect.maxKeyLength(), description);
         this.minPoll = minPoll;
         this.maxPoll = maxPoll;
         this.callTimeout = callTimeout;
+        this.takings = new Takings(
+                rows,
+                reads,
+                queues,
+                permits,
+                waitMark().toMillis(),
+                ticketStay().toMillis());
         this.cleanup =
                 deleteRowsUnusedFor == null ? null : new UnusedRowCleanup(rows, deleteRowsUnusedFor, description);
     }
@@ -133,32 +140,9 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
-        check(owner, holder);
+        limits.checkOwner(owner, holder);
         long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
-        long waitMarkMillis = waitMark().toMillis();
-        return new JdbcAcquisition(
-                rows, errors, signals, new Backoff(minPoll, maxPoll), key, key, owner, new JdbcAcquisition.Taking() {
-                    @Override
-                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
-                        Long token = rows.take(key, owner, holder, leaseMillis);
-                        return token == null ? null : new JdbcAcquisition.Grant(key, token);
-                    }
-
-                    @Override
-                    public boolean giveBack() throws SQLException {
-                        return rows.release(key, owner);
-                    }
-
-                    @Override
-                    public void waits() throws SQLException {
-                        reads.markWriterWaiting(key, waitMarkMillis);
-                    }
-
-                    @Override
-                    public void stopsWaiting() throws SQLException {
-                        reads.clearWriterWaiting(key);
-                    }
-                });
+        return acquisition(key, key, owner, takings.exclusive(key, owner, holder, leaseMillis));
     }
 
     /**
@@ -183,36 +167,52 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition beginRead(String key, String owner, String holder, Duration lease) {
-        check(owner, holder);
-        checkRowNameFits(key, ReadRows.rowNameOverhead(), "a key taken for reading");
+        limits.checkOwner(owner, holder);
+        limits.checkRowNameFits(key, ReadRows.rowNameOverhead(), "a key taken for reading");
         long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
-        return new JdbcAcquisition(
-                rows, errors, signals, new Backoff(minPoll, maxPoll), key, key, owner, new JdbcAcquisition.Taking() {
-                    @Override
-                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
-                        return reads.take(key, owner, holder, leaseMillis);
-                    }
+        return acquisition(key, key, owner, takings.read(key, owner, holder, leaseMillis));
+    }
 
-                    @Override
-                    public boolean giveBack() throws SQLException {
-                        return reads.releaseAny(key, owner);
-                    }
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A key's queue is rows of the lock table, a ticket per waiter beside a queue row: see {@link FairRows}. An
+     * acquisition joins with one transaction on its first try, and each try is one transaction that locks the queue
+     * row, keeps this JVM's tickets for the key alive, reads the tickets ahead of its own, and takes the key with the
+     * lock's statements once none of them is live. Only the first of this JVM's waiters for a key polls; it keeps the
+     * others' tickets alive. A waiter whose process died leaves the queue when its ticket runs out, {@link
+     * #ticketStay()} after that process's last poll. Acquisitions through {@link #begin} do not queue, and take a free
+     * key ahead of the queue.
+     *
+     * @throws IllegalArgumentException as {@link #begin(String, String, String, Duration)} does, or if the key leaves
+     *     too little of the table's key length for the names of its queue's rows
+     */
+    @Override
+    public Acquisition beginFair(String key, String owner, String holder, Duration lease) {
+        limits.checkOwner(owner, holder);
+        limits.checkRowNameFits(key, FairRows.rowNameOverhead(), "a key taken through the fair lock");
+        long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
+        return acquisition(key, FairRows.queue(key), owner, takings.fair(key, owner, holder, leaseMillis));
+    }
 
-                    @Override
-                    public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
-                        return new JdbcStoreLease.RowChanges() {
-                            @Override
-                            public boolean extend(String row, String owner, long leaseMillis) throws SQLException {
-                                return reads.extend(key, row, owner, leaseMillis);
-                            }
+    private JdbcAcquisition acquisition(String key, String line, String owner, JdbcAcquisition.Taking taking) {
+        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, line, owner, taking);
+    }
 
-                            @Override
-                            public boolean release(String row, String owner) throws SQLException {
-                                return reads.release(key, row, owner);
-                            }
-                        };
-                    }
-                });
+    /** {@inheritDoc} A key's queue is rows of the lock table. */
+    @Override
+    public boolean offersFairQueue() {
+        return true;
+    }
+
+    /**
+     * How long a waiter's ticket in a key's fair queue stays live after its process last kept it alive: ten of the
+     * longest pauses between polls, and at least two seconds, so that a slow statement does not cost a living waiter
+     * its place.
+     */
+    Duration ticketStay() {
+        Duration tenPolls = maxPoll.multipliedBy(10);
+        return tenPolls.compareTo(MIN_TICKET_STAY) < 0 ? MIN_TICKET_STAY : tenPolls;
     }
 
     /** {@inheritDoc} A key's readers are rows of the lock table. */
@@ -232,32 +232,10 @@ public final class JdbcLeaseStore implements LeaseStore {
      */
     @Override
     public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
-        check(owner, holder);
-        checkRowNameFits(key, PermitRows.slot("", Semaphores.MAX_PERMITS).length(), "a semaphore's key");
+        limits.checkOwner(owner, holder);
+        limits.checkRowNameFits(key, PermitRows.slot("", Semaphores.MAX_PERMITS).length(), "a semaphore's key");
         long leaseMillis = JdbcAcquisition.millisRoundedUp(lease);
-        PermitRows rowsOfPermits = this.permits;
-        return new JdbcAcquisition(
-                rows,
-                errors,
-                signals,
-                new Backoff(minPoll, maxPoll),
-                key,
-                PermitRows.line(key),
-                owner,
-                new JdbcAcquisition.Taking() {
-                    @Override
-                    public JdbcAcquisition.@Nullable Grant take() throws SQLException {
-                        PermitRows.Granted granted = rowsOfPermits.take(key, permits, owner, holder, leaseMillis);
-                        return granted == null
-                                ? null
-                                : new JdbcAcquisition.Grant(granted.slotRow(), granted.fencingToken());
-                    }
-
-                    @Override
-                    public boolean giveBack() throws SQLException {
-                        return rowsOfPermits.releaseAny(key, owner);
-                    }
-                });
+        return acquisition(key, PermitRows.line(key), owner, takings.permit(key, permits, owner, holder, leaseMillis));
     }
 
     /** {@inheritDoc} A semaphore key's permits are rows of the lock table. */
@@ -271,48 +249,16 @@ public final class JdbcLeaseStore implements LeaseStore {
         return dialect.maxKeyLength();
     }
 
-    /** Refuses a key too long for the names of the rows that a kind adds to it. */
-    private void checkRowNameFits(String key, int overhead, String what) {
-        int longest = maxKeyLength() - overhead;
-        if (key.length() > longest) {
-            throw new IllegalArgumentException("key is " + key.length() + " characters; " + what + " in " + description
-                    + " is at most " + longest + " characters");
-        }
-    }
-
-    /** Refuses an owner token or holder name that the table's columns cannot keep, or that marks rows of its own. */
-    private static void check(String owner, String holder) {
-        if (owner.startsWith("~")) {
-            throw new IllegalArgumentException(
-                    "owner token must not start with '~', which marks rows that hold no owner, such as one an"
-                            + " operator freed");
-        }
-        if (owner.length() > MAX_OWNER_LENGTH) {
-            throw new IllegalArgumentException("owner token is " + owner.length() + " characters; the lock table "
-                    + "holds at most " + MAX_OWNER_LENGTH);
-        }
-        if (holder.length() > InstanceNames.MAX_LENGTH) {
-            throw new IllegalArgumentException("holder name is " + holder.length() + " characters; the lock table "
-                    + "holds at most " + InstanceNames.MAX_LENGTH);
-        }
-    }
-
     /**
      * {@inheritDoc}
      *
      * <p>On MySQL and MariaDB a key is at most 768 characters, the most that InnoDB indexes in utf8mb4. A key must not
-     * start with the control character U+0001, which starts the rows of semaphore keys ({@link PermitRows}).
+     * start with the control character U+0001, which starts the rows the store adds beside keys: semaphores'
+     * permits ({@link PermitRows}), readers ({@link ReadRows}) and fair queues ({@link FairRows}).
      */
     @Override
     public void validateKey(String key) {
-        if (key.length() > maxKeyLength()) {
-            throw new IllegalArgumentException("key is " + key.length() + " characters; a key in " + description
-                    + " is at most " + maxKeyLength() + " characters");
-        }
-        if (key.charAt(0) == PermitRows.MARK) {
-            throw new IllegalArgumentException("key must not start with the control character U+0001, which "
-                    + description + " keeps for the rows of semaphore keys");
-        }
+        limits.checkKey(key);
     }
 
     /**

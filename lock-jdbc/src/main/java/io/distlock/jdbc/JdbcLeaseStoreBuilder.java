@@ -197,6 +197,7 @@ public final class JdbcLeaseStoreBuilder {
                 rows,
                 new PermitRows(rows, connections, errors, dialect, table, sql),
                 new ReadRows(rows, connections, errors, dialect, table, sql),
+                new FairRows(rows, connections, errors, dialect, table),
                 errors,
                 minPoll,
                 maxPoll,

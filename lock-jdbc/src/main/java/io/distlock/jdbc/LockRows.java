@@ -144,7 +144,43 @@ final class LockRows implements JdbcStoreLease.RowChanges {
         });
     }
 
+    /**
+     * Takes the key as {@link #take} does, inside the caller's transaction, whose connection then holds the row's lock
+     * until it ends: for a take that must happen together with other changes, such as a fair queue's.
+     *
+     * @return the new fencing token, or null when another owner holds the key
+     */
+    @Nullable
+    Long takeWithin(Connection connection, String key, String owner, String holder, long leaseMillis)
+            throws SQLException {
+        Long token;
+        if (dialect.upsertReturning()) {
+            token = upsertToken(connection, key, owner, holder, leaseMillis);
+        } else {
+            token = takeOverWithin(connection, key, owner, holder, leaseMillis);
+            if (token == null) {
+                // A duplicate key fails the insert alone on MySQL, MariaDB and H2, whose rows another owner holds then.
+                if (!insert(connection, key, owner, holder, leaseMillis)) {
+                    return null;
+                }
+                token = sql.fencingFromClock() ? 0L : 1L;
+            }
+        }
+        if (token == null || token != 0) {
+            return token;
+        }
+        write(connection, sql.seedFromClock(), key, owner);
+        return fencingOf(connection, key, owner);
+    }
+
     private @Nullable Long upsert(Connection connection, String key, String owner, String holder, long leaseMillis)
+            throws SQLException {
+        Long token = upsertToken(connection, key, owner, holder, leaseMillis);
+        return token != null && token == 0 ? seedFromClock(key, owner) : token;
+    }
+
+    /** The upsert's fencing token, 0 for a new row whose token comes from the clock, or null if the key is held. */
+    private @Nullable Long upsertToken(Connection connection, String key, String owner, String holder, long leaseMillis)
             throws SQLException {
         try (PreparedStatement statement = prepare(connection, sql.upsert())) {
             int parameter = 1;
@@ -156,11 +192,7 @@ final class LockRows implements JdbcStoreLease.RowChanges {
             }
             statement.setLong(parameter, leaseMillis);
             try (ResultSet row = statement.executeQuery()) {
-                if (!row.next()) {
-                    return null;
-                }
-                long token = row.getLong(1);
-                return token == 0 ? seedFromClock(key, owner) : Long.valueOf(token);
+                return row.next() ? Long.valueOf(row.getLong(1)) : null;
             }
         }
     }
@@ -170,21 +202,24 @@ final class LockRows implements JdbcStoreLease.RowChanges {
      * update's row lock keeps the row this owner's until the token is read.
      */
     private @Nullable Long takeOver(String key, String owner, String holder, long leaseMillis) throws SQLException {
-        return connections.transaction(connection -> {
-            try (PreparedStatement update = prepare(connection, sql.takeOver())) {
-                int parameter = 1;
-                update.setString(parameter++, owner);
-                update.setLong(parameter++, leaseMillis);
-                if (sql.namesHolder()) {
-                    update.setString(parameter++, holder);
-                }
-                update.setString(parameter, key);
-                if (update.executeUpdate() != 1) {
-                    return null;
-                }
+        return connections.transaction(connection -> takeOverWithin(connection, key, owner, holder, leaseMillis));
+    }
+
+    private @Nullable Long takeOverWithin(
+            Connection connection, String key, String owner, String holder, long leaseMillis) throws SQLException {
+        try (PreparedStatement update = prepare(connection, sql.takeOver())) {
+            int parameter = 1;
+            update.setString(parameter++, owner);
+            update.setLong(parameter++, leaseMillis);
+            if (sql.namesHolder()) {
+                update.setString(parameter++, holder);
             }
-            return fencingOf(connection, key, owner);
-        });
+            update.setString(parameter, key);
+            if (update.executeUpdate() != 1) {
+                return null;
+            }
+        }
+        return fencingOf(connection, key, owner);
     }
 
     /** Reads the fencing token of the row that this transaction just wrote for the owner. */

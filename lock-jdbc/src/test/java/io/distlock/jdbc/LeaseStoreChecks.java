@@ -458,6 +458,16 @@ abstract class LeaseStoreChecks {
         }
     }
 
+    /** The fair lock's queue on the same database. */
+    @Nested
+    class QueueingFairly extends FairQueueChecks {
+
+        @Override
+        DataSource dataSource() {
+            return LeaseStoreChecks.this.dataSource();
+        }
+    }
+
     /** An operator's release on the same database. */
     @Nested
     class ReleasingForAnOperator extends OperatorReleaseChecks {

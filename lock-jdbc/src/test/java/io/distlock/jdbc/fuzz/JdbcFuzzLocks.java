@@ -29,8 +29,8 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
     }
 
     /**
-     * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, a semaphore
-     * of StoreLock, or StoreLock with its read lock.
+     * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, its fair
+     * lock, a semaphore of StoreLock, or StoreLock with its read lock.
      */
     @Override
     public LockUnderTest open(FuzzTarget target) {
@@ -42,7 +42,9 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        LockUnderTest.Builder builder = LockUnderTest.builder(lock, new JdbcLockView(reads));
+        boolean fair = target.variant().equals(FuzzLock.STORE_FAIR);
+        LockUnderTest.Builder builder =
+                LockUnderTest.builder(fair ? Kind.FAIR.of(lock) : lock, new JdbcLockView(reads));
         if (target.permits() > 0) {
             builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? JdbcLockView.PERMITS + key : key);

@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
  * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock}
  * over PostgreSQL ({@link JdbcLeaseStore}). The checker reads each key's owner and lease from the lock table just before
  * it judges (see {@link JdbcLockView}); its records need no server. A control run drives a
- * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch. The semaphore's run
- * and the read-write run (readers as the key's slot rows) are judged the same way.
+ * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch. The fair lock's run,
+ * the semaphore's and the read-write run (readers as the key's slot rows) are judged the same way.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
  * build; a soak raises it with the settings of {@link FuzzSettings}:
@@ -61,6 +61,12 @@ class JdbcMutualExclusionFuzzTest {
                 FuzzLock.storeSemaphore(JdbcFuzzLocks.class),
                 FuzzSettings.fromEnvironment(6, 2, 5, 4),
                 MutualExclusionFuzz::showsPermitsShared);
+    }
+
+    @Test
+    void theFairLockOnPostgresNeverLetsTwoHoldersIntoTheSameCriticalSection() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storeFair(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 5, 4));
     }
 
     @Test

@@ -34,6 +34,9 @@ public record FuzzLock(
     /** The variant of {@link #storeSemaphoreOfOneTooMany}: that semaphore with one permit more than allowed. */
     public static final String STORE_SEMAPHORE_OF_ONE_TOO_MANY = "STORE_SEMAPHORE_OF_ONE_TOO_MANY";
 
+    /** The variant of {@link #storeFair}: the fair lock of {@code StoreLock} over the backend's own store. */
+    public static final String STORE_FAIR = "STORE_FAIR";
+
     /** The variant of {@link #storeReadWrite}: {@code StoreLock} over the backend's own store, and its read lock. */
     public static final String STORE_READ_WRITE = "STORE_READ_WRITE";
 
@@ -134,5 +137,16 @@ public record FuzzLock(
      */
     public static FuzzLock storeReadWrite(Class<? extends FuzzLockFactory> factory) {
         return of("distlock StoreLock and its read lock", factory, STORE_READ_WRITE, SectionMix.READ_WRITE);
+    }
+
+    /**
+     * The fair lock of {@code StoreLock} over a backend's {@code LeaseStore} ({@code Kind.FAIR}), which {@code factory}
+     * builds for the variant {@link #STORE_FAIR}: a lock that must never let two holders in.
+     *
+     * @param factory the backend's factory
+     * @return the lock, with every operation of the API ({@link SectionMix#EXCLUSIVE})
+     */
+    public static FuzzLock storeFair(Class<? extends FuzzLockFactory> factory) {
+        return of("distlock StoreLock's fair lock", factory, STORE_FAIR, SectionMix.EXCLUSIVE);
     }
 }

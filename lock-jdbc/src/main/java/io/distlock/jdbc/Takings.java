@@ -1,0 +1,155 @@
+package io.distlock.jdbc;
+
+import java.sql.SQLException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How an acquisition of each kind takes what it waits for, on the rows of the lock table: a key, a read of it, a place
+ * in its fair queue and then the key, or one of its permits. {@link JdbcLeaseStore} checks the arguments and wraps each
+ * in a {@link JdbcAcquisition}.
+ */
+final class Takings {
+
+    private final LockRows rows;
+    private final ReadRows reads;
+    private final FairRows queues;
+    private final FairTickets tickets = new FairTickets();
+    private final PermitRows permits;
+    private final long waitMarkMillis;
+    private final long stayMillis;
+
+    /**
+     * @param waitMarkMillis how long a waiting writer's mark keeps new readers out after its last refused poll
+     * @param stayMillis how long a fair waiter's ticket stays live after its process last kept it alive
+     */
+    Takings(LockRows rows, ReadRows reads, FairRows queues, PermitRows permits, long waitMarkMillis, long stayMillis) {
+        this.rows = rows;
+        this.reads = reads;
+        this.queues = queues;
+        this.permits = permits;
+        this.waitMarkMillis = waitMarkMillis;
+        this.stayMillis = stayMillis;
+    }
+
+    /** The key itself: a writer, which marks the key while it waits so that new readers stay out. */
+    JdbcAcquisition.Taking exclusive(String key, String owner, String holder, long leaseMillis) {
+        return new JdbcAcquisition.Taking() {
+            @Override
+            public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                Long token = rows.take(key, owner, holder, leaseMillis);
+                return token == null ? null : new JdbcAcquisition.Grant(key, token);
+            }
+
+            @Override
+            public boolean giveBack() throws SQLException {
+                return rows.release(key, owner);
+            }
+
+            @Override
+            public void waits() throws SQLException {
+                reads.markWriterWaiting(key, waitMarkMillis);
+            }
+
+            @Override
+            public void stopsWaiting() throws SQLException {
+                reads.clearWriterWaiting(key);
+            }
+        };
+    }
+
+    /** A read of the key. */
+    JdbcAcquisition.Taking read(String key, String owner, String holder, long leaseMillis) {
+        return new JdbcAcquisition.Taking() {
+            @Override
+            public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                return reads.take(key, owner, holder, leaseMillis);
+            }
+
+            @Override
+            public boolean giveBack() throws SQLException {
+                return reads.releaseAny(key, owner);
+            }
+
+            @Override
+            public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
+                return new JdbcStoreLease.RowChanges() {
+                    @Override
+                    public boolean extend(String row, String owner, long leaseMillis) throws SQLException {
+                        return reads.extend(key, row, owner, leaseMillis);
+                    }
+
+                    @Override
+                    public boolean release(String row, String owner) throws SQLException {
+                        return reads.release(key, row, owner);
+                    }
+                };
+            }
+        };
+    }
+
+    /**
+     * A place in the key's fair queue, then the key once no earlier place is live; a writer, which marks the key while
+     * it waits as {@link #exclusive} does.
+     */
+    JdbcAcquisition.Taking fair(String key, String owner, String holder, long leaseMillis) {
+        return new JdbcAcquisition.Taking() {
+            private long ticket;
+            private boolean taken;
+
+            @Override
+            public void arrive() throws SQLException {
+                ticket = queues.join(key, owner, stayMillis);
+                tickets.add(key, FairRows.ticket(key, ticket));
+            }
+
+            @Override
+            public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                Long token = queues.take(key, ticket, tickets.of(key), owner, holder, leaseMillis, stayMillis);
+                taken = token != null;
+                return taken ? new JdbcAcquisition.Grant(key, token) : null;
+            }
+
+            @Override
+            public boolean giveBack() throws SQLException {
+                return rows.release(key, owner);
+            }
+
+            @Override
+            public void waits() throws SQLException {
+                reads.markWriterWaiting(key, waitMarkMillis);
+            }
+
+            @Override
+            public void stopsWaiting() throws SQLException {
+                reads.clearWriterWaiting(key);
+            }
+
+            @Override
+            public void leave() throws SQLException {
+                if (ticket == 0) {
+                    return;
+                }
+                tickets.remove(key, FairRows.ticket(key, ticket));
+                if (!taken) {
+                    queues.leave(key, ticket);
+                }
+            }
+        };
+    }
+
+    /** One of the key's permits. */
+    JdbcAcquisition.Taking permit(String key, int count, String owner, String holder, long leaseMillis) {
+        return new JdbcAcquisition.Taking() {
+            @Override
+            public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                PermitRows.Granted granted = permits.take(key, count, owner, holder, leaseMillis);
+                return granted == null ? null : new JdbcAcquisition.Grant(granted.slotRow(), granted.fencingToken());
+            }
+
+            @Override
+            public boolean giveBack() throws SQLException {
+                return permits.releaseAny(key, owner);
+            }
+        };
+    }
+}
