@@ -47,6 +47,14 @@ final class OtherBackendContenders {
                         + " `acquire(wait)` + `release()`; it has no lease (a holder keeps the lock while its session"
                         + " lives), so the benchmark's lease is not used" + curator + where);
         contenders.put(
+                ContenderKind.DISTLOCK_JDBC_FAIR.label(),
+                "distlock JDBC's lock, every acquisition through its `fair()` lock (a queue of ticket rows),"
+                        + " otherwise as distlock JDBC");
+        contenders.put(
+                ContenderKind.DISTLOCK_JDBC_RW.label(),
+                "distlock JDBC's lock, reads through its `reading()` side and writes through the lock itself,"
+                        + " otherwise as distlock JDBC");
+        contenders.put(
                 ContenderKind.DISTLOCK_JDBC_SEMAPHORE.label(),
                 "`Kind.SEMAPHORE.of(storeLock).permits(" + ContenderKind.SEMAPHORE_PERMITS + ")` of distlock JDBC's"
                         + " lock, otherwise as distlock JDBC");

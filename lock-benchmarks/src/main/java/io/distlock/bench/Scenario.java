@@ -85,7 +85,8 @@ public enum Scenario {
      * locks run in the path scenario, and nothing else does; so do the semaphores in theirs. The non-blocking contenders run in one JVM (1 to 3): the
      * critical sections of 4 and 5 call Redis and would block the completion threads that the non-blocking API must
      * not block. The contenders of the other backends run alone (1) and on one key in one JVM (3), beside distlock on
-     * Redis, which is what they are compared with; their read-write locks run in the read-heavy scenario.
+     * Redis, which is what they are compared with; their read-write locks run in the read-heavy scenario, and so does
+     * distlock's plain lock on each of them, as the reference that takes every read exclusively.
      *
      * @param kind the contender
      * @return true if it runs in this scenario
@@ -98,7 +99,11 @@ public enum Scenario {
             return this == PATH_AMONG_HELD && kind.isPath();
         }
         if (kind.isOtherBackend()) {
-            return kind.isReadWrite() ? this == READ_HEAVY_PROCESSES : this == UNCONTENDED || this == CONTENDED;
+            if (kind.isReadWrite()) {
+                return this == READ_HEAVY_PROCESSES;
+            }
+            boolean plain = kind == ContenderKind.DISTLOCK_JDBC || kind == ContenderKind.DISTLOCK_ZOOKEEPER;
+            return this == UNCONTENDED || this == CONTENDED || (plain && this == READ_HEAVY_PROCESSES);
         }
         if (kind.isAsync()) {
             return this == UNCONTENDED || this == PARALLEL || this == CONTENDED;

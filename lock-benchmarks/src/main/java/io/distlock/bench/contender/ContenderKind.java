@@ -40,6 +40,8 @@ public enum ContenderKind {
     SI_JDBC("si-jdbc", "SI JDBC", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER("distlock-zookeeper", "distlock ZooKeeper", LockStore.ZOOKEEPER),
     CURATOR_MUTEX("curator-mutex", "Curator mutex", LockStore.ZOOKEEPER),
+    DISTLOCK_JDBC_FAIR("distlock-jdbc-fair", "distlock JDBC fair", LockStore.POSTGRESQL),
+    DISTLOCK_JDBC_RW("distlock-jdbc-rw", "distlock JDBC read-write", LockStore.POSTGRESQL),
     DISTLOCK_JDBC_SEMAPHORE("distlock-jdbc-semaphore", "distlock JDBC semaphore", LockStore.POSTGRESQL),
     DISTLOCK_ZOOKEEPER_SEMAPHORE("distlock-zookeeper-semaphore", "distlock ZooKeeper semaphore", LockStore.ZOOKEEPER),
     CURATOR_SEMAPHORE("curator-semaphore", "Curator semaphore", LockStore.ZOOKEEPER),
@@ -171,7 +173,11 @@ public enum ContenderKind {
      * @return true for a read-write lock
      */
     public boolean isReadWrite() {
-        return this == DISTLOCK_RW || this == REDISSON_RW || this == DISTLOCK_ZOOKEEPER_RW || this == CURATOR_RW;
+        return this == DISTLOCK_RW
+                || this == REDISSON_RW
+                || this == DISTLOCK_JDBC_RW
+                || this == DISTLOCK_ZOOKEEPER_RW
+                || this == CURATOR_RW;
     }
 
     /**
@@ -292,6 +298,8 @@ public enum ContenderKind {
             case SI_JDBC -> new JdbcLockRegistryContender(target.backend(this));
             case DISTLOCK_ZOOKEEPER -> StoreLockContender.zooKeeper(target.backend(this), 0);
             case CURATOR_MUTEX -> new CuratorMutexContender(target.backend(this));
+            case DISTLOCK_JDBC_FAIR -> StoreLockContender.jdbcFair(target.backend(this));
+            case DISTLOCK_JDBC_RW -> StoreLockContender.jdbcReadWrite(target.backend(this));
             case DISTLOCK_JDBC_SEMAPHORE -> StoreLockContender.jdbc(target.backend(this), SEMAPHORE_PERMITS);
             case DISTLOCK_ZOOKEEPER_SEMAPHORE -> StoreLockContender.zooKeeper(target.backend(this), SEMAPHORE_PERMITS);
             case CURATOR_SEMAPHORE -> new CuratorSemaphoreContender(target.backend(this), SEMAPHORE_PERMITS);

@@ -7,14 +7,16 @@ import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.StoreLock;
 import io.distlock.zookeeper.ZooKeeperLeaseStore;
 import java.time.Duration;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
  * distlock's {@link StoreLock} with default settings and fixed leases, like {@link DistlockContender} on Redis, over
  * one of the other backends' stores with their defaults: {@link JdbcLeaseStore} on the run's PostgreSQL or {@link
  * ZooKeeperLeaseStore} on its ZooKeeper. As a semaphore contender, every acquisition takes one of the key's permits
- * ({@code Kind.SEMAPHORE}) of the same lock; as a read-write contender, reads go through the lock's read side ({@code
- * Kind.READ}) and writes through the lock itself.
+ * ({@code Kind.SEMAPHORE}) of the same lock; as a fair contender, it goes through the lock's fair lock ({@code
+ * Kind.FAIR}); as a read-write contender, reads go through the lock's read side ({@code Kind.READ}) and writes through
+ * the lock itself.
  */
 final class StoreLockContender implements Contender {
 
@@ -36,12 +38,30 @@ final class StoreLockContender implements Contender {
      * @param permits 0 for the lock, else the count of its semaphore to take permits of
      */
     static StoreLockContender jdbc(BackendEndpoint database, int permits) {
+        return jdbc(database, lock -> {
+            Lock taking = taking(lock, permits);
+            return new Lock[] {taking, taking};
+        });
+    }
+
+    /** The lock on the database's table, as {@link #jdbc}, whose every acquisition goes through its fair lock. */
+    static StoreLockContender jdbcFair(BackendEndpoint database) {
+        return jdbc(database, lock -> new Lock[] {lock.fair(), lock.fair()});
+    }
+
+    /** The lock on the database's table, as {@link #jdbc}, whose reads take its read side. */
+    static StoreLockContender jdbcReadWrite(BackendEndpoint database) {
+        return jdbc(database, lock -> new Lock[] {lock, lock.reading()});
+    }
+
+    /** @param sides the lock that writes and the one that reads, of the store's lock */
+    private static StoreLockContender jdbc(BackendEndpoint database, Function<StoreLock, Lock[]> sides) {
         HikariDataSource pool = JdbcPools.open(database, "bench-distlock-jdbc");
         try {
             StoreLock lock =
                     StoreLock.builder(JdbcLeaseStore.builder(pool).build()).build();
-            Lock taking = taking(lock, permits);
-            return new StoreLockContender(lock, taking, taking, pool);
+            Lock[] taking = sides.apply(lock);
+            return new StoreLockContender(lock, taking[0], taking[1], pool);
         } catch (RuntimeException e) {
             pool.close();
             throw e;
