@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  *       while it waits: a waiter whose process died leaves the line when its ticket runs out.
  * </ul>
  *
- * <p>A waiter joins by locking the queue row ({@code SELECT ... FOR UPDATE}) and writing the next ticket. A try locks
+ * <p>A first try locks the queue row ({@code SELECT ... FOR UPDATE}) and takes the key if no ticket is live and the
+ * key is free, and else writes the next ticket; a waiter behind others of this JVM joins so at once. A later try locks
  * the queue row, keeps the tickets of this JVM's waiters alive, and takes the key (the lock's own statements, in the
  * same transaction) only while no ticket ahead of its own is live; a ticket ahead that ran out is passed over, and the
  * head moves past it. The try that takes the key deletes its ticket, and a waiter that gives up deletes its own. Lock
@@ -97,6 +98,37 @@ final class FairRows {
     }
 
     /**
+     * The outcome of a first try: the key's fencing token if it took the key, else the ticket it joined the queue with.
+     *
+     * @param token the fencing token, or null if the key was not taken
+     * @param ticket the ticket's number, or 0 if the key was taken
+     */
+    record FirstTry(@Nullable Long token, long ticket) {}
+
+    /**
+     * Takes the key if no ticket of its queue is live, and otherwise, or while another owner holds the key, joins the
+     * queue with the next ticket: one transaction, so that an acquisition that finds the key free and nobody waiting
+     * costs no ticket.
+     *
+     * @param waitingHere the ticket rows of this JVM's waiters for the key
+     */
+    FirstTry takeOrJoin(
+            String key, Collection<String> waitingHere, String owner, String holder, long leaseMillis, long stayMillis)
+            throws SQLException {
+        try {
+            return connections.transaction(connection ->
+                    takeOrJoinLocked(connection, key, waitingHere, owner, holder, leaseMillis, stayMillis));
+        } catch (SQLException e) {
+            if (!errors.isDuplicateKey(e)) {
+                throw e;
+            }
+            // Another session made the queue row between this one's read and insert: lock that row now.
+            return connections.transaction(connection ->
+                    takeOrJoinLocked(connection, key, waitingHere, owner, holder, leaseMillis, stayMillis));
+        }
+    }
+
+    /**
      * Takes the key for the ticket's owner if no earlier ticket of the key's queue is live, keeping the tickets of this
      * JVM's waiters in the queue alive for {@code stayMillis}.
      *
@@ -119,17 +151,9 @@ final class FairRows {
             if (!waitingHere.isEmpty()) {
                 keepAlive(connection, waitingHere, stayMillis);
             }
-            List<String> ahead = new ArrayList<>();
-            for (long earlier = head; earlier < ticket; earlier++) {
-                ahead.add(ticket(key, earlier));
-            }
-            Set<String> waiting = live.of(connection, ahead);
-            if (!waiting.isEmpty()) {
-                long first = head;
-                while (!waiting.contains(ticket(key, first))) {
-                    first++;
-                }
-                rows.write(connection, moveHead, HEAD + first, stayMillis, queue);
+            Long firstLive = firstLive(connection, key, head, ticket);
+            if (firstLive != null) {
+                rows.write(connection, moveHead, HEAD + firstLive, stayMillis, queue);
                 return null;
             }
             Long token = rows.takeWithin(connection, key, owner, holder, leaseMillis);
@@ -144,6 +168,55 @@ final class FairRows {
     /** Takes the ticket out of the key's queue, for a waiter that stopped waiting. */
     void leave(String key, long ticket) throws SQLException {
         connections.autoCommit(connection -> rows.write(connection, deleteTicket, ticket(key, ticket)));
+    }
+
+    private FirstTry takeOrJoinLocked(
+            Connection connection,
+            String key,
+            Collection<String> waitingHere,
+            String owner,
+            String holder,
+            long leaseMillis,
+            long stayMillis)
+            throws SQLException {
+        String queue = queue(key);
+        QueueRow row = queueRow(connection, queue);
+        long next = row.last() + 1;
+        if (!waitingHere.isEmpty()) {
+            keepAlive(connection, waitingHere, stayMillis);
+        }
+        Long firstLive = firstLive(connection, key, row.head(), next);
+        if (firstLive == null) {
+            Long token = rows.takeWithin(connection, key, owner, holder, leaseMillis);
+            if (token != null) {
+                if (row.head() != next) {
+                    rows.write(connection, moveHead, HEAD + next, stayMillis, queue);
+                }
+                return new FirstTry(token, 0);
+            }
+        }
+        rows.write(connection, handOut, next, stayMillis, queue);
+        rows.write(connection, insertTicket, ticket(key, next), owner, stayMillis, next);
+        long head = firstLive == null ? next : firstLive;
+        if (head != row.head()) {
+            rows.write(connection, moveHead, HEAD + head, stayMillis, queue);
+        }
+        return new FirstTry(null, next);
+    }
+
+    /** The first ticket from {@code from} up to, not including, {@code to} that is live, or null if none is. */
+    private @Nullable Long firstLive(Connection connection, String key, long from, long to) throws SQLException {
+        List<String> tickets = new ArrayList<>();
+        for (long ticket = from; ticket < to; ticket++) {
+            tickets.add(ticket(key, ticket));
+        }
+        Set<String> waiting = live.of(connection, tickets);
+        for (long ticket = from; ticket < to; ticket++) {
+            if (waiting.contains(ticket(key, ticket))) {
+                return ticket;
+            }
+        }
+        return null;
     }
 
     private long joinLocked(Connection connection, String key, String owner, long stayMillis) throws SQLException {

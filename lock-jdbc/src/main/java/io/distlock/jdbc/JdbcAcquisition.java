@@ -21,8 +21,9 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     interface Taking {
 
         /**
-         * Makes this acquisition's place where the store keeps one, such as a ticket of a key's queue, on its first try,
-         * before it waits behind this JVM's other waiters. Nothing by default.
+         * Makes this acquisition's place where the store keeps one, such as a ticket of a key's queue, on its first try
+         * when this JVM's other waiters for the key are ahead of it, so that it keeps its place while it waits behind
+         * them; an acquisition with no one of this JVM ahead makes it in its first {@link #take()}. Nothing by default.
          */
         default void arrive() throws SQLException {}
 
@@ -104,10 +105,12 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
     public @Nullable StoreLease tryTake() {
         if (!arrived) {
             arrived = true;
-            try {
-                taking.arrive();
-            } catch (SQLException e) {
-                throw errors.of("acquire", key, e);
+            if (signals.hasLine(line)) {
+                try {
+                    taking.arrive();
+                } catch (SQLException e) {
+                    throw errors.of("acquire", key, e);
+                }
             }
         }
         if (waiter == null && signals.hasLine(line)) {

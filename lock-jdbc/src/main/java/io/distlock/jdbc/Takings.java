@@ -104,7 +104,18 @@ final class Takings {
 
             @Override
             public JdbcAcquisition.@Nullable Grant take() throws SQLException {
-                Long token = queues.take(key, ticket, tickets.of(key), owner, holder, leaseMillis, stayMillis);
+                Long token;
+                if (ticket == 0) {
+                    FairRows.FirstTry first =
+                            queues.takeOrJoin(key, tickets.of(key), owner, holder, leaseMillis, stayMillis);
+                    token = first.token();
+                    if (token == null) {
+                        ticket = first.ticket();
+                        tickets.add(key, FairRows.ticket(key, ticket));
+                    }
+                } else {
+                    token = queues.take(key, ticket, tickets.of(key), owner, holder, leaseMillis, stayMillis);
+                }
                 taken = token != null;
                 return taken ? new JdbcAcquisition.Grant(key, token) : null;
             }

@@ -90,8 +90,8 @@ abstract class FairQueueChecks {
                 }
                 return null;
             }));
-            // The holder took ticket 1; this waiter has joined once its ticket is in the queue.
-            await().atMost(Duration.ofSeconds(20)).until(() -> ticketIsLive(waiter + 1));
+            // The holder found the key free and nobody queued, so it took no ticket: waiter n holds ticket n.
+            await().atMost(Duration.ofSeconds(20)).until(() -> ticketIsLive(waiter));
         }
 
         held.release();
@@ -114,7 +114,7 @@ abstract class FairQueueChecks {
                     return true;
                 })
                 .orElse(false));
-        await().atMost(Duration.ofSeconds(20)).until(() -> ticketIsLive(3));
+        await().atMost(Duration.ofSeconds(20)).until(() -> ticketIsLive(2));
 
         long released = System.nanoTime();
         held.release();
