@@ -5,7 +5,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
@@ -25,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * <p>A first try locks the queue row ({@code SELECT ... FOR UPDATE}) and takes the key if no ticket is live and the
  * key is free, and else writes the next ticket; a waiter behind others of this JVM joins so at once. A later try locks
  * the queue row, keeps the tickets of this JVM's waiters alive, and takes the key (the lock's own statements, in the
- * same transaction) only while no ticket ahead of its own is live; a ticket ahead that ran out is passed over, and the
- * head moves past it. The try that takes the key deletes its ticket, and a waiter that gives up deletes its own. Lock
+ * same transaction) only while no ticket of another process ahead of its own is live; a ticket ahead that ran out is
+ * passed over, and the head moves past it. This JVM's own waiters go in the order of its line, in which only the
+ * first asks. The try that takes the key deletes its ticket, and a waiter that gives up deletes its own. Lock
  * keys never start with {@code U+0001} ({@link JdbcLeaseStore#validateKey}), and a semaphore's slots are numbers, so no
  * other key ever uses these rows.
  */
@@ -110,10 +110,10 @@ final class FairRows {
      * queue with the next ticket: one transaction, so that an acquisition that finds the key free and nobody waiting
      * costs no ticket.
      *
-     * @param waitingHere the ticket rows of this JVM's waiters for the key
+     * @param waitingHere the tickets of this JVM's waiters for the key, kept alive and never waited for
      */
     FirstTry takeOrJoin(
-            String key, Collection<String> waitingHere, String owner, String holder, long leaseMillis, long stayMillis)
+            String key, Set<Long> waitingHere, String owner, String holder, long leaseMillis, long stayMillis)
             throws SQLException {
         try {
             return connections.transaction(connection ->
@@ -129,17 +129,19 @@ final class FairRows {
     }
 
     /**
-     * Takes the key for the ticket's owner if no earlier ticket of the key's queue is live, keeping the tickets of this
-     * JVM's waiters in the queue alive for {@code stayMillis}.
+     * Takes the key for the ticket's owner if no earlier ticket of another process is live in the key's queue, keeping
+     * the tickets of this JVM's waiters alive for {@code stayMillis}. This JVM's own waiters are served in the order of
+     * its line, which only lets its first waiter ask: waiting for their tickets here could wait for a waiter that is
+     * behind this one in the line, and so for itself.
      *
-     * @param waitingHere the ticket rows of this JVM's waiters for the key, the ticket's own among them
+     * @param waitingHere the tickets of this JVM's waiters for the key, the ticket's own among them
      * @return the fencing token, or null while an earlier ticket waits or another owner holds the key
      */
     @Nullable
     Long take(
             String key,
             long ticket,
-            Collection<String> waitingHere,
+            Set<Long> waitingHere,
             String owner,
             String holder,
             long leaseMillis,
@@ -148,16 +150,16 @@ final class FairRows {
         return connections.transaction(connection -> {
             String queue = queue(key);
             long head = Math.min(ticket, queueRow(connection, queue).head());
-            if (!waitingHere.isEmpty()) {
-                keepAlive(connection, waitingHere, stayMillis);
-            }
-            Long firstLive = firstLive(connection, key, head, ticket);
+            keepAlive(connection, key, waitingHere, stayMillis);
+            Long firstLive = firstLive(connection, key, head, ticket, waitingHere);
+            long localHead = lowestOther(waitingHere, ticket);
             if (firstLive != null) {
-                rows.write(connection, moveHead, HEAD + firstLive, stayMillis, queue);
+                rows.write(connection, moveHead, HEAD + Math.min(firstLive, localHead), stayMillis, queue);
                 return null;
             }
             Long token = rows.takeWithin(connection, key, owner, holder, leaseMillis);
-            rows.write(connection, moveHead, HEAD + (token == null ? ticket : ticket + 1), stayMillis, queue);
+            long nextHead = token == null ? ticket : ticket + 1;
+            rows.write(connection, moveHead, HEAD + Math.min(nextHead, localHead), stayMillis, queue);
             if (token != null) {
                 rows.write(connection, deleteTicket, ticket(key, ticket));
             }
@@ -173,7 +175,7 @@ final class FairRows {
     private FirstTry takeOrJoinLocked(
             Connection connection,
             String key,
-            Collection<String> waitingHere,
+            Set<Long> waitingHere,
             String owner,
             String holder,
             long leaseMillis,
@@ -182,41 +184,61 @@ final class FairRows {
         String queue = queue(key);
         QueueRow row = queueRow(connection, queue);
         long next = row.last() + 1;
-        if (!waitingHere.isEmpty()) {
-            keepAlive(connection, waitingHere, stayMillis);
-        }
-        Long firstLive = firstLive(connection, key, row.head(), next);
+        keepAlive(connection, key, waitingHere, stayMillis);
+        Long firstLive = firstLive(connection, key, row.head(), next, waitingHere);
+        long localHead = lowestOther(waitingHere, next);
         if (firstLive == null) {
             Long token = rows.takeWithin(connection, key, owner, holder, leaseMillis);
             if (token != null) {
-                if (row.head() != next) {
-                    rows.write(connection, moveHead, HEAD + next, stayMillis, queue);
+                long head = Math.min(next, localHead);
+                if (row.head() != head) {
+                    rows.write(connection, moveHead, HEAD + head, stayMillis, queue);
                 }
                 return new FirstTry(token, 0);
             }
         }
         rows.write(connection, handOut, next, stayMillis, queue);
         rows.write(connection, insertTicket, ticket(key, next), owner, stayMillis, next);
-        long head = firstLive == null ? next : firstLive;
+        long head = Math.min(firstLive == null ? next : firstLive, localHead);
         if (head != row.head()) {
             rows.write(connection, moveHead, HEAD + head, stayMillis, queue);
         }
         return new FirstTry(null, next);
     }
 
-    /** The first ticket from {@code from} up to, not including, {@code to} that is live, or null if none is. */
-    private @Nullable Long firstLive(Connection connection, String key, long from, long to) throws SQLException {
-        List<String> tickets = new ArrayList<>();
+    /**
+     * The first ticket from {@code from} up to, not including, {@code to} that is live and not one of this JVM's, or null
+     * if there is none.
+     */
+    private @Nullable Long firstLive(Connection connection, String key, long from, long to, Set<Long> waitingHere)
+            throws SQLException {
+        List<String> others = new ArrayList<>();
         for (long ticket = from; ticket < to; ticket++) {
-            tickets.add(ticket(key, ticket));
+            if (!waitingHere.contains(ticket)) {
+                others.add(ticket(key, ticket));
+            }
         }
-        Set<String> waiting = live.of(connection, tickets);
+        Set<String> waiting = live.of(connection, others);
         for (long ticket = from; ticket < to; ticket++) {
             if (waiting.contains(ticket(key, ticket))) {
                 return ticket;
             }
         }
         return null;
+    }
+
+    /**
+     * The lowest ticket of this JVM's waiters other than {@code own}, or {@link Long#MAX_VALUE}: the head never moves
+     * past it, so that other processes' waiters still wait for it.
+     */
+    private static long lowestOther(Set<Long> waitingHere, long own) {
+        long lowest = Long.MAX_VALUE;
+        for (long ticket : waitingHere) {
+            if (ticket != own && ticket < lowest) {
+                lowest = ticket;
+            }
+        }
+        return lowest;
     }
 
     private long joinLocked(Connection connection, String key, String owner, long stayMillis) throws SQLException {
@@ -243,10 +265,13 @@ final class FairRows {
         return new QueueRow(1, 0);
     }
 
-    private void keepAlive(Connection connection, Collection<String> tickets, long stayMillis) throws SQLException {
+    private void keepAlive(Connection connection, String key, Set<Long> tickets, long stayMillis) throws SQLException {
+        if (tickets.isEmpty()) {
+            return;
+        }
         List<Object> parameters = new ArrayList<>();
         parameters.add(stayMillis);
-        parameters.addAll(tickets);
+        tickets.forEach(ticket -> parameters.add(ticket(key, ticket)));
         String marks = String.join(", ", Collections.nCopies(tickets.size(), "?"));
         rows.write(
                 connection,

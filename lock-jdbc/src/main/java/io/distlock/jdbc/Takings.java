@@ -99,7 +99,7 @@ final class Takings {
             @Override
             public void arrive() throws SQLException {
                 ticket = queues.join(key, owner, stayMillis);
-                tickets.add(key, FairRows.ticket(key, ticket));
+                tickets.add(key, ticket);
             }
 
             @Override
@@ -111,7 +111,7 @@ final class Takings {
                     token = first.token();
                     if (token == null) {
                         ticket = first.ticket();
-                        tickets.add(key, FairRows.ticket(key, ticket));
+                        tickets.add(key, ticket);
                     }
                 } else {
                     token = queues.take(key, ticket, tickets.of(key), owner, holder, leaseMillis, stayMillis);
@@ -140,7 +140,7 @@ final class Takings {
                 if (ticket == 0) {
                     return;
                 }
-                tickets.remove(key, FairRows.ticket(key, ticket));
+                tickets.remove(key, ticket);
                 if (!taken) {
                     queues.leave(key, ticket);
                 }

@@ -16,6 +16,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -99,6 +100,36 @@ abstract class FairQueueChecks {
             turn.get(30, TimeUnit.SECONDS);
         }
         assertThat(order).containsExactly(1, 2, 3, 4);
+    }
+
+    /**
+     * Many waiters of one process take turns on one key: the first of the process's line asks for all of them, so it
+     * must never wait for the ticket of a waiter behind it in that line, which would wait for it in turn.
+     */
+    @Test
+    void manyWaitersOfOneProcessTakeTurnsWithoutWaitingForEachOther() throws Exception {
+        Lock fair = newLock().fair();
+        List<Future<Integer>> threadsTurns = new ArrayList<>();
+        for (int thread = 0; thread < 12; thread++) {
+            threadsTurns.add(threads.submit(() -> {
+                int refused = 0;
+                for (int turn = 0; turn < 25; turn++) {
+                    Optional<LockHandle> held = fair.tryAcquire(key, Lease.fixed(LONG), Duration.ofSeconds(15));
+                    if (held.isEmpty()) {
+                        refused++;
+                    } else {
+                        held.get().release();
+                    }
+                }
+                return refused;
+            }));
+        }
+
+        for (Future<Integer> turns : threadsTurns) {
+            assertThat(turns.get(50, TimeUnit.SECONDS))
+                    .as("turns refused after a wait of 15 s")
+                    .isZero();
+        }
     }
 
     @Test
