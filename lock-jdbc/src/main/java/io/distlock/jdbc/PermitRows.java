@@ -35,9 +35,7 @@ final class PermitRows {
     private final String insertFirst;
     private final String advanceFirst;
     private final String fencingOfFirst;
-    private final String takeSlot;
-    private final String insertSlot;
-    private final boolean namesHolder;
+    private final SlotWrites slotWrites;
 
     PermitRows(LockRows rows, Connections connections, StoreErrors errors, Dialect dialect, String table, LockSql sql) {
         this.rows = rows;
@@ -45,12 +43,9 @@ final class PermitRows {
         this.errors = errors;
         this.live = new LiveRows(rows, table, dialect);
         String now = dialect.now();
-        this.namesHolder = sql.namesHolder();
         String expiry = dialect.nowPlusMillis();
         String next =
                 sql.fencingFromClock() ? "GREATEST(fencing + 1, " + dialect.epochMicrosNow() + ")" : "fencing + 1";
-        String holderColumns = namesHolder ? ", locked_by, locked_at" : "";
-        String holderValues = namesHolder ? ", ?, " + now : "";
         this.readFirst = "SELECT owner_token FROM " + table + " WHERE lock_key = ?";
         this.lockFirst = readFirst + " FOR UPDATE";
         this.insertFirst = "INSERT INTO " + table + " (lock_key, owner_token, expires_at, fencing) VALUES (?, '" + SLOTS
@@ -59,10 +54,7 @@ final class PermitRows {
                 + ", expires_at = CASE WHEN expires_at IS NULL OR expires_at < " + expiry + " THEN " + expiry
                 + " ELSE expires_at END WHERE lock_key = ?";
         this.fencingOfFirst = "SELECT fencing FROM " + table + " WHERE lock_key = ?";
-        this.takeSlot = "UPDATE " + table + " SET owner_token = ?, expires_at = " + expiry + ", fencing = ?"
-                + (namesHolder ? ", locked_by = ?, locked_at = " + now : "") + " WHERE lock_key = ?";
-        this.insertSlot = "INSERT INTO " + table + " (lock_key, owner_token, expires_at, fencing" + holderColumns
-                + ") VALUES (?, ?, " + expiry + ", ?" + holderValues + ")";
+        this.slotWrites = new SlotWrites(rows, dialect, table, sql);
     }
 
     /** The row of a semaphore key's slot; slot 0 is its first row. */
@@ -144,17 +136,7 @@ final class PermitRows {
         }
         long token = advance(connection, first, slots, leaseMillis);
         String slotRow = slot(key, free);
-        Object[] taking = namesHolder
-                ? new Object[] {owner, leaseMillis, token, holder, slotRow}
-                : new Object[] {owner, leaseMillis, token, slotRow};
-        if (rows.write(connection, takeSlot, taking) == 0) {
-            rows.write(
-                    connection,
-                    insertSlot,
-                    namesHolder
-                            ? new Object[] {slotRow, owner, leaseMillis, token, holder}
-                            : new Object[] {slotRow, owner, leaseMillis, token});
-        }
+        slotWrites.grant(connection, slotRow, owner, holder, leaseMillis, token);
         return new Granted(slotRow, token);
     }
 

@@ -39,14 +39,12 @@ final class ReadRows {
     private final LiveRows live;
     private final Connections connections;
     private final StoreErrors errors;
-    private final boolean namesHolder;
+    private final SlotWrites slots;
     private final String lockKey;
     private final String insertFree;
     private final String readWaitMark;
     private final String countRead;
     private final String fencingOfKey;
-    private final String takeSlot;
-    private final String insertSlot;
     private final String releaseSlot;
     private final String extendSlot;
     private final String table;
@@ -60,7 +58,6 @@ final class ReadRows {
         this.live = new LiveRows(rows, table, dialect);
         this.connections = connections;
         this.errors = errors;
-        this.namesHolder = sql.namesHolder();
         String now = dialect.now();
         String expiry = dialect.nowPlusMillis();
         String later =
@@ -68,7 +65,7 @@ final class ReadRows {
         String next =
                 sql.fencingFromClock() ? "GREATEST(fencing + 1, " + dialect.epochMicrosNow() + ")" : "fencing + 1";
         String liveNow = "CASE WHEN expires_at > " + now + " THEN 1 ELSE 0 END";
-        String holderCleared = namesHolder ? ", locked_by = NULL, locked_at = NULL" : "";
+        String holderCleared = sql.namesHolder() ? ", locked_by = NULL, locked_at = NULL" : "";
         this.lockKey = "SELECT owner_token, " + liveNow + " FROM " + table + " WHERE lock_key = ? FOR UPDATE";
         this.insertFree = "INSERT INTO " + table + " (lock_key, owner_token, expires_at, fencing) VALUES (?, NULL, "
                 + now + ", 0)";
@@ -76,11 +73,7 @@ final class ReadRows {
         this.countRead = "UPDATE " + table + " SET owner_token = ?, fencing = " + next + ", expires_at = " + later
                 + holderCleared + " WHERE lock_key = ?";
         this.fencingOfKey = "SELECT fencing FROM " + table + " WHERE lock_key = ?";
-        this.takeSlot = "UPDATE " + table + " SET owner_token = ?, expires_at = " + expiry + ", fencing = ?"
-                + (namesHolder ? ", locked_by = ?, locked_at = " + now : "") + " WHERE lock_key = ?";
-        this.insertSlot = "INSERT INTO " + table + " (lock_key, owner_token, expires_at, fencing"
-                + (namesHolder ? ", locked_by, locked_at" : "") + ") VALUES (?, ?, " + expiry + ", ?"
-                + (namesHolder ? ", ?, " + now : "") + ")";
+        this.slots = new SlotWrites(rows, dialect, table, sql);
         String ownedAndLive = "lock_key = ? AND owner_token = ? AND expires_at > " + now;
         this.releaseSlot = "UPDATE " + table + " SET owner_token = NULL, expires_at = " + now + holderCleared
                 + " WHERE " + ownedAndLive;
@@ -212,17 +205,7 @@ final class ReadRows {
         rows.write(connection, countRead, READERS + Math.max(highest, free), leaseMillis, leaseMillis, key);
         long token = fencingOfKey(connection, key);
         String slotRow = slot(key, free);
-        Object[] taking = namesHolder
-                ? new Object[] {owner, leaseMillis, token, holder, slotRow}
-                : new Object[] {owner, leaseMillis, token, slotRow};
-        if (rows.write(connection, takeSlot, taking) == 0) {
-            rows.write(
-                    connection,
-                    insertSlot,
-                    namesHolder
-                            ? new Object[] {slotRow, owner, leaseMillis, token, holder}
-                            : new Object[] {slotRow, owner, leaseMillis, token});
-        }
+        slots.grant(connection, slotRow, owner, holder, leaseMillis, token);
         return new JdbcAcquisition.Grant(slotRow, token);
     }
 

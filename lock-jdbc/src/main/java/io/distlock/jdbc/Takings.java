@@ -33,26 +33,11 @@ final class Takings {
 
     /** The key itself: a writer, which marks the key while it waits so that new readers stay out. */
     JdbcAcquisition.Taking exclusive(String key, String owner, String holder, long leaseMillis) {
-        return new JdbcAcquisition.Taking() {
+        return new Writing(key, owner) {
             @Override
             public JdbcAcquisition.@Nullable Grant take() throws SQLException {
                 Long token = rows.take(key, owner, holder, leaseMillis);
                 return token == null ? null : new JdbcAcquisition.Grant(key, token);
-            }
-
-            @Override
-            public boolean giveBack() throws SQLException {
-                return rows.release(key, owner);
-            }
-
-            @Override
-            public void waits() throws SQLException {
-                reads.markWriterWaiting(key, waitMarkMillis);
-            }
-
-            @Override
-            public void stopsWaiting() throws SQLException {
-                reads.clearWriterWaiting(key);
             }
         };
     }
@@ -92,7 +77,7 @@ final class Takings {
      * it waits as {@link #exclusive} does.
      */
     JdbcAcquisition.Taking fair(String key, String owner, String holder, long leaseMillis) {
-        return new JdbcAcquisition.Taking() {
+        return new Writing(key, owner) {
             private long ticket;
             private boolean taken;
 
@@ -118,21 +103,6 @@ final class Takings {
                 }
                 taken = token != null;
                 return taken ? new JdbcAcquisition.Grant(key, token) : null;
-            }
-
-            @Override
-            public boolean giveBack() throws SQLException {
-                return rows.release(key, owner);
-            }
-
-            @Override
-            public void waits() throws SQLException {
-                reads.markWriterWaiting(key, waitMarkMillis);
-            }
-
-            @Override
-            public void stopsWaiting() throws SQLException {
-                reads.clearWriterWaiting(key);
             }
 
             @Override
@@ -162,5 +132,35 @@ final class Takings {
                 return permits.releaseAny(key, owner);
             }
         };
+    }
+
+    /**
+     * A writer's taking of the key: it gives back the key itself, and marks the key while it waits, so that new readers
+     * stay out.
+     */
+    private abstract class Writing implements JdbcAcquisition.Taking {
+
+        private final String key;
+        private final String owner;
+
+        Writing(String key, String owner) {
+            this.key = key;
+            this.owner = owner;
+        }
+
+        @Override
+        public boolean giveBack() throws SQLException {
+            return rows.release(key, owner);
+        }
+
+        @Override
+        public void waits() throws SQLException {
+            reads.markWriterWaiting(key, waitMarkMillis);
+        }
+
+        @Override
+        public void stopsWaiting() throws SQLException {
+            reads.clearWriterWaiting(key);
+        }
     }
 }
