@@ -7,9 +7,11 @@ import io.distlock.tck.contract.StoreOutage;
 import io.distlock.tck.net.TcpProxy;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 
@@ -24,6 +26,7 @@ abstract class JdbcLockContracts extends LockContract {
     static final Duration OUTAGE_CALL_TIMEOUT = Duration.ofSeconds(2);
 
     private final List<AutoCloseable> opened = new ArrayList<>();
+    private DataSource queueReader;
 
     /** A new data source of the database under test, its own connections; registered with {@link #closeAfter}. */
     abstract DataSource newDataSource();
@@ -43,6 +46,23 @@ abstract class JdbcLockContracts extends LockContract {
     @Override
     public Lock newClient() {
         return client(JdbcLeaseStore.builder(newDataSource()));
+    }
+
+    /** The key's ticket rows, which its fair lock's waiters hold ({@link FairRows}). */
+    @Override
+    public OptionalInt waitingInFairQueue(String key) throws Exception {
+        if (queueReader == null) {
+            queueReader = newDataSource();
+        }
+        try (Connection connection = queueReader.getConnection();
+                PreparedStatement count = connection.prepareStatement("SELECT COUNT(*) FROM "
+                        + JdbcLeaseStore.DEFAULT_TABLE + " WHERE lock_key LIKE ? AND owner_token IS NOT NULL")) {
+            count.setString(1, FairRows.ticket(key, 0).replaceAll("0$", "") + "%");
+            try (ResultSet rows = count.executeQuery()) {
+                rows.next();
+                return OptionalInt.of(rows.getInt(1));
+            }
+        }
     }
 
     /** Deletes the key's row, as an operator's cleanup would: its holder is not told. */

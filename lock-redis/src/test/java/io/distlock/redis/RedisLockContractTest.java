@@ -5,6 +5,7 @@ import io.distlock.redis.internal.scripts.RedisKeys;
 import io.distlock.tck.contract.LockContract;
 import io.distlock.tck.contract.StoreOutage;
 import io.distlock.test.redis.TestRedis;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.AfterEach;
 
 class RedisLockContractTest extends LockContract {
@@ -21,6 +22,13 @@ class RedisLockContractTest extends LockContract {
     @Override
     public void removeBehindTheClientsBack(String key) {
         clients.template().delete(new RedisKeys("distlock:").lockKey(key));
+    }
+
+    /** The tickets in the key's fair queue, a sorted set beside the lock's key. */
+    @Override
+    public OptionalInt waitingInFairQueue(String key) {
+        Long tickets = clients.template().opsForZSet().zCard(new RedisKeys("distlock:").lockKey(key) + ":queue");
+        return OptionalInt.of(tickets == null ? 0 : tickets.intValue());
     }
 
     /** The outage pauses a proxy between one client and the shared server. */

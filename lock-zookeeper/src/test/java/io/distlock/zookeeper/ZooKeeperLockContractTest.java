@@ -7,6 +7,7 @@ import io.distlock.tck.contract.StoreOutage;
 import io.distlock.tck.net.TcpProxy;
 import java.time.Duration;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
@@ -69,6 +70,18 @@ class ZooKeeperLockContractTest extends LockContract {
             operator.delete()
                     .deletingChildrenIfNeeded()
                     .forPath(ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key)));
+        }
+    }
+
+    /** The nodes in the key's queue, the holder's among them: the lock is its own fair lock. */
+    @Override
+    public OptionalInt waitingInFairQueue(String key) throws Exception {
+        try (CuratorFramework observer = zookeeper.newClient()) {
+            String queue = ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key));
+            return OptionalInt.of(
+                    observer.checkExists().forPath(queue) == null
+                            ? 0
+                            : observer.getChildren().forPath(queue).size());
         }
     }
 

@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Timeout;
  * that it runs too, each on one theme: {@link ReentryContract}, {@link LeaseContract}, {@link WaitingContract}, {@link
  * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract},
  * {@link AsyncContract}, {@link MinimumHoldContract}, {@link HolderContract} and, for clients that offer semaphores,
- * {@link SemaphoreContract}, and for those that offer read locks, {@link ReadWriteContract}.
+ * {@link SemaphoreContract}, for those that offer read locks, {@link ReadWriteContract}, and for those that offer a
+ * fair lock, {@link FairContract}.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
@@ -55,7 +56,8 @@ public abstract class LockContract
                 MinimumHoldContract,
                 HolderContract,
                 SemaphoreContract,
-                ReadWriteContract {
+                ReadWriteContract,
+                FairContract {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";
