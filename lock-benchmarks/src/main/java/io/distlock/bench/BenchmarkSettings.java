@@ -216,12 +216,8 @@ public record BenchmarkSettings(
         Arrays.stream(ContenderKind.values())
                 .filter(ContenderKind::isOtherBackend)
                 .forEach(contenders::add);
-        return smoke(
-                Arrays.stream(Scenario.values())
-                        .filter(scenario -> scenario.includes(ContenderKind.DISTLOCK_JDBC))
-                        .toList(),
-                contenders,
-                output);
+        // Scenarios 1 and 3: the read-heavy one, where the plain locks also run, starts three JVMs per contender.
+        return smoke(List.of(Scenario.UNCONTENDED, Scenario.CONTENDED), contenders, output);
     }
 
     private static BenchmarkSettings smoke(List<Scenario> scenarios, List<ContenderKind> contenders, Path output) {

@@ -42,7 +42,8 @@ class BackendBenchmarkSmokeTest {
                             ContenderKind.DISTLOCK_JDBC,
                             ContenderKind.SI_JDBC,
                             ContenderKind.DISTLOCK_ZOOKEEPER,
-                            ContenderKind.CURATOR_MUTEX);
+                            ContenderKind.CURATOR_MUTEX,
+                            ContenderKind.DISTLOCK_JDBC_FAIR);
             int threads = scenario.scenario()
                     .workload(settings, "any", 0, settings.trial())
                     .threads();
