@@ -4,12 +4,14 @@ import io.distlock.LockLostException;
 import io.distlock.store.StoreLease;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One owner's hold on a key, as its only holder or one of its readers, or on one of a semaphore key's permits, in an
+ * One owner's hold on a key, as its only holder or one of its readers, on one of a semaphore key's permits, or on a path
+ * of a tree, in an
  * {@link InMemoryLeaseStore}: held until
  * {@link #expiresAtNanos()} on the JVM's monotonic clock unless extended, and while the store still has it.
  */
@@ -18,6 +20,7 @@ final class InMemoryGrant implements StoreLease {
     private final InMemoryLeaseStore store;
     private final String key;
     private final InMemoryHolds.Side side;
+    private final List<String> path;
     private final String owner;
     private final @Nullable String holder;
     private final Instant since;
@@ -29,10 +32,15 @@ final class InMemoryGrant implements StoreLease {
 
     private LockLostException.@Nullable Reason goneFor;
 
+    /**
+     * @param key the key, or for a path, its tree
+     * @param path for a path, its segments; else empty
+     */
     InMemoryGrant(
             InMemoryLeaseStore store,
             String key,
             InMemoryHolds.Side side,
+            List<String> path,
             String owner,
             @Nullable String holder,
             Instant since,
@@ -41,6 +49,7 @@ final class InMemoryGrant implements StoreLease {
         this.store = store;
         this.key = key;
         this.side = side;
+        this.path = path;
         this.owner = owner;
         this.holder = holder;
         this.since = since;
@@ -52,7 +61,12 @@ final class InMemoryGrant implements StoreLease {
         return key;
     }
 
-    /** How this grant holds its key: alone, as a reader, or as one of its permits. */
+    /** For a path, its segments, root first; else empty. */
+    List<String> path() {
+        return path;
+    }
+
+    /** How this grant holds its key: alone, as a reader, as one of its permits, or as a path of a tree. */
     InMemoryHolds.Side side() {
         return side;
     }
@@ -155,6 +169,7 @@ final class InMemoryGrant implements StoreLease {
                     case KEY -> "Grant[";
                     case READ -> "Read[";
                     case PERMIT -> "Permit[";
+                    case PATH -> "Path[" + String.join("/", path) + " of ";
                 }
                 + key + ", owner " + owner + ", token " + fencingToken + "]";
     }

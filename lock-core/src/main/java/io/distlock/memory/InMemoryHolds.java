@@ -1,14 +1,16 @@
 package io.distlock.memory;
 
+import io.distlock.internal.path.PathRules;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import org.jspecify.annotations.Nullable;
 
 /**
  * What an {@link InMemoryLeaseStore} has granted and not taken back: each key's exclusive grant, the readers that share
- * a key, and the permits of semaphore keys. Grants whose lease ran out stay until their key is next looked at. Not
+ * a key, the permits of semaphore keys, and the paths held in each tree. Grants whose lease ran out stay until their key is next looked at. Not
  * thread-safe: every method runs under the store's monitor.
  */
 final class InMemoryHolds {
@@ -20,12 +22,15 @@ final class InMemoryHolds {
         /** One of the readers that share the key. */
         READ,
         /** One of a semaphore key's permits. */
-        PERMIT
+        PERMIT,
+        /** A path of a tree, whose grants are kept under the tree's name. */
+        PATH
     }
 
     private final Map<String, InMemoryGrant> exclusive = new HashMap<>();
     private final Map<String, List<InMemoryGrant>> readers = new HashMap<>();
     private final Map<String, List<InMemoryGrant>> permits = new HashMap<>();
+    private final Map<String, List<InMemoryGrant>> paths = new HashMap<>();
 
     /** The key's exclusive grant, live or not, if the store still has it. */
     @Nullable
@@ -114,7 +119,34 @@ final class InMemoryHolds {
         return exclusive.remove(key);
     }
 
+    /**
+     * When the first live lease of the tree's paths that conflicts with {@code path} ends, on the monotonic clock: a
+     * hold of the path, of an ancestor or of a descendant. Paths whose lease ran out are dropped here. O(paths held in
+     * the tree).
+     *
+     * @return the end, or empty if no live hold conflicts
+     */
+    OptionalLong firstConflictingPathEnd(String tree, List<String> path, long now) {
+        shared(Side.PATH, tree, now);
+        long first = 0;
+        boolean found = false;
+        for (InMemoryGrant grant : paths.getOrDefault(tree, List.of())) {
+            List<String> held = grant.path();
+            boolean conflicts = PathRules.contains(held, path) || PathRules.contains(path, held);
+            if (conflicts && (!found || grant.expiresAtNanos() - first < 0)) {
+                first = grant.expiresAtNanos();
+                found = true;
+            }
+        }
+        return found ? OptionalLong.of(first) : OptionalLong.empty();
+    }
+
     private Map<String, List<InMemoryGrant>> shares(Side side) {
-        return side == Side.READ ? readers : permits;
+        return switch (side) {
+            case READ -> readers;
+            case PERMIT -> permits;
+            case PATH -> paths;
+            case KEY -> throw new IllegalArgumentException("a key's grant is not shared");
+        };
     }
 }

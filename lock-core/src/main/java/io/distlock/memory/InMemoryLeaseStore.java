@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -98,6 +99,23 @@ public final class InMemoryLeaseStore implements LeaseStore {
         return true;
     }
 
+    /**
+     * {@inheritDoc} Paths do not queue: every waiter tries again at each release, or when the first conflicting lease
+     * ends. An acquisition compares its path with every path held in its tree.
+     */
+    @Override
+    public Acquisition beginPath(String tree, List<String> segments, String owner, String holder, Duration lease) {
+        return new InMemoryPathAcquisition(this, tree, segments, owner, holder, lease);
+    }
+
+    /**
+     * @return true
+     */
+    @Override
+    public boolean offersPaths() {
+        return true;
+    }
+
     /** One acquisition of a key, for writing or reading, or of one of a semaphore key's permits, waiting in its line. */
     private final class Waiting implements Acquisition {
 
@@ -142,10 +160,11 @@ public final class InMemoryLeaseStore implements LeaseStore {
                         InMemoryLeaseStore.this,
                         line.key(),
                         line.side(),
+                        List.of(),
                         owner,
                         holder,
                         Instant.now(),
-                        ++lastFencingToken,
+                        nextFencingToken(),
                         now + leaseNanos);
                 holds.add(granted);
                 return granted;
@@ -200,6 +219,7 @@ public final class InMemoryLeaseStore implements LeaseStore {
             case KEY -> holds.heldExclusively(key, now) || holds.shared(InMemoryHolds.Side.READ, key, now) > 0;
             case READ -> holds.heldExclusively(key, now) || queues.containsKey(new Line(key, 0));
             case PERMIT -> holds.shared(InMemoryHolds.Side.PERMIT, key, now) >= line.permits();
+            case PATH -> throw new IllegalStateException("paths wait in no line");
         };
     }
 
@@ -311,6 +331,16 @@ public final class InMemoryLeaseStore implements LeaseStore {
     /** The monitor that guards every grant and line of this store. */
     Object monitor() {
         return monitor;
+    }
+
+    /** What the store has granted, under the monitor. */
+    InMemoryHolds holds() {
+        return holds;
+    }
+
+    /** The next fencing token, under the monitor. */
+    long nextFencingToken() {
+        return ++lastFencingToken;
     }
 
     /** Whether a grant is still its key's, one of its readers or one of its semaphore key's permits, under the monitor. */

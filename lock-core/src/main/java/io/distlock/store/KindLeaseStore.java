@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * A store's keys taken another way than exclusively (as permits, for reading, or through their queue), seen as a store
+ * A store's keys taken another way than exclusively (as permits, for reading, through their queue, or as paths), seen as a store
  * of leases, so that a
  * {@link StoreLock} over it is that kind's lock with every promise the lock keeps for its holds. The store itself
  * belongs to the lock of its exclusive kind, which closes it.
  */
-abstract sealed class KindLeaseStore implements LeaseStore permits FairLeaseStore, PermitLeaseStore, ReaderLeaseStore {
+abstract sealed class KindLeaseStore implements LeaseStore
+        permits FairLeaseStore, PathLeaseStore, PermitLeaseStore, ReaderLeaseStore {
 
     private final LeaseStore store;
     private final String kind;
@@ -38,7 +39,7 @@ abstract sealed class KindLeaseStore implements LeaseStore permits FairLeaseStor
     public abstract Acquisition begin(String key, String owner, String holder, Duration lease);
 
     @Override
-    public final void validateKey(String key) {
+    public void validateKey(String key) {
         store.validateKey(key);
     }
 

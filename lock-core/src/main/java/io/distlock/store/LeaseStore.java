@@ -2,6 +2,7 @@ package io.distlock.store;
 
 import io.distlock.LockBackendException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -129,6 +130,47 @@ public interface LeaseStore extends AutoCloseable {
     default boolean offersFairQueue() {
         return false;
     }
+
+    /**
+     * Starts one acquisition of a path in a named tree, for {@link StoreLock}'s {@linkplain io.distlock.Kind#PATH path
+     * locks}: like {@link #begin(String, String, String, Duration)}, except that the hold it grants conflicts with every
+     * live hold of the same tree on the path itself, on one of its ancestors or on one of its descendants, and with no
+     * other. Its {@link Acquisition#tryTake()} grants while no such hold is live on the store's clock; each grant has
+     * its own owner, lease and fencing token, and the tokens of one tree rise with every grant in it, so that any two
+     * conflicting holds are ordered by their tokens. A tree's paths are apart from the keys of the other kinds. Waiters
+     * need not queue. Offered where {@link #offersPaths()} says so.
+     *
+     * @param tree the tree's name, already validated by {@link StoreLock} and {@link #validatePath}
+     * @param segments the path's segments, root first, already validated; empty for the whole tree
+     * @param owner the owner token of the hold that this acquisition would create, unique per hold
+     * @param holder the lock instance's name, as for {@link #begin(String, String, String, Duration)}
+     * @param lease how long the store keeps the path for this owner, counted on the store's clock from the grant
+     * @return the acquisition, which the caller closes when it ends with or without the path
+     * @throws UnsupportedOperationException if the store has no path locks; by default
+     */
+    default Acquisition beginPath(String tree, List<String> segments, String owner, String holder, Duration lease) {
+        throw new UnsupportedOperationException(describe() + " has no path locks");
+    }
+
+    /**
+     * Whether the store locks the paths of trees ({@link #beginPath}): then {@link StoreLock} offers {@link
+     * io.distlock.Kind#PATH}.
+     *
+     * @return false by default
+     */
+    default boolean offersPaths() {
+        return false;
+    }
+
+    /**
+     * Checks any limits the store adds to the path rules that every backend shares, such as a shorter length for a
+     * tree's name and a path together.
+     *
+     * @param tree a valid tree name
+     * @param segments a valid path's segments
+     * @throws IllegalArgumentException naming what is wrong and what is allowed
+     */
+    default void validatePath(String tree, List<String> segments) {}
 
     /**
      * Checks any limits the store adds to {@link io.distlock.Lock}'s own key rules, such as a character set or a

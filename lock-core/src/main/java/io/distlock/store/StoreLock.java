@@ -8,6 +8,7 @@ import io.distlock.LockContext;
 import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.Semaphores;
+import io.distlock.Trees;
 import io.distlock.internal.engine.InspectedLock;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.engine.LockArguments;
@@ -68,6 +69,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     private final @Nullable StoreSemaphores semaphores;
     private final @Nullable StoreLock readers;
     private final @Nullable StoreLock fair;
+    private final @Nullable StoreTrees trees;
+    private final LockKind lockKind;
     private final OfferedKinds kinds;
 
     StoreLock(LeaseStore store, HoldSettings settings, int maxCallsUnderWay) {
@@ -86,29 +89,45 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
             int maxCallsUnderWay,
             LockKind lockKind,
             @Nullable StoreSide writer) {
-        this(StoreLockParts.of(store, settings, maxCallsUnderWay, lockKind, writer), maxCallsUnderWay, lockKind);
+        this(
+                StoreLockParts.of(store, settings, maxCallsUnderWay, lockKind, writer, null),
+                new CallsUnderWay(maxCallsUnderWay),
+                lockKind);
     }
 
-    private StoreLock(StoreLockParts parts, int maxCallsUnderWay, LockKind lockKind) {
+    /**
+     * The lock of one tree's paths, whose keys are canonical paths; it shares its bound on calls under way and its
+     * registry of view-owned handles with the other trees.
+     */
+    StoreLock(PathLeaseStore store, HoldSettings settings, StoreTrees trees) {
+        this(
+                StoreLockParts.of(store, settings, 0, LockKind.PATH, null, trees.threadOwned()),
+                trees.calls(),
+                LockKind.PATH);
+    }
+
+    private StoreLock(StoreLockParts parts, CallsUnderWay calls, LockKind lockKind) {
         super(parts.inspection());
         this.store = parts.store();
         this.settings = parts.settings();
         this.side = parts.side();
         this.closed = parts.closed();
-        CallsUnderWay calls = new CallsUnderWay(maxCallsUnderWay);
+        this.lockKind = lockKind;
         this.readers = parts.readers();
         this.fair = parts.fair();
+        this.trees = parts.trees();
         this.reentry = new StoreReentry(store, side, parts.writer(), readers == null ? null : readers.side, calls);
         this.taking = new StoreTaking(parts, calls, lockKind, this);
         this.semaphores = parts.semaphores();
-        this.kinds = offeredKinds(store, semaphores, readers, fair);
+        this.kinds = offeredKinds(store, semaphores, readers, fair, trees);
     }
 
     private OfferedKinds offeredKinds(
             LeaseStore store,
             @Nullable StoreSemaphores semaphores,
             @Nullable StoreLock readers,
-            @Nullable StoreLock fair) {
+            @Nullable StoreLock fair,
+            @Nullable StoreTrees trees) {
         OfferedKinds offered = OfferedKinds.none();
         if (store.servesWaitersInArrivalOrder()) {
             offered = offered.with(Kind.FAIR, (Lock) this);
@@ -117,6 +136,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
         }
         if (semaphores != null) {
             offered = offered.with(Kind.SEMAPHORE, (Semaphores) semaphores);
+        }
+        if (trees != null) {
+            offered = offered.with(Kind.PATH, (Trees) trees);
         }
         return readers == null ? offered : offered.with(Kind.READ, (Lock) readers);
     }
@@ -248,8 +270,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     /**
      * Refuses new acquisitions, waits up to the shutdown grace period for the held keys to be released, reports the
      * holds still open lost ({@link LockLostException.Reason#CLIENT_CLOSED}; their keys run out with their leases), and
-     * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out and its {@linkplain Kind#READ read side}
-     * and its {@linkplain Kind#FAIR fair lock}, where it has one of its own, are closed first, each in the same way.
+     * closes the store. The {@linkplain Kind#SEMAPHORE semaphores} it handed out, its {@linkplain Kind#READ read side},
+     * its {@linkplain Kind#FAIR fair lock}, where it has one of its own, and its {@linkplain Kind#PATH trees' path
+     * locks} are closed first, each in the same way.
      * Calling it again does nothing.
      */
     @Override
@@ -266,6 +289,9 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
             }
             if (fair != null) {
                 fair.close();
+            }
+            if (trees != null) {
+                trees.close();
             }
             int abandoned = side.holds().close(settings.shutdownGracePeriod().toNanos());
             if (abandoned > 0) {
@@ -312,7 +338,8 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
      * acquisitions where it has them ({@link LeaseStore#offersFairQueue()}), which holds the same keys as this lock
      * and re-enters only its own scopes; {@link Kind#SEMAPHORE} is offered where
      * the store hands out permits ({@link LeaseStore#offersPermits()}), and {@link Kind#READ} where it shares keys
-     * between readers ({@link LeaseStore#offersReaders()}), whose writer is this lock; there is no other kind.
+     * between readers ({@link LeaseStore#offersReaders()}), whose writer is this lock; {@link Kind#PATH} where it locks the
+     * paths of trees ({@link LeaseStore#offersPaths()}); there is no other kind.
      */
     @Override
     public <V> Optional<V> kind(Kind<V> kind) {
@@ -333,8 +360,21 @@ public final class StoreLock extends InspectedLock implements Lock, InspectableL
     }
 
     private void validateKey(String key) {
-        LockArguments.validateKey(key);
+        if (lockKind != LockKind.PATH) {
+            // A tree's keys are canonical paths, checked by its store; "" is the whole tree.
+            LockArguments.validateKey(key);
+        }
         store.validateKey(key);
+    }
+
+    /** Whether a scope or view of the current thread holds the key through this lock; throws if that hold was lost. */
+    boolean heldInScope(String key) {
+        return side.heldInScope(key) != null;
+    }
+
+    /** Whether no hold of this lock is live, so that a tree's lock can be let go. */
+    boolean holdsNothing() {
+        return side.holds().count() == 0;
     }
 
     private IllegalStateException closedLock(String key) {

@@ -4,6 +4,7 @@ import io.distlock.Lease;
 import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.internal.engine.JavaLockView;
+import io.distlock.internal.path.PathRules;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
@@ -21,7 +22,6 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -99,7 +99,7 @@ public final class PathLock implements Lock, KeyOrder {
      * @throws IllegalArgumentException if a segment is null, blank, {@code .} or {@code ..}, or contains {@code /}
      */
     public static String path(List<String> segments) {
-        return String.join("/", TreePath.of("", "any", segments).segments());
+        return PathRules.join(PathRules.validate(segments));
     }
 
     /**
@@ -176,49 +176,7 @@ public final class PathLock implements Lock, KeyOrder {
      */
     @Override
     public List<String> order(Collection<String> paths) {
-        if (paths == null || paths.isEmpty()) {
-            throw new IllegalArgumentException(
-                    "keys must name at least one key (a path), but " + (paths == null ? "was null" : "was empty"));
-        }
-        TreeMap<List<String>, String> ordered = new TreeMap<>(PathLock::compareSegments);
-        int position = 0;
-        for (String path : paths) {
-            position++;
-            TreePath parsed;
-            try {
-                parsed = TreePath.parse(kit.keyPrefix(), tree, path);
-            } catch (IllegalArgumentException invalid) {
-                throw new IllegalArgumentException(
-                        "keys must not contain a null or blank key or an invalid path, but path " + position + " of "
-                                + paths.size() + " is not valid: " + invalid.getMessage(),
-                        invalid);
-            }
-            ordered.putIfAbsent(parsed.segments(), path);
-        }
-        List<String> previous = null;
-        for (List<String> segments : ordered.keySet()) {
-            if (previous != null
-                    && segments.size() > previous.size()
-                    && segments.subList(0, previous.size()).equals(previous)) {
-                throw new IllegalArgumentException("paths taken together must not contain each other, but \""
-                        + PrintableText.of(ordered.get(previous)) + "\" contains \""
-                        + PrintableText.of(ordered.get(segments))
-                        + "\"; take the outer one"
-                        + " alone");
-            }
-            previous = segments;
-        }
-        return List.copyOf(ordered.values());
-    }
-
-    private static int compareSegments(List<String> left, List<String> right) {
-        for (int i = 0; i < Math.min(left.size(), right.size()); i++) {
-            int order = left.get(i).compareTo(right.get(i));
-            if (order != 0) {
-                return order;
-            }
-        }
-        return Integer.compare(left.size(), right.size());
+        return PathRules.order(paths);
     }
 
     /**

@@ -35,7 +35,7 @@ import org.junit.jupiter.api.Timeout;
  * JavaLockViewContract}, {@link StoreOutageContract}, {@link MultiKeyContract}, {@link MultiKeyContentionContract},
  * {@link AsyncContract}, {@link MinimumHoldContract}, {@link HolderContract} and, for clients that offer semaphores,
  * {@link SemaphoreContract}, for those that offer read locks, {@link ReadWriteContract}, and for those that offer a
- * fair lock, {@link FairContract}.
+ * fair lock, {@link FairContract}, and for those that offer path locks, {@link PathContract}.
  *
  * <p>Each {@link #newClient()} must be an independent client of the same store (its own connections), standing for
  * another process. Keys are unique per test. A backend whose test can make its store unreachable overrides {@link
@@ -57,7 +57,8 @@ public abstract class LockContract
                 HolderContract,
                 SemaphoreContract,
                 ReadWriteContract,
-                FairContract {
+                FairContract,
+                PathContract {
 
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private String keyBase = "";

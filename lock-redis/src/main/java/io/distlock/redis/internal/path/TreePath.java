@@ -1,6 +1,6 @@
 package io.distlock.redis.internal.path;
 
-import io.distlock.Lock;
+import io.distlock.internal.path.PathRules;
 import io.distlock.internal.text.PrintableText;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.List;
 public final class TreePath {
 
     /** Deep enough for any folder tree, and keeps a script's key list short. */
-    static final int MAX_DEPTH = 64;
+    static final int MAX_DEPTH = PathRules.MAX_DEPTH;
 
     private static final String HOLDER_SUFFIX = "/h";
     private static final String BELOW_SUFFIX = "/d";
@@ -32,38 +32,15 @@ public final class TreePath {
     }
 
     /**
-     * Parses a path: segments separated by {@code /}; one leading and one trailing {@code /} are ignored; an empty path
-     * or {@code /} is the whole tree.
+     * Parses a path by the {@linkplain PathRules rules of every backend}: segments separated by {@code /}; one leading
+     * and one trailing {@code /} are ignored; an empty path or {@code /} is the whole tree.
      *
      * @throws IllegalArgumentException if the path has a blank segment (as in {@code a//b}), a {@code .} or {@code ..}
-     *     segment, more than {@value #MAX_DEPTH} segments, or more than {@link Lock#MAX_KEY_LENGTH} characters
+     *     segment, more than {@value #MAX_DEPTH} segments, or more than {@link io.distlock.Lock#MAX_KEY_LENGTH}
+     *     characters
      */
     public static TreePath parse(String prefix, String tree, String path) {
-        if (path == null) {
-            throw new IllegalArgumentException("key (a path) must not be null; use \"\" or \"/\" for the whole tree");
-        }
-        if (path.length() > Lock.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException("path must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had "
-                    + path.length() + " (starting \"" + PrintableText.of(path.substring(0, 40)) + "...\")");
-        }
-        String trimmed = path;
-        if (trimmed.startsWith("/")) {
-            trimmed = trimmed.substring(1);
-        }
-        if (trimmed.endsWith("/")) {
-            trimmed = trimmed.substring(0, trimmed.length() - 1);
-        }
-        List<String> segments = trimmed.isEmpty() ? List.of() : List.of(trimmed.split("/", -1));
-        for (String segment : segments) {
-            if (!isAllowed(segment)) {
-                throw new IllegalArgumentException("path \"" + PrintableText.of(path) + "\" has "
-                        + (segment.isBlank() ? "a blank" : "a \"" + PrintableText.of(segment) + "\"")
-                        + " segment; a path is segments"
-                        + " separated by '/', none of them blank, \".\" or \"..\" (one leading and one trailing '/'"
-                        + " are allowed; \"\" is the whole tree)");
-            }
-        }
-        return of(prefix, tree, segments);
+        return of(prefix, tree, PathRules.parse(path));
     }
 
     /**
@@ -74,45 +51,15 @@ public final class TreePath {
      */
     public static TreePath of(String prefix, String tree, List<String> segments) {
         validateTree(tree);
-        if (segments == null) {
-            throw new IllegalArgumentException("path segments must not be null; use an empty list for the whole tree");
-        }
-        if (segments.size() > MAX_DEPTH) {
-            throw new IllegalArgumentException(
-                    "a path may have at most " + MAX_DEPTH + " segments, but had " + segments.size());
-        }
-        int length = 0;
-        for (String segment : segments) {
-            if (segment == null || !isAllowed(segment) || segment.indexOf('/') >= 0) {
-                throw new IllegalArgumentException("path segment " + (segment == null ? "null" : "\"" + segment + "\"")
-                        + " is not allowed; a segment is any text without '/' that is not blank, \".\" or \"..\"");
-            }
-            length += segment.length() + 1;
-        }
-        if (length > Lock.MAX_KEY_LENGTH + 1) {
-            throw new IllegalArgumentException(
-                    "path must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had " + (length - 1));
-        }
-        return new TreePath("{" + prefix + tree + "}", List.copyOf(segments));
+        return new TreePath("{" + prefix + tree + "}", PathRules.validate(segments));
     }
 
-    /** Blank segments are refused too: a folder name of spaces alone is far more often a bug than a name. */
-    private static boolean isAllowed(String segment) {
-        return !segment.isBlank() && !segment.equals(".") && !segment.equals("..");
-    }
-
+    /** The rules of every backend, and no braces, since the tree's name is its keys' hash tag. */
     public static void validateTree(String tree) {
-        if (tree == null || tree.isBlank()) {
-            throw new IllegalArgumentException("tree name must not be blank, but was "
-                    + (tree == null ? "null" : "\"" + PrintableText.of(tree) + "\""));
-        }
+        PathRules.validateTree(tree);
         if (tree.indexOf('{') >= 0 || tree.indexOf('}') >= 0) {
             throw new IllegalArgumentException("tree name must not contain '{' or '}' (its keys' hash tag), but was \""
                     + PrintableText.of(tree) + "\"");
-        }
-        if (tree.length() > Lock.MAX_KEY_LENGTH) {
-            throw new IllegalArgumentException(
-                    "tree name must be at most " + Lock.MAX_KEY_LENGTH + " characters, but had " + tree.length());
         }
     }
 
