@@ -36,6 +36,20 @@ final class ColumnLimits {
         }
     }
 
+    /** Refuses a tree's name that holds the mark of the store's own rows, or a tree and path too long together. */
+    void checkTreeAndPath(String tree, String path) {
+        if (tree.indexOf(PermitRows.MARK) >= 0) {
+            throw new IllegalArgumentException("tree name must not contain the control character U+0001, which "
+                    + description + " keeps to separate the names of the rows of path locks");
+        }
+        int longest = maxKeyLength - PathRows.ROW_NAME_OVERHEAD;
+        if (tree.length() + path.length() > longest) {
+            throw new IllegalArgumentException("tree name and path are " + (tree.length() + path.length())
+                    + " characters together; in " + description + " they are at most " + longest
+                    + " characters together");
+        }
+    }
+
     /** Refuses a key too long for the names of the rows that a kind adds to it. */
     void checkRowNameFits(String key, int overhead, String what) {
         int longest = maxKeyLength - overhead;

@@ -198,6 +198,7 @@ public final class JdbcLeaseStoreBuilder {
                 new PermitRows(rows, connections, errors, dialect, table, sql),
                 new ReadRows(rows, connections, errors, dialect, table, sql),
                 new FairRows(rows, connections, errors, dialect, table),
+                new PathRows(rows, connections, errors, dialect, table, sql),
                 errors,
                 minPoll,
                 maxPoll,

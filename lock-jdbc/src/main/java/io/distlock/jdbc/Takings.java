@@ -1,11 +1,12 @@
 package io.distlock.jdbc;
 
 import java.sql.SQLException;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
  * How an acquisition of each kind takes what it waits for, on the rows of the lock table: a key, a read of it, a place
- * in its fair queue and then the key, or one of its permits. {@link JdbcLeaseStore} checks the arguments and wraps each
+ * in its fair queue and then the key, one of its permits, or a path of a tree. {@link JdbcLeaseStore} checks the arguments and wraps each
  * in a {@link JdbcAcquisition}.
  */
 final class Takings {
@@ -15,6 +16,7 @@ final class Takings {
     private final FairRows queues;
     private final FairTickets tickets = new FairTickets();
     private final PermitRows permits;
+    private final PathRows paths;
     private final long waitMarkMillis;
     private final long stayMillis;
 
@@ -22,8 +24,16 @@ final class Takings {
      * @param waitMarkMillis how long a waiting writer's mark keeps new readers out after its last refused poll
      * @param stayMillis how long a fair waiter's ticket stays live after its process last kept it alive
      */
-    Takings(LockRows rows, ReadRows reads, FairRows queues, PermitRows permits, long waitMarkMillis, long stayMillis) {
+    Takings(
+            LockRows rows,
+            ReadRows reads,
+            FairRows queues,
+            PermitRows permits,
+            PathRows paths,
+            long waitMarkMillis,
+            long stayMillis) {
         this.rows = rows;
+        this.paths = paths;
         this.reads = reads;
         this.queues = queues;
         this.permits = permits;
@@ -130,6 +140,44 @@ final class Takings {
             @Override
             public boolean giveBack() throws SQLException {
                 return permits.releaseAny(key, owner);
+            }
+        };
+    }
+
+    /** A path of a tree, whose grant is its holder row and a slot of each ancestor. */
+    JdbcAcquisition.Taking path(String tree, List<String> path, String owner, String holder, long leaseMillis) {
+        return new JdbcAcquisition.Taking() {
+            private List<String> heldRows = List.of();
+
+            @Override
+            public JdbcAcquisition.@Nullable Grant take() throws SQLException {
+                PathRows.Granted granted = paths.take(tree, path, owner, holder, leaseMillis);
+                if (granted == null) {
+                    return null;
+                }
+                heldRows = granted.heldRows();
+                return new JdbcAcquisition.Grant(heldRows.get(0), granted.fencingToken());
+            }
+
+            @Override
+            public boolean giveBack() throws SQLException {
+                return paths.releaseAny(tree, path, owner);
+            }
+
+            @Override
+            public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
+                List<String> held = heldRows;
+                return new JdbcStoreLease.RowChanges() {
+                    @Override
+                    public boolean extend(String row, String owner, long leaseMillis) throws SQLException {
+                        return paths.extend(tree, path, held, owner, leaseMillis);
+                    }
+
+                    @Override
+                    public boolean release(String row, String owner) throws SQLException {
+                        return paths.release(tree, held, owner);
+                    }
+                };
             }
         };
     }

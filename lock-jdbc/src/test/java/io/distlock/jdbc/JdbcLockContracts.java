@@ -45,7 +45,12 @@ abstract class JdbcLockContracts extends LockContract {
 
     @Override
     public Lock newClient() {
-        return client(JdbcLeaseStore.builder(newDataSource()));
+        return seenAs(client(JdbcLeaseStore.builder(newDataSource())));
+    }
+
+    /** What the suite runs on, for each client: the store's lock itself, or a kind of lock it offers. */
+    Lock seenAs(StoreLock client) {
+        return client;
     }
 
     /** The key's ticket rows, which its fair lock's waiters hold ({@link FairRows}). */
@@ -84,8 +89,8 @@ abstract class JdbcLockContracts extends LockContract {
         TcpProxy proxy = TcpProxy.start(serverHost(), serverPort());
         // Closed after the test, not with the outage: requests held back in the proxy must still reach the server.
         closeAfter(proxy);
-        Lock client = client(JdbcLeaseStore.builder(dataSourceThrough(proxy.port(), OUTAGE_CALL_TIMEOUT))
-                .callTimeout(OUTAGE_CALL_TIMEOUT));
+        Lock client = seenAs(client(JdbcLeaseStore.builder(dataSourceThrough(proxy.port(), OUTAGE_CALL_TIMEOUT))
+                .callTimeout(OUTAGE_CALL_TIMEOUT)));
         return new StoreOutage() {
             @Override
             public Lock client() {
@@ -109,7 +114,7 @@ abstract class JdbcLockContracts extends LockContract {
         };
     }
 
-    private Lock client(JdbcLeaseStoreBuilder store) {
+    private StoreLock client(JdbcLeaseStoreBuilder store) {
         // No grace period: tests leave keys held, and closing must not wait for them.
         StoreLock lock = StoreLock.builder(store.createTableIfMissing(true).build())
                 .shutdownGracePeriod(Duration.ZERO)

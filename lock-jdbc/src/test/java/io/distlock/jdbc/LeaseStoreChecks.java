@@ -468,6 +468,16 @@ abstract class LeaseStoreChecks {
         }
     }
 
+    /** The path locks' rows on the same database. */
+    @Nested
+    class LockingPaths extends PathRowChecks {
+
+        @Override
+        DataSource dataSource() {
+            return LeaseStoreChecks.this.dataSource();
+        }
+    }
+
     /** An operator's release on the same database. */
     @Nested
     class ReleasingForAnOperator extends OperatorReleaseChecks {

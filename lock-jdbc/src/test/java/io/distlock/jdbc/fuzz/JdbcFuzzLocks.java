@@ -3,6 +3,7 @@ package io.distlock.jdbc.fuzz;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 import io.distlock.Kind;
+import io.distlock.Lock;
 import io.distlock.jdbc.JdbcLeaseStore;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
@@ -30,7 +31,7 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
 
     /**
      * On the run's JDBC URL ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, its fair
-     * lock, a semaphore of StoreLock, or StoreLock with its read lock.
+     * lock, a semaphore of StoreLock, StoreLock with its read lock, or the path lock of one tree.
      */
     @Override
     public LockUnderTest open(FuzzTarget target) {
@@ -42,14 +43,19 @@ public final class JdbcFuzzLocks implements FuzzLockFactory {
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        boolean fair = target.variant().equals(FuzzLock.STORE_FAIR);
-        LockUnderTest.Builder builder =
-                LockUnderTest.builder(fair ? Kind.FAIR.of(lock) : lock, new JdbcLockView(reads));
+        String variant = target.variant();
+        String tree = target.treeName();
+        Lock driven = variant.equals(FuzzLock.STORE_FAIR)
+                ? Kind.FAIR.of(lock)
+                : variant.equals(FuzzLock.STORE_PATH) ? Kind.PATH.of(lock).tree(tree) : lock;
+        LockUnderTest.Builder builder = LockUnderTest.builder(driven, new JdbcLockView(reads));
         if (target.permits() > 0) {
             builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? JdbcLockView.PERMITS + key : key);
-        } else if (target.variant().equals(FuzzLock.STORE_READ_WRITE)) {
+        } else if (variant.equals(FuzzLock.STORE_READ_WRITE)) {
             builder.readers(Kind.READ.of(lock)).lockKeys((key, reading) -> JdbcLockView.READS + key);
+        } else if (variant.equals(FuzzLock.STORE_PATH)) {
+            builder.lockKeys((path, reading) -> JdbcLockView.pathHolderRow(tree, path));
         }
         return builder.onClose(() -> {
                     lock.close();

@@ -42,6 +42,14 @@ final class JdbcLockView extends ReadBeforeLockView {
     /** What {@link JdbcFuzzLocks} puts before a key of a read-write run, whose readers hold slot rows of the key. */
     static final String READS = "reads/";
 
+    /**
+     * The holder row of a path of a tree, as {@code PathRows} lays it out ({@code U+0001 U+0001 tree U+0001 h path}):
+     * a plain row with its owner and lease.
+     */
+    static String pathHolderRow(String tree, String path) {
+        return "\u0001\u0001" + tree + "\u0001h" + path;
+    }
+
     /** How the key's row names its readers while they hold it, as {@code ReadRows} writes it. */
     private static final String READERS_MARK = "~readers:";
 

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
  * over PostgreSQL ({@link JdbcLeaseStore}). The checker reads each key's owner and lease from the lock table just before
  * it judges (see {@link JdbcLockView}); its records need no server. A control run drives a
  * StoreLock whose store keeps each key for a thousandth of the lease, which the checker must catch. The fair lock's run,
- * the semaphore's and the read-write run (readers as the key's slot rows) are judged the same way.
+ * the semaphore's, the read-write run (readers as the key's slot rows) and the path run (each path's holder row) are
+ * judged the same way.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
  * build; a soak raises it with the settings of {@link FuzzSettings}:
@@ -78,6 +79,19 @@ class JdbcMutualExclusionFuzzTest {
                 report -> assertThat(report.records().readersBesideReaders())
                         .as("readers that entered while another reader was inside")
                         .isPositive());
+    }
+
+    @Test
+    void pathsOnPostgresAreNeverEnteredWhileAnAncestorOrDescendantIsHeld() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers, FuzzLock.storePath(JdbcFuzzLocks.class), FuzzSettings.fromEnvironment(6, 2, 6, 1), report -> {
+                    assertThat(report.records().besideInTree())
+                            .as("sections that entered while others were inside paths of the tree apart from theirs")
+                            .isPositive();
+                    assertThat(report.records().refusedByRelatives())
+                            .as("acquisitions refused while only an ancestor or descendant of the path was inside")
+                            .isPositive();
+                });
     }
 
     @Test

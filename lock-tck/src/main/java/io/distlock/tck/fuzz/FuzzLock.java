@@ -40,6 +40,9 @@ public record FuzzLock(
     /** The variant of {@link #storeReadWrite}: {@code StoreLock} over the backend's own store, and its read lock. */
     public static final String STORE_READ_WRITE = "STORE_READ_WRITE";
 
+    /** The variant of {@link #storePath}: the path lock of {@code StoreLock} over the backend's own store. */
+    public static final String STORE_PATH = "STORE_PATH";
+
     /**
      * Checks the components and copies the options.
      *
@@ -148,5 +151,17 @@ public record FuzzLock(
      */
     public static FuzzLock storeFair(Class<? extends FuzzLockFactory> factory) {
         return of("distlock StoreLock's fair lock", factory, STORE_FAIR, SectionMix.EXCLUSIVE);
+    }
+
+    /**
+     * The path lock of {@code StoreLock} over a backend's {@code LeaseStore} ({@code Kind.PATH}), on the tree {@link
+     * FuzzTarget#treeName()}, which {@code factory} builds for the variant {@link #STORE_PATH}: a path must never be
+     * entered while it, an ancestor or a descendant is held.
+     *
+     * @param factory the backend's factory
+     * @return the lock, whose sections take paths of one tree ({@link SectionMix#PATHS})
+     */
+    public static FuzzLock storePath(Class<? extends FuzzLockFactory> factory) {
+        return of("distlock StoreLock's path lock (paths of one tree)", factory, STORE_PATH, SectionMix.PATHS);
     }
 }

@@ -97,7 +97,8 @@ public final class FuzzTarget {
 
     /**
      * The store for a {@code StoreLock} of {@link FuzzLock#storeLock}, {@link FuzzLock#shortLeaseStoreLock}, {@link
-     * FuzzLock#storeFair}, {@link FuzzLock#storeReadWrite} or a semaphore of {@link FuzzLock#storeSemaphore}: {@code store} itself, or for the
+     * FuzzLock#storeFair}, {@link FuzzLock#storeReadWrite}, {@link FuzzLock#storePath} or a semaphore of {@link
+     * FuzzLock#storeSemaphore}: {@code store} itself, or for the
      * control a {@link ShortLeaseStore} over it.
      *
      * @param store the backend's store
@@ -109,6 +110,7 @@ public final class FuzzTarget {
             case FuzzLock.STORE,
                     FuzzLock.STORE_FAIR,
                     FuzzLock.STORE_READ_WRITE,
+                    FuzzLock.STORE_PATH,
                     FuzzLock.STORE_SEMAPHORE,
                     FuzzLock.STORE_SEMAPHORE_OF_ONE_TOO_MANY -> store;
             case FuzzLock.SHORT_LEASE_STORE -> new ShortLeaseStore(store);
