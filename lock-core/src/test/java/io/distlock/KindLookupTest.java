@@ -14,13 +14,19 @@ import org.junit.jupiter.api.Test;
  */
 class KindLookupTest {
 
+    /** A tree's path lock offers no kind of its own. */
     @Test
     void aLockAnswersEmptyForAKindItLacksAndItsShortcutsNameTheKind() {
         try (StoreLock lock = StoreLock.builder(new InMemoryLeaseStore()).build()) {
-            assertThat(lock.kind(Kind.PATH)).isEmpty();
-            assertThatThrownBy(() -> lock.tree("projects"))
+            Lock tree = lock.tree("projects");
+
+            assertThat(tree.kind(Kind.PATH)).isEmpty();
+            assertThatThrownBy(() -> tree.tree("other"))
                     .isInstanceOf(UnsupportedOperationException.class)
-                    .hasMessage("StoreLock has no path lock");
+                    .hasMessage("StoreTree has no path lock");
+            assertThatThrownBy(tree::reading)
+                    .isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessage("StoreTree has no read lock");
         }
     }
 

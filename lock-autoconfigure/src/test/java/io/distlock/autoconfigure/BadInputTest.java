@@ -334,11 +334,17 @@ class BadInputTest {
                         IllegalStateException.class,
                         "@DistributedLock(read = true) methods cannot run, because the Lock bean"),
                 row(
-                        "path annotated method on the in-memory backend, which lacks the kind",
+                        "path annotated method with a Redlock, which lacks the kind",
                         () -> rethrowStartupFailure(
-                                RUNNER.withBean(PathJob.class).withPropertyValues("distlock.backend=in-memory")),
+                                RUNNER.withBean(PathJob.class).withPropertyValues(redlockNodes(3))),
                         IllegalStateException.class,
                         "has no path lock. Methods: " + PathJob.class.getName()),
+                row(
+                        "path annotated method on the in-memory backend, which locks paths",
+                        () -> rethrowStartupFailure(
+                                RUNNER.withBean(PathJob.class).withPropertyValues("distlock.backend=in-memory")),
+                        null,
+                        null),
                 row(
                         "fair annotated method on the in-memory backend, whose lock is fair",
                         () -> rethrowStartupFailure(

@@ -1,7 +1,9 @@
 package io.distlock.store;
 
 import io.distlock.internal.path.PathRules;
+import io.distlock.internal.text.PrintableText;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The paths of one tree seen as a store of leases, so that a {@link StoreLock} over it is the tree's path lock: its
@@ -13,8 +15,13 @@ final class PathLeaseStore extends KindLeaseStore {
     private final String tree;
 
     PathLeaseStore(LeaseStore store, String tree) {
-        super(store, "tree=" + tree);
+        super(store, "tree=" + PrintableText.of(tree));
         this.tree = tree;
+    }
+
+    /** For the paths of a tree, the tree, under whose name observers and inspection see its holds; else null. */
+    static @Nullable String treeOf(LeaseStore store) {
+        return store instanceof PathLeaseStore paths ? paths.tree : null;
     }
 
     @Override

@@ -44,6 +44,8 @@ final class StoreHold implements HeldKey {
     private State state = State.HELD;
     /** What kind of hold this is: a key's, or a semaphore's permit. */
     private final LockKind kind;
+    /** For a path's hold, its tree; else null. */
+    private final @Nullable String tree;
 
     private @Nullable Reason lostReason;
     private long lostNanos;
@@ -60,9 +62,11 @@ final class StoreHold implements HeldKey {
             long sentNanos,
             Duration storeLease,
             LockKind kind,
+            @Nullable String tree,
             LockObserver.Holding observed) {
         this.key = key;
         this.kind = kind;
+        this.tree = tree;
         this.observed = observed;
         this.owner = owner;
         this.lease = lease;
@@ -294,7 +298,7 @@ final class StoreHold implements HeldKey {
         long now = System.nanoTime();
         return new HeldLock(
                 key,
-                null,
+                tree,
                 kind,
                 Instant.ofEpochMilli(sinceEpochMillis),
                 Duration.ofNanos(now - acquiredNanos),

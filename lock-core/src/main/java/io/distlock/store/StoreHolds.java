@@ -20,6 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,8 +37,14 @@ final class StoreHolds implements HoldOperations<StoreHold> {
     private final LockKind kind;
     private final Set<StoreHold> live = ConcurrentHashMap.newKeySet();
 
-    /** @param kind what the holds are: a key's ({@code EXCLUSIVE}) or a semaphore's permits */
-    StoreHolds(HoldSettings settings, GuardedObserver observer, LockKind kind) {
+    private final @Nullable String tree;
+
+    /**
+     * @param kind what the holds are: a key's ({@code EXCLUSIVE}) or a semaphore's permits
+     * @param tree for the holds of a tree's paths, the tree, under whose name the observer sees them; else null
+     */
+    StoreHolds(HoldSettings settings, GuardedObserver observer, LockKind kind, @Nullable String tree) {
+        this.tree = tree;
         this.settings = settings;
         this.observer = observer;
         this.kind = kind;
@@ -56,7 +63,8 @@ final class StoreHolds implements HoldOperations<StoreHold> {
                 sentNanos,
                 settings.storeLease(requested),
                 kind,
-                observer.holdStarted(key, kind, lease.fencingToken()));
+                tree,
+                observer.holdStarted(tree == null ? key : tree, kind, lease.fencingToken()));
         live.add(hold);
         lease.whenGone((Reason reason) -> work().execute(() -> lost(hold, reason)));
         schedule(hold, Math.min(hold.deadlineNanos(), nextRenewal(hold)));

@@ -49,7 +49,8 @@ record StoreLockParts(
             @Nullable ThreadOwnedHandles threadOwned) {
         GuardedObserver observer = new GuardedObserver(settings.observer());
         StoreSide side = new StoreSide(
-                new StoreHolds(settings, observer, kind), threadOwned == null ? new ThreadOwnedHandles() : threadOwned);
+                new StoreHolds(settings, observer, kind, PathLeaseStore.treeOf(store)),
+                threadOwned == null ? new ThreadOwnedHandles() : threadOwned);
         AtomicBoolean closed = new AtomicBoolean();
         boolean exclusive = kind == LockKind.EXCLUSIVE;
         StoreSemaphores semaphores =

@@ -29,6 +29,7 @@ final class StoreTaking {
     private final AtomicBoolean closed;
     private final CallsUnderWay calls;
     private final LockKind lockKind;
+    private final @Nullable String tree;
     private final Object lock;
 
     /**
@@ -44,13 +45,14 @@ final class StoreTaking {
         this.closed = parts.closed();
         this.calls = calls;
         this.lockKind = lockKind;
+        this.tree = PathLeaseStore.treeOf(parts.store());
         this.lock = lock;
     }
 
     /** Tries the key once, on the caller's thread. */
     @Nullable
     LockHandle once(String key, Lease lease) {
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(tree == null ? key : tree, lockKind);
         String owner = newOwner();
         try (LeaseStore.Acquisition attempt =
                 store.begin(key, owner, settings.instanceName(), settings.storeLease(lease))) {
@@ -79,7 +81,7 @@ final class StoreTaking {
         }
         boolean unbounded = waitNanos == FOREVER;
         long deadline = System.nanoTime() + (unbounded ? FOREVER / 4 : waitNanos);
-        LockObserver.Acquisition observed = observer.acquisitionStarted(key, lockKind);
+        LockObserver.Acquisition observed = observer.acquisitionStarted(tree == null ? key : tree, lockKind);
         String owner = newOwner();
         inspection.waitStarted(key);
         try (BoundedAcquisition attempt = new BoundedAcquisition(
