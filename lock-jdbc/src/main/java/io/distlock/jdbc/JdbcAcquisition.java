@@ -46,9 +46,12 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         /** Gives up the place that {@link #arrive()} made, once the acquisition ended, with or without the key. */
         default void leave() throws SQLException {}
 
-        /** How the granted row is extended and released: by the statements on a key's own row, by default. */
-        default JdbcStoreLease.RowChanges changes(LockRows rows) {
-            return rows;
+        /**
+         * How the granted row is extended and released, for a taking whose grant is more than a row of a key; null, by
+         * default, for the statements on a key's own row.
+         */
+        default JdbcStoreLease.@Nullable RowChanges changes() {
+            return null;
         }
     }
 
@@ -140,8 +143,9 @@ final class JdbcAcquisition implements LeaseStore.Acquisition {
         }
         granted = true;
         stopWaiting();
+        JdbcStoreLease.RowChanges changes = taking.changes();
         return new JdbcStoreLease(
-                taking.changes(rows),
+                changes == null ? rows : changes,
                 rows,
                 errors,
                 signals,

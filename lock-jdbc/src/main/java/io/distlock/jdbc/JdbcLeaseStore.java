@@ -256,9 +256,10 @@ public final class JdbcLeaseStore implements LeaseStore {
      * {@inheritDoc}
      *
      * <p>A tree is rows of the lock table ({@code PathRows}): every take, release and extension of one of its paths
-     * locks the tree's row first, so the tree's changes follow each other. A take is one transaction of about 6 + 2 x depth
-     * statements: it reads the rows of the path and of each ancestor in one query and their slots in another, and writes
-     * its owner into a slot of each ancestor. A release is one transaction of 2 statements, an extension of 3. A waiter of
+     * locks the tree's row first, so the tree's changes follow each other. A take is one transaction of 8 or 9 statements,
+     * whatever the path's depth, and one more for each ancestor whose number of slots changes: it reads the rows of the
+     * path and of each ancestor in one query and their slots in another, and writes its owner into a slot of each
+     * ancestor in one statement. A release is one transaction of 2 statements, an extension of 3. A waiter of
      * this store for the same path is woken by a release at once; other waiters poll as for keys. A hold whose holder
      * died keeps its path and every ancestor until its lease ends, and no longer.
      */

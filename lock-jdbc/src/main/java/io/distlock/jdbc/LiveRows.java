@@ -7,7 +7,6 @@ import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.StringJoiner;
 
 /**
  * Finds which of a list of rows hold a live grant on the database's clock: the slot rows of a semaphore's permits
@@ -31,9 +30,7 @@ final class LiveRows {
         if (names.isEmpty()) {
             return Set.of();
         }
-        StringJoiner marks = new StringJoiner(", ", "(", ")");
-        names.forEach(name -> marks.add("?"));
-        String query = "SELECT lock_key FROM " + table + " WHERE lock_key IN " + marks
+        String query = "SELECT lock_key FROM " + table + " WHERE lock_key IN " + LockRows.marks(names.size())
                 + " AND owner_token IS NOT NULL AND expires_at > " + now;
         Set<String> live = new HashSet<>();
         try (PreparedStatement read = rows.prepare(connection, query, names.toArray());

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -299,6 +300,15 @@ final class LockRows implements JdbcStoreLease.RowChanges {
                 return row.next();
             }
         });
+    }
+
+    /** The parameter list of an {@code IN} over {@code count} rows named one by one: {@code (?, ?, ...)}. */
+    static String marks(int count) {
+        StringJoiner marks = new StringJoiner(", ", "(", ")");
+        for (int at = 0; at < count; at++) {
+            marks.add("?");
+        }
+        return marks.toString();
     }
 
     /** Runs one statement that changes rows on the caller's connection, in its transaction; how many it changed. */

@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -143,7 +142,8 @@ final class PathRows {
             if (!lockTree(connection, tree)) {
                 return false;
             }
-            return rows.write(connection, releaseRows + marks(heldRows.size()), withOwner(owner, heldRows)) > 0;
+            return rows.write(connection, releaseRows + LockRows.marks(heldRows.size()), withOwner(owner, heldRows))
+                    > 0;
         });
     }
 
@@ -167,7 +167,7 @@ final class PathRows {
                     named.add(slot(below, slot));
                 }
             });
-            return rows.write(connection, releaseRows + marks(named.size()), withOwner(owner, named)) > 0;
+            return rows.write(connection, releaseRows + LockRows.marks(named.size()), withOwner(owner, named)) > 0;
         });
     }
 
@@ -187,12 +187,12 @@ final class PathRows {
             for (int at = 0; at < heldRows.size(); at++) {
                 extended[at + 2] = heldRows.get(at);
             }
-            if (rows.write(connection, extendRows + marks(heldRows.size()), extended) != heldRows.size()) {
+            if (rows.write(connection, extendRows + LockRows.marks(heldRows.size()), extended) != heldRows.size()) {
                 return false;
             }
             List<String> later = new ArrayList<>(ancestorsBelowRows(tree, path));
             later.add(treeRow(tree));
-            rows.write(connection, laterRows + marks(later.size()), withLease(leaseMillis, later));
+            rows.write(connection, laterRows + LockRows.marks(later.size()), withLease(leaseMillis, later));
             return true;
         });
     }
@@ -226,7 +226,8 @@ final class PathRows {
             }
         }
         Set<String> liveSlots = new HashSet<>();
-        read(connection, slots, liveSlots, new HashMap<>());
+        Map<String, Integer> existingSlots = new HashMap<>();
+        read(connection, slots, liveSlots, existingSlots);
         int ownSlots = highest.getOrDefault(ownBelow, 0);
         for (int slot = 1; slot <= ownSlots; slot++) {
             if (liveSlots.contains(slot(ownBelow, slot))) {
@@ -234,24 +235,37 @@ final class PathRows {
             }
         }
         long token = advance(connection, treeRow, leaseMillis);
+        String holderRow = holderRow(tree, path);
+        slotWrites.grant(connection, holderRow, owner, holder, leaseMillis, token);
         List<String> held = new ArrayList<>(ancestorsBelow.size() + 1);
-        held.add(holderRow(tree, path));
-        slotWrites.grant(connection, held.get(0), owner, holder, leaseMillis, token);
+        held.add(holderRow);
+        List<String> existing = new ArrayList<>();
+        List<String> missing = new ArrayList<>();
+        List<String> unchanged = new ArrayList<>();
         for (String below : ancestorsBelow) {
-            held.add(takeSlot(connection, below, highest, liveSlots, leaseMillis));
+            String slot = takeSlot(connection, below, highest, liveSlots, leaseMillis, unchanged);
+            held.add(slot);
+            (existingSlots.containsKey(slot) ? existing : missing).add(slot);
         }
-        for (String slot : held.subList(1, held.size())) {
-            slotWrites.grant(connection, slot, owner, holder, leaseMillis, token);
+        slotWrites.grantAll(connection, existing, missing, owner, holder, leaseMillis, token);
+        if (!unchanged.isEmpty()) {
+            rows.write(connection, laterRows + LockRows.marks(unchanged.size()), withLease(leaseMillis, unchanged));
         }
         return new Granted(token, held);
     }
 
     /**
-     * The lowest free slot of a below row, whose highest slot becomes the highest live one or this, whichever is
-     * higher; the row is made if the node had none.
+     * The lowest free slot of a below row. Its highest slot becomes the highest live one or this, whichever is higher;
+     * a below row whose highest slot stays as it was is added to {@code unchanged}, whose expiry the caller moves, and
+     * one the node did not have is made.
      */
     private String takeSlot(
-            Connection connection, String below, Map<String, Integer> highest, Set<String> liveSlots, long leaseMillis)
+            Connection connection,
+            String below,
+            Map<String, Integer> highest,
+            Set<String> liveSlots,
+            long leaseMillis,
+            List<String> unchanged)
             throws SQLException {
         Integer slots = highest.get(below);
         int free = 1;
@@ -266,6 +280,8 @@ final class PathRows {
         }
         if (slots == null) {
             rows.write(connection, insertBelow, below, leaseMillis, (long) top);
+        } else if (slots == top) {
+            unchanged.add(below);
         } else {
             rows.write(connection, setBelow, (long) top, leaseMillis, leaseMillis, below);
         }
@@ -290,7 +306,7 @@ final class PathRows {
             return;
         }
         String query = "SELECT lock_key, CASE WHEN owner_token IS NOT NULL AND expires_at > " + now
-                + " THEN 1 ELSE 0 END, fencing FROM " + table + " WHERE lock_key IN " + marks(named.size());
+                + " THEN 1 ELSE 0 END, fencing FROM " + table + " WHERE lock_key IN " + LockRows.marks(named.size());
         try (PreparedStatement select = rows.prepare(connection, query, named.toArray());
                 ResultSet row = select.executeQuery()) {
             while (row.next()) {
@@ -342,13 +358,5 @@ final class PathRows {
             parameters[at + 2] = named.get(at);
         }
         return parameters;
-    }
-
-    private static String marks(int count) {
-        StringJoiner marks = new StringJoiner(", ", "(", ")");
-        for (int at = 0; at < count; at++) {
-            marks.add("?");
-        }
-        return marks.toString();
     }
 }

@@ -83,7 +83,7 @@ final class ReadRows {
         this.markWaiting = "UPDATE " + table + " SET expires_at = " + expiry + " WHERE lock_key = ?";
         this.clearWaiting =
                 "UPDATE " + table + " SET expires_at = " + now + " WHERE lock_key = ? AND expires_at > " + now;
-        this.slotOf = "SELECT lock_key FROM " + table + " WHERE lock_key = ? AND owner_token = ?";
+        this.slotOf = "SELECT lock_key FROM " + table + " WHERE owner_token = ? AND lock_key IN ";
     }
 
     /** The row of a read of the key. */
@@ -160,15 +160,19 @@ final class ReadRows {
             if (row == null) {
                 return null;
             }
-            for (int slot = 1; slot <= row.highestSlot(); slot++) {
-                try (PreparedStatement read = rows.prepare(connection, slotOf, slot(key, slot), owner);
-                        ResultSet found = read.executeQuery()) {
-                    if (found.next()) {
-                        return found.getString(1);
-                    }
-                }
+            int slots = row.highestSlot();
+            if (slots == 0) {
+                return null;
             }
-            return null;
+            Object[] named = new Object[slots + 1];
+            named[0] = owner;
+            for (int slot = 1; slot <= slots; slot++) {
+                named[slot] = slot(key, slot);
+            }
+            try (PreparedStatement read = rows.prepare(connection, slotOf + LockRows.marks(slots), named);
+                    ResultSet found = read.executeQuery()) {
+                return found.next() ? found.getString(1) : null;
+            }
         });
         return held != null && release(key, held, owner);
     }

@@ -66,7 +66,7 @@ final class Takings {
             }
 
             @Override
-            public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
+            public JdbcStoreLease.RowChanges changes() {
                 return new JdbcStoreLease.RowChanges() {
                     @Override
                     public boolean extend(String row, String owner, long leaseMillis) throws SQLException {
@@ -165,7 +165,7 @@ final class Takings {
             }
 
             @Override
-            public JdbcStoreLease.RowChanges changes(LockRows rowsOfKeys) {
+            public JdbcStoreLease.RowChanges changes() {
                 List<String> held = heldRows;
                 return new JdbcStoreLease.RowChanges() {
                     @Override
