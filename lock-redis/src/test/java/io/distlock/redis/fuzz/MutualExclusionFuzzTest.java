@@ -123,14 +123,9 @@ class MutualExclusionFuzzTest {
     @Test
     void distlockNeverLetsASectionIntoAPathWhileItsAncestorOrDescendantIsHeld() {
         runWithoutViolations(
-                LockKind.PATH, FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1), report -> {
-                    assertThat(report.records().besideInTree())
-                            .as("sections that entered while others were inside paths of the tree apart from theirs")
-                            .isPositive();
-                    assertThat(report.records().refusedByRelatives())
-                            .as("acquisitions refused while only an ancestor or descendant of the path was inside")
-                            .isPositive();
-                });
+                LockKind.PATH,
+                FuzzSettings.fromEnvironment(PATH_SECONDS, PATH_PROCESSES, PATH_THREADS, 1),
+                MutualExclusionFuzz::showsPathsApartAndRelativesRefused);
     }
 
     @Test

@@ -122,6 +122,23 @@ public final class MutualExclusionFuzz {
     }
 
     /**
+     * What a run of a path lock ({@link SectionMix#PATHS}) must show besides safety, for {@link
+     * #runWithoutViolations(FuzzServers, FuzzLock, FuzzSettings, Consumer)}: sections that entered while others were
+     * inside paths of the tree apart from theirs, and refusals while only an ancestor or descendant was inside, or it
+     * would pass with a lock that takes the whole tree.
+     *
+     * @param report a run's report
+     */
+    public static void showsPathsApartAndRelativesRefused(FuzzReport report) {
+        assertThat(report.records().besideInTree())
+                .as("sections that entered while others were inside paths of the tree apart from theirs")
+                .isPositive();
+        assertThat(report.records().refusedByRelatives())
+                .as("acquisitions refused while only an ancestor or descendant of the path was inside")
+                .isPositive();
+    }
+
+    /**
      * Runs the fuzz on a deliberately broken lock, and asserts that the run had no errors and that the checker caught
      * overlaps or early takeovers.
      *

@@ -1,7 +1,5 @@
 package io.distlock.zookeeper.fuzz;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.distlock.tck.fuzz.FuzzLock;
 import io.distlock.tck.fuzz.FuzzServers;
 import io.distlock.tck.fuzz.FuzzSettings;
@@ -66,14 +64,7 @@ class ZooKeeperMutualExclusionFuzzTest {
                 servers,
                 FuzzLock.storePath(ZooKeeperFuzzLocks.class),
                 FuzzSettings.fromEnvironment(6, 2, 6, 1),
-                report -> {
-                    assertThat(report.records().besideInTree())
-                            .as("sections that entered while others were inside paths of the tree apart from theirs")
-                            .isPositive();
-                    assertThat(report.records().refusedByRelatives())
-                            .as("acquisitions refused while only an ancestor or descendant of the path was inside")
-                            .isPositive();
-                });
+                MutualExclusionFuzz::showsPathsApartAndRelativesRefused);
     }
 
     @Test
