@@ -29,11 +29,6 @@ import org.jspecify.annotations.Nullable;
  * otherwise; a writer holds it once it is first. So a reader that comes after a waiting writer waits for it, and
  * writers never starve. A writer behind readers watches the reader just ahead and checks its lease.
  *
- * <p>A tree's paths queue in the tree's queue, each node named after its path ({@link PathNodes}). A node holds once
- * no node ahead of it has a path that contains its own or lies within it, so nodes of paths apart hold at once, and
- * waits behind the last such node ahead, checking its lease or claim as a writer does. So the waiters of conflicting
- * paths are served in arrival order, and the token of every grant is later than those of the conflicting holds before.
- *
  * <p>A queued node has no lease, and its owner claims it as soon as it comes first. A node that its client forgot while
  * the session lives on (a create whose answer was lost, say) is never claimed, and would keep every waiter behind it
  * waiting for as long as that session lives. So each waiter reads the queue again at least every {@linkplain
@@ -56,8 +51,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private final long leaseMillis;
     /** How many nodes at the head of the queue hold it: 1 for a lock, the count for a semaphore. */
     private final int permits;
-    /** Which nodes ahead keep this acquisition's node from holding, and how it is named for the others to tell. */
-    private final QueueRule rule;
+    /** Whether this is a reader, who holds beside the readers ahead of it. */
+    private final boolean reader;
 
     private final AheadChecks checks;
     private final Runnable wake = this::wake;
@@ -82,7 +77,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             String holder,
             long leaseMillis,
             int permits,
-            QueueRule rule) {
+            boolean reader) {
         this.store = store;
         this.key = key;
         this.parent = parent;
@@ -90,7 +85,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         this.holder = holder;
         this.leaseMillis = leaseMillis;
         this.permits = permits;
-        this.rule = rule;
+        this.reader = reader;
         this.checks = new AheadChecks(store, key);
     }
 
@@ -121,7 +116,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 }
                 continue;
             }
-            int ahead = rule.nearestBlocker(queue, place);
+            int ahead = reader ? lastWriterAhead(queue, place) : place - 1;
             boolean waits = permits == 1
                     ? waitBehind(queue.get(ahead), mayHold(queue, ahead))
                     : waitForPermit(queue.subList(0, permits), place == permits);
@@ -162,8 +157,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         } else if (create != null) {
             // Looking now could miss a node that Curator's retries create later, and that node would then block the
             // queue for as long as the session lives: remove it once Curator reports how the create ended.
-            create.whenCompleteAsync(
-                    (answer, failure) -> removeCreated(answer), store.threads().cleanup());
+            create.whenCompleteAsync((answer, failure) -> removeCreated(answer), store.cleanup());
         } else if (createUnsure) {
             Queue.removeOwnerNodes(store, key, parent, owner);
         }
@@ -185,7 +179,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     /** Creates this acquisition's queue node; a protected create finds its node again if the answer was lost. */
     private void join() {
         byte[] data = LeaseData.queued(leaseMillis, owner, holder).bytes();
-        String prefix = ZKPaths.makePath(parent, rule.namePrefix());
+        String prefix = ZKPaths.makePath(parent, reader ? Queue.READER_PREFIX : Queue.WRITER_PREFIX);
         createUnsure = true;
         for (int attempt = 1; ; attempt++) {
             long sent = System.nanoTime();
@@ -228,11 +222,24 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     }
 
     /**
-     * Whether the node at {@code place} may hold: one of the first {@code permits} of a semaphore key's queue, or a node
-     * that no node ahead of it blocks by the queue's {@link QueueRule}.
+     * Whether the node at {@code place} may hold: one of the first {@code permits} of a semaphore key's queue, the first
+     * node of a key's queue, or a reader with no writer ahead of it.
      */
     private boolean mayHold(List<String> queue, int place) {
-        return permits > 1 ? place < permits : rule.mayHold(queue, place);
+        if (permits > 1 || place == 0) {
+            return place < permits;
+        }
+        return Queue.isReader(queue.get(place)) && lastWriterAhead(queue, place) < 0;
+    }
+
+    /** Where the last writer ahead of {@code place} stands in the queue, or -1 if there is none. */
+    private static int lastWriterAhead(List<String> queue, int place) {
+        for (int ahead = place - 1; ahead >= 0; ahead--) {
+            if (!Queue.isReader(queue.get(ahead))) {
+                return ahead;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -268,10 +275,9 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     }
 
     /**
-     * Watches the nearest node ahead that blocks this one: the one just ahead, for a reader the last writer ahead, for
-     * a path the last node ahead whose path conflicts with it. When that node may hold, also checks its lease against
-     * the server's clock and removes its node if the lease ran out, or if it stayed unclaimed too long. False if the
-     * queue changed and should be read again.
+     * Watches the node ahead: the one just ahead, or for a reader the last writer ahead. When that node may hold, also
+     * checks its lease against the server's clock and removes its node if the lease ran out, or if it stayed unclaimed
+     * too long. False if the queue changed and should be read again.
      */
     private boolean waitBehind(String ahead, boolean aheadHolds) {
         String aheadPath = ZKPaths.makePath(parent, ahead);

@@ -1,12 +1,11 @@
 package io.distlock.zookeeper;
 
-import io.distlock.internal.path.PathRules;
 import io.distlock.spi.InstanceNames;
 import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -24,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * lease runs from its node's {@code mtime}, on the ZooKeeper leader's clock: the waiter right behind it compares the
  * lease with the {@code mtime} of a write to the store's clock node ({@code <basePath>/.clock}) and removes the node
  * once the lease ran out, unless the holder extended it meanwhile. The fencing token is the holder node's creation
- * zxid, which grows across the whole ensemble. A tree's path locks share a queue, where paths apart hold at once.
+ * zxid, which grows across the whole ensemble.
  *
  * <p>A hold is reported gone when its node is removed, and also as soon as the client's connection is suspended or its
  * session lost: while disconnected, the client cannot know whether the ensemble already expired its session and gave
@@ -60,7 +59,6 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         this.callTimeout = callTimeout;
         this.clock = new ServerClock(client, ZKPaths.makePath(basePath, CLOCK_NODE), calls);
         client.getConnectionStateListenable().addListener(connection);
-        threads.cleanup().execute(new BasePathAccess(client, basePath, calls, callTimeout)::check);
     }
 
     /**
@@ -103,7 +101,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition begin(String key, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, QueueRule.WRITER);
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, false);
     }
 
     /**
@@ -113,7 +111,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginPermit(String key, int permits, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, PERMITS_NODE, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), permits, QueueRule.WRITER);
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), permits, false);
     }
 
     /** {@inheritDoc} A semaphore key is a queue like a lock's, whose first nodes hold permits. */
@@ -126,37 +124,13 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginRead(String key, String owner, String holder, Duration lease) {
         String parent = ZKPaths.makePath(basePath, KeyNodes.nodeName(key));
-        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, QueueRule.READER);
+        return new ZooKeeperAcquisition(this, key, parent, owner, holder, lease.toMillis(), 1, true);
     }
 
     /** {@inheritDoc} Readers and writers share the key's queue, in arrival order. */
     @Override
     public boolean offersReaders() {
         return true;
-    }
-
-    /**
-     * {@inheritDoc} Waiters of conflicting paths are served in arrival order, in the tree's queue {@code
-     * <basePath>/.paths/<tree>}. An acquisition costs one create and a {@code getChildren} of that queue per attempt:
-     * O(nodes queued in the tree).
-     */
-    @Override
-    public Acquisition beginPath(String tree, List<String> segments, String owner, String holder, Duration lease) {
-        String parent = PathNodes.queuePath(basePath, tree);
-        return new ZooKeeperAcquisition(
-                this, PathRules.join(segments), parent, owner, holder, lease.toMillis(), 1, QueueRule.path(segments));
-    }
-
-    /** {@inheritDoc} A tree is a queue whose nodes hold at once unless their paths conflict. */
-    @Override
-    public boolean offersPaths() {
-        return true;
-    }
-
-    /** Refuses a tree name or a path that is not valid Unicode text, as {@link #validateKey} refuses a key. */
-    @Override
-    public void validatePath(String tree, List<String> segments) {
-        PathNodes.validate(tree, segments);
     }
 
     /**
@@ -269,8 +243,14 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         return connection;
     }
 
-    StoreThreads threads() {
-        return threads;
+    /** See {@link StoreThreads#cleanup()}. */
+    Executor cleanup() {
+        return threads.cleanup();
+    }
+
+    /** See {@link StoreThreads#report(Runnable)}. */
+    void report(Runnable gone) {
+        threads.report(gone);
     }
 
     /** Settings of a {@link ZooKeeperLeaseStore}. */
@@ -310,7 +290,12 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder sessionTimeout(Duration sessionTimeout) {
-            requireOwnClient("the session timeout is the caller's client's setting");
+            if (client != null) {
+                throw new IllegalStateException("the session timeout is the caller's client's setting");
+            }
+            if (sessionTimeout == null || sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+                throw new IllegalArgumentException("sessionTimeout must be at least 1 s, but was " + sessionTimeout);
+            }
             own.sessionTimeout(sessionTimeout);
             return this;
         }
@@ -332,7 +317,17 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder authorization(String scheme, byte[] credentials) {
-            requireOwnClient("authorization is the caller's client's setting, with an ACLProvider for its nodes");
+            if (client != null) {
+                throw new IllegalStateException(
+                        "authorization is the caller's client's setting, with an ACLProvider for its nodes");
+            }
+            if (scheme == null || scheme.isBlank()) {
+                throw new IllegalArgumentException("scheme must name an authentication scheme, such as digest");
+            }
+            if (credentials == null) {
+                throw new IllegalArgumentException("credentials must not be null");
+            }
+            OwnClient.checkCredentials(scheme, credentials);
             own.authorization(scheme, credentials);
             return this;
         }
@@ -349,7 +344,13 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder clientConfig(ZKClientConfig config) {
-            requireOwnClient("the client configuration is the caller's client's setting");
+            if (client != null) {
+                throw new IllegalStateException("the client configuration is the caller's client's setting");
+            }
+            if (config == null) {
+                throw new IllegalArgumentException("config must not be null");
+            }
+            OwnClient.checkConfig(config);
             own.config(config);
             return this;
         }
@@ -373,13 +374,6 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             return this;
         }
 
-        /** The settings of the client this store creates do not apply to a caller's, which has its own. */
-        private void requireOwnClient(String message) {
-            if (client != null) {
-                throw new IllegalStateException(message);
-            }
-        }
-
         /**
          * Creates the store, and for {@link #builder(String)} its client, which starts connecting. Once the client is
          * connected, the store creates the base path if it is missing and warns if it is open to {@code world:anyone}.
@@ -388,12 +382,17 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalArgumentException if the caller's client was not started
          */
         public ZooKeeperLeaseStore build() {
-            if (client != null && client.getState() != CuratorFrameworkState.STARTED) {
-                throw new IllegalArgumentException("client must be started, but was " + client.getState());
+            ZooKeeperLeaseStore store;
+            if (client != null) {
+                if (client.getState() != CuratorFrameworkState.STARTED) {
+                    throw new IllegalArgumentException("client must be started, but was " + client.getState());
+                }
+                store = new ZooKeeperLeaseStore(client, false, basePath, callTimeout);
+            } else {
+                store = new ZooKeeperLeaseStore(own.start(connectString), true, basePath, callTimeout);
             }
-            return client != null
-                    ? new ZooKeeperLeaseStore(client, false, basePath, callTimeout)
-                    : new ZooKeeperLeaseStore(own.start(connectString), true, basePath, callTimeout);
+            store.cleanup().execute(new BasePathAccess(store.client(), basePath, store.calls(), callTimeout)::check);
+            return store;
         }
     }
 }
