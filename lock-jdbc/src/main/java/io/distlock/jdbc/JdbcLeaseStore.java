@@ -59,12 +59,6 @@ public final class JdbcLeaseStore implements LeaseStore {
     /** The table name used unless {@link JdbcLeaseStoreBuilder#tableName(String)} sets another. */
     public static final String DEFAULT_TABLE = "distlock_locks";
 
-    /** The shortest time that a waiting writer's mark keeps new readers out after its last poll. */
-    private static final Duration MIN_WAIT_MARK = Duration.ofMillis(500);
-
-    /** The shortest time that a fair waiter's ticket stays live after its process last kept it alive. */
-    private static final Duration MIN_TICKET_STAY = Duration.ofSeconds(2);
-
     private final Dialect dialect;
     private final String description;
     private final LockRows rows;
@@ -72,8 +66,7 @@ public final class JdbcLeaseStore implements LeaseStore {
     private final ColumnLimits limits;
     private final StoreErrors errors;
     private final KeySignals signals = new KeySignals();
-    private final Duration minPoll;
-    private final Duration maxPoll;
+    private final Polling polling;
     private final Duration callTimeout;
     private final @Nullable UnusedRowCleanup cleanup;
 
@@ -95,8 +88,7 @@ public final class JdbcLeaseStore implements LeaseStore {
         this.rows = rows;
         this.errors = errors;
         this.limits = new ColumnLimits(dialect.maxKeyLength(), description);
-        this.minPoll = minPoll;
-        this.maxPoll = maxPoll;
+        this.polling = new Polling(minPoll, maxPoll);
         this.callTimeout = callTimeout;
         this.takings = new Takings(
                 rows,
@@ -104,8 +96,8 @@ public final class JdbcLeaseStore implements LeaseStore {
                 queues,
                 permits,
                 paths,
-                waitMark().toMillis(),
-                ticketStay().toMillis());
+                polling.waitMark().toMillis(),
+                polling.ticketStay().toMillis());
         this.cleanup =
                 deleteRowsUnusedFor == null ? null : new UnusedRowCleanup(rows, deleteRowsUnusedFor, description);
     }
@@ -149,21 +141,13 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     /**
-     * How long a waiting writer's mark keeps new readers out after its last refused poll: three of the longest pauses
-     * between polls, and at least half a second, so that a poll delayed by a slow statement still finds it running.
-     */
-    Duration waitMark() {
-        Duration threePolls = maxPoll.multipliedBy(3);
-        return threePolls.compareTo(MIN_WAIT_MARK) < 0 ? MIN_WAIT_MARK : threePolls;
-    }
-
-    /**
      * {@inheritDoc}
      *
      * <p>A read is a slot row of the lock table, and the key's own row says that readers hold it: see {@link
      * ReadRows}. A take, a release and an extension are each one transaction that locks the key's row; a take reads as
      * many rows as the most readers the key had at once since it was last free. A writer that waits marks a row of
-     * the key on each refused poll, which keeps new readers out for {@link #waitMark()} after its last.
+     * the key on each refused poll, which keeps new readers out for three of the longest pauses between polls, and at
+     * least half a second, after its last.
      *
      * @throws IllegalArgumentException as {@link #begin(String, String, String, Duration)} does, or if the key leaves
      *     too little of the table's key length for the name of a read's row
@@ -183,9 +167,9 @@ public final class JdbcLeaseStore implements LeaseStore {
      * acquisition joins with one transaction on its first try, and each try is one transaction that locks the queue
      * row, keeps this JVM's tickets for the key alive, reads the tickets ahead of its own, and takes the key with the
      * lock's statements once none of them is live. Only the first of this JVM's waiters for a key polls; it keeps the
-     * others' tickets alive. A waiter whose process died leaves the queue when its ticket runs out, {@link
-     * #ticketStay()} after that process's last poll. Acquisitions through {@link #begin} do not queue, and take a free
-     * key ahead of the queue.
+     * others' tickets alive. A waiter whose process died leaves the queue when its ticket runs out, ten of the
+     * longest pauses between polls and at least 2 s after that process's last poll. Acquisitions through {@link
+     * #begin} do not queue, and take a free key ahead of the queue.
      *
      * @throws IllegalArgumentException as {@link #begin(String, String, String, Duration)} does, or if the key leaves
      *     too little of the table's key length for the names of its queue's rows
@@ -199,23 +183,13 @@ public final class JdbcLeaseStore implements LeaseStore {
     }
 
     private JdbcAcquisition acquisition(String key, String line, String owner, JdbcAcquisition.Taking taking) {
-        return new JdbcAcquisition(rows, errors, signals, new Backoff(minPoll, maxPoll), key, line, owner, taking);
+        return new JdbcAcquisition(rows, errors, signals, polling.backoff(), key, line, owner, taking);
     }
 
     /** {@inheritDoc} A key's queue is rows of the lock table. */
     @Override
     public boolean offersFairQueue() {
         return true;
-    }
-
-    /**
-     * How long a waiter's ticket in a key's fair queue stays live after its process last kept it alive: ten of the
-     * longest pauses between polls, and at least two seconds, so that a slow statement does not cost a living waiter
-     * its place.
-     */
-    Duration ticketStay() {
-        Duration tenPolls = maxPoll.multipliedBy(10);
-        return tenPolls.compareTo(MIN_TICKET_STAY) < 0 ? MIN_TICKET_STAY : tenPolls;
     }
 
     /** {@inheritDoc} A key's readers are rows of the lock table. */
@@ -247,6 +221,11 @@ public final class JdbcLeaseStore implements LeaseStore {
         return true;
     }
 
+    /** How this store's waiters poll, and how long their marks outlive their last poll. */
+    Polling polling() {
+        return polling;
+    }
+
     /** The longest key of a lock in this database: its table's key column, or what its index takes. */
     int maxKeyLength() {
         return dialect.maxKeyLength();
@@ -275,9 +254,7 @@ public final class JdbcLeaseStore implements LeaseStore {
                 takings.path(tree, segments, owner, holder, leaseMillis));
     }
 
-    /**
-     * @return true
-     */
+    /** {@inheritDoc} A tree's paths are rows of the lock table. */
     @Override
     public boolean offersPaths() {
         return true;
@@ -287,7 +264,7 @@ public final class JdbcLeaseStore implements LeaseStore {
      * {@inheritDoc}
      *
      * <p>A tree's name must not contain the control character U+0001, and the name and the path together are at most
-     * 4 characters shorter than a key.
+     * 14 characters shorter than a key.
      */
     @Override
     public void validatePath(String tree, List<String> segments) {

@@ -154,8 +154,10 @@ abstract class FairQueueChecks {
                 .as("got the key past the dead waiter")
                 .isTrue();
         assertThat(Duration.ofNanos(System.nanoTime() - released))
-                .as("within the dead waiter's ticket stay of %s and a poll", diedWhileWaiting.ticketStay())
-                .isLessThan(diedWhileWaiting.ticketStay().plusSeconds(8));
+                .as(
+                        "within the dead waiter's ticket stay of %s and a poll",
+                        diedWhileWaiting.polling().ticketStay())
+                .isLessThan(diedWhileWaiting.polling().ticketStay().plusSeconds(8));
     }
 
     private boolean ticketIsLive(long ticket) throws SQLException {

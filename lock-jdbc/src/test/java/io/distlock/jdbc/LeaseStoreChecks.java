@@ -341,8 +341,8 @@ abstract class LeaseStoreChecks {
                 .until(() -> tryRead(store, key, "reader-3"), lease -> lease != null);
 
         assertThat(Duration.ofNanos(System.nanoTime() - marked))
-                .as("let in once the mark of %s ran out", store.waitMark())
-                .isGreaterThanOrEqualTo(store.waitMark().minusMillis(100));
+                .as("let in once the mark of %s ran out", store.polling().waitMark())
+                .isGreaterThanOrEqualTo(store.polling().waitMark().minusMillis(100));
         assertThat(late.fencingToken()).isGreaterThan(reading.fencingToken());
         assertThat(reading.checkOwned()).isEmpty();
     }
