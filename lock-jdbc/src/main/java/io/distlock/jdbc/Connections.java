@@ -46,6 +46,21 @@ final class Connections {
         return uninterrupted(() -> againAfterDeadlock(() -> inTransaction(work)));
     }
 
+    /**
+     * Runs the work in one transaction, and once more if it failed on a duplicate key: another session inserted a row
+     * that this one had read as missing, and the second run finds that row and locks it.
+     */
+    <T> T transactionAgainAfterDuplicateKey(StoreErrors errors, Work<T> work) throws SQLException {
+        try {
+            return transaction(work);
+        } catch (SQLException e) {
+            if (!errors.isDuplicateKey(e)) {
+                throw e;
+            }
+            return transaction(work);
+        }
+    }
+
     private static <T> T againAfterDeadlock(SqlCall<T> call) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try {

@@ -86,15 +86,8 @@ final class FairRows {
      * @return the ticket's number
      */
     long join(String key, String owner, long stayMillis) throws SQLException {
-        try {
-            return connections.transaction(connection -> joinLocked(connection, key, owner, stayMillis));
-        } catch (SQLException e) {
-            if (!errors.isDuplicateKey(e)) {
-                throw e;
-            }
-            // Another session made the queue row between this one's read and insert: lock that row now.
-            return connections.transaction(connection -> joinLocked(connection, key, owner, stayMillis));
-        }
+        return connections.transactionAgainAfterDuplicateKey(
+                errors, connection -> joinLocked(connection, key, owner, stayMillis));
     }
 
     /**
@@ -115,17 +108,9 @@ final class FairRows {
     FirstTry takeOrJoin(
             String key, Set<Long> waitingHere, String owner, String holder, long leaseMillis, long stayMillis)
             throws SQLException {
-        try {
-            return connections.transaction(connection ->
-                    takeOrJoinLocked(connection, key, waitingHere, owner, holder, leaseMillis, stayMillis));
-        } catch (SQLException e) {
-            if (!errors.isDuplicateKey(e)) {
-                throw e;
-            }
-            // Another session made the queue row between this one's read and insert: lock that row now.
-            return connections.transaction(connection ->
-                    takeOrJoinLocked(connection, key, waitingHere, owner, holder, leaseMillis, stayMillis));
-        }
+        return connections.transactionAgainAfterDuplicateKey(
+                errors,
+                connection -> takeOrJoinLocked(connection, key, waitingHere, owner, holder, leaseMillis, stayMillis));
     }
 
     /**

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.List;
 import java.util.StringJoiner;
 import org.jspecify.annotations.Nullable;
 
@@ -309,6 +310,15 @@ final class LockRows implements JdbcStoreLease.RowChanges {
             marks.add("?");
         }
         return marks.toString();
+    }
+
+    /** The parameters of a statement whose {@code IN} over the named rows follows {@code first}. */
+    static Object[] parameters(List<String> names, Object... first) {
+        Object[] parameters = Arrays.copyOf(first, first.length + names.size());
+        for (int at = 0; at < names.size(); at++) {
+            parameters[first.length + at] = names.get(at);
+        }
+        return parameters;
     }
 
     /** Runs one statement that changes rows on the caller's connection, in its transaction; how many it changed. */

@@ -123,17 +123,8 @@ final class PathRows {
      */
     @Nullable
     Granted take(String tree, List<String> path, String owner, String holder, long leaseMillis) throws SQLException {
-        try {
-            return connections.transaction(
-                    connection -> takeLocked(connection, tree, path, owner, holder, leaseMillis));
-        } catch (SQLException e) {
-            if (!errors.isDuplicateKey(e)) {
-                throw e;
-            }
-            // Another session made the tree's row between this one's read and insert: lock that row now.
-            return connections.transaction(
-                    connection -> takeLocked(connection, tree, path, owner, holder, leaseMillis));
-        }
+        return connections.transactionAgainAfterDuplicateKey(
+                errors, connection -> takeLocked(connection, tree, path, owner, holder, leaseMillis));
     }
 
     /** Frees the hold's rows if its lease is live; whether it was. */
@@ -142,7 +133,10 @@ final class PathRows {
             if (!lockTree(connection, tree)) {
                 return false;
             }
-            return rows.write(connection, releaseRows + LockRows.marks(heldRows.size()), withOwner(owner, heldRows))
+            return rows.write(
+                            connection,
+                            releaseRows + LockRows.marks(heldRows.size()),
+                            LockRows.parameters(heldRows, owner))
                     > 0;
         });
     }
@@ -167,7 +161,8 @@ final class PathRows {
                     named.add(slot(below, slot));
                 }
             });
-            return rows.write(connection, releaseRows + LockRows.marks(named.size()), withOwner(owner, named)) > 0;
+            return rows.write(connection, releaseRows + LockRows.marks(named.size()), LockRows.parameters(named, owner))
+                    > 0;
         });
     }
 
@@ -181,18 +176,16 @@ final class PathRows {
             if (!lockTree(connection, tree)) {
                 return false;
             }
-            Object[] extended = new Object[heldRows.size() + 2];
-            extended[0] = leaseMillis;
-            extended[1] = owner;
-            for (int at = 0; at < heldRows.size(); at++) {
-                extended[at + 2] = heldRows.get(at);
-            }
+            Object[] extended = LockRows.parameters(heldRows, leaseMillis, owner);
             if (rows.write(connection, extendRows + LockRows.marks(heldRows.size()), extended) != heldRows.size()) {
                 return false;
             }
             List<String> later = new ArrayList<>(ancestorsBelowRows(tree, path));
             later.add(treeRow(tree));
-            rows.write(connection, laterRows + LockRows.marks(later.size()), withLease(leaseMillis, later));
+            rows.write(
+                    connection,
+                    laterRows + LockRows.marks(later.size()),
+                    LockRows.parameters(later, leaseMillis, leaseMillis));
             return true;
         });
     }
@@ -249,7 +242,10 @@ final class PathRows {
         }
         slotWrites.grantAll(connection, existing, missing, owner, holder, leaseMillis, token);
         if (!unchanged.isEmpty()) {
-            rows.write(connection, laterRows + LockRows.marks(unchanged.size()), withLease(leaseMillis, unchanged));
+            rows.write(
+                    connection,
+                    laterRows + LockRows.marks(unchanged.size()),
+                    LockRows.parameters(unchanged, leaseMillis, leaseMillis));
         }
         return new Granted(token, held);
     }
@@ -338,25 +334,5 @@ final class PathRows {
             below.add(belowRow(tree, path.subList(0, depth)));
         }
         return below;
-    }
-
-    private static Object[] withOwner(String owner, List<String> named) {
-        Object[] parameters = new Object[named.size() + 1];
-        parameters[0] = owner;
-        for (int at = 0; at < named.size(); at++) {
-            parameters[at + 1] = named.get(at);
-        }
-        return parameters;
-    }
-
-    /** The parameters of a statement that sets an expiry {@code leaseMillis} from now, twice, on the named rows. */
-    private static Object[] withLease(long leaseMillis, List<String> named) {
-        Object[] parameters = new Object[named.size() + 2];
-        parameters[0] = leaseMillis;
-        parameters[1] = leaseMillis;
-        for (int at = 0; at < named.size(); at++) {
-            parameters[at + 2] = named.get(at);
-        }
-        return parameters;
     }
 }

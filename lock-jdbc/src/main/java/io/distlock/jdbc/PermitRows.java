@@ -82,17 +82,8 @@ final class PermitRows {
      */
     @Nullable
     Granted take(String key, int permits, String owner, String holder, long leaseMillis) throws SQLException {
-        try {
-            return connections.transaction(
-                    connection -> takeLocked(connection, key, permits, owner, holder, leaseMillis));
-        } catch (SQLException e) {
-            if (!errors.isDuplicateKey(e)) {
-                throw e;
-            }
-            // Another session made the key's first row between this one's read and insert: lock that row now.
-            return connections.transaction(
-                    connection -> takeLocked(connection, key, permits, owner, holder, leaseMillis));
-        }
+        return connections.transactionAgainAfterDuplicateKey(
+                errors, connection -> takeLocked(connection, key, permits, owner, holder, leaseMillis));
     }
 
     /**

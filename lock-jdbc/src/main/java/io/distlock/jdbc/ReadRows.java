@@ -108,15 +108,8 @@ final class ReadRows {
      */
     JdbcAcquisition.@Nullable Grant take(String key, String owner, String holder, long leaseMillis)
             throws SQLException {
-        try {
-            return connections.transaction(connection -> takeLocked(connection, key, owner, holder, leaseMillis));
-        } catch (SQLException e) {
-            if (!errors.isDuplicateKey(e)) {
-                throw e;
-            }
-            // Another session made one of the key's rows between this one's read and insert: read them again.
-            return connections.transaction(connection -> takeLocked(connection, key, owner, holder, leaseMillis));
-        }
+        return connections.transactionAgainAfterDuplicateKey(
+                errors, connection -> takeLocked(connection, key, owner, holder, leaseMillis));
     }
 
     /**
@@ -164,12 +157,12 @@ final class ReadRows {
             if (slots == 0) {
                 return null;
             }
-            Object[] named = new Object[slots + 1];
-            named[0] = owner;
+            List<String> named = new ArrayList<>(slots);
             for (int slot = 1; slot <= slots; slot++) {
-                named[slot] = slot(key, slot);
+                named.add(slot(key, slot));
             }
-            try (PreparedStatement read = rows.prepare(connection, slotOf + LockRows.marks(slots), named);
+            try (PreparedStatement read = rows.prepare(
+                            connection, slotOf + LockRows.marks(slots), LockRows.parameters(named, owner));
                     ResultSet found = read.executeQuery()) {
                 return found.next() ? found.getString(1) : null;
             }

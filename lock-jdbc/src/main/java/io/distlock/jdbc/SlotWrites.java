@@ -2,7 +2,6 @@ package io.distlock.jdbc;
 
 import java.sql.Connection;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -45,12 +44,10 @@ final class SlotWrites {
             long token)
             throws SQLException {
         if (!existing.isEmpty()) {
-            List<Object> taking = new ArrayList<>(List.of(owner, leaseMillis, token));
-            if (namesHolder) {
-                taking.add(holder);
-            }
-            taking.addAll(existing);
-            rows.write(connection, takeSlots + LockRows.marks(existing.size()), taking.toArray());
+            Object[] taking = namesHolder
+                    ? LockRows.parameters(existing, owner, leaseMillis, token, holder)
+                    : LockRows.parameters(existing, owner, leaseMillis, token);
+            rows.write(connection, takeSlots + LockRows.marks(existing.size()), taking);
         }
         for (String slotRow : missing) {
             grant(connection, slotRow, owner, holder, leaseMillis, token);

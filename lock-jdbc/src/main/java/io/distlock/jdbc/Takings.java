@@ -6,8 +6,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * How an acquisition of each kind takes what it waits for, on the rows of the lock table: a key, a read of it, a place
- * in its fair queue and then the key, one of its permits, or a path of a tree. {@link JdbcLeaseStore} checks the arguments and wraps each
- * in a {@link JdbcAcquisition}.
+ * in its fair queue and then the key, one of its permits, or a path of a tree. {@link JdbcLeaseStore} checks the
+ * arguments and wraps each in a {@link JdbcAcquisition}.
  */
 final class Takings {
 
