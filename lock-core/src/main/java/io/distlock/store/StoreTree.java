@@ -7,7 +7,6 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.path.PathRules;
-import io.distlock.internal.text.PrintableText;
 import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Collection;
@@ -100,6 +99,6 @@ final class StoreTree implements Lock, KeyOrder {
 
     @Override
     public String toString() {
-        return "StoreTree[" + PrintableText.of(tree) + "]";
+        return "StoreTree[" + tree + "]";
     }
 }

@@ -36,16 +36,45 @@ final class OwnClient {
     private byte @Nullable [] credentials;
     private @Nullable ZKClientConfig config;
 
+    /**
+     * Sets the session timeout of the client.
+     *
+     * @throws IllegalArgumentException if shorter than 1 s
+     */
     void sessionTimeout(Duration sessionTimeout) {
+        if (sessionTimeout == null || sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
+            throw new IllegalArgumentException("sessionTimeout must be at least 1 s, but was " + sessionTimeout);
+        }
         this.sessionTimeout = sessionTimeout;
     }
 
+    /**
+     * Sets how the client authenticates, keeping a copy of the credentials.
+     *
+     * @throws IllegalArgumentException as {@link #checkCredentials} says, or for a blank scheme or null credentials
+     */
     void authorization(String scheme, byte[] credentials) {
+        if (scheme == null || scheme.isBlank()) {
+            throw new IllegalArgumentException("scheme must name an authentication scheme, such as digest");
+        }
+        if (credentials == null) {
+            throw new IllegalArgumentException("credentials must not be null");
+        }
+        checkCredentials(scheme, credentials);
         this.scheme = scheme;
         this.credentials = credentials.clone();
     }
 
+    /**
+     * Sets ZooKeeper's own configuration of the client.
+     *
+     * @throws IllegalArgumentException as {@link #checkConfig} says, or for a null configuration
+     */
     void config(ZKClientConfig config) {
+        if (config == null) {
+            throw new IllegalArgumentException("config must not be null");
+        }
+        checkConfig(config);
         this.config = config;
     }
 
@@ -89,7 +118,7 @@ final class OwnClient {
      *
      * @throws IllegalArgumentException naming the scheme and the form, never the credentials
      */
-    static void checkCredentials(String scheme, byte[] credentials) {
+    private static void checkCredentials(String scheme, byte[] credentials) {
         if (credentials.length == 0) {
             throw new IllegalArgumentException("credentials must not be empty");
         }
@@ -108,7 +137,7 @@ final class OwnClient {
      *
      * @throws IllegalArgumentException naming the property to set
      */
-    static void checkConfig(ZKClientConfig config) {
+    private static void checkConfig(ZKClientConfig config) {
         if (config.getBoolean(ZKClientConfig.SECURE_CLIENT)) {
             String socket = config.getProperty(ZKClientConfig.ZOOKEEPER_CLIENT_CNXN_SOCKET);
             if (!NETTY_SOCKET.equals(socket)) {

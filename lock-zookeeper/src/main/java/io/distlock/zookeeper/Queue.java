@@ -18,7 +18,8 @@ import org.slf4j.LoggerFactory;
 final class Queue {
 
     private static final Logger log = LoggerFactory.getLogger(Queue.class);
-    private static final int SEQUENCE_DIGITS = 10;
+    /** How many digits ZooKeeper appends to a sequential node's name. */
+    static final int SEQUENCE_DIGITS = 10;
 
     /** How the nodes of writers, of a lock's holders and of a semaphore's are named before their sequence. */
     static final String WRITER_PREFIX = "lease-";

@@ -157,7 +157,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         } else if (create != null) {
             // Looking now could miss a node that Curator's retries create later, and that node would then block the
             // queue for as long as the session lives: remove it once Curator reports how the create ended.
-            create.whenCompleteAsync((answer, failure) -> removeCreated(answer), store.cleanup());
+            create.whenCompleteAsync(
+                    (answer, failure) -> removeCreated(answer), store.threads().cleanup());
         } else if (createUnsure) {
             Queue.removeOwnerNodes(store, key, parent, owner);
         }

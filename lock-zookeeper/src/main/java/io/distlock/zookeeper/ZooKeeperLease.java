@@ -297,7 +297,7 @@ final class ZooKeeperLease implements StoreLease {
         Consumer<Reason> gone = onGone;
         Reason reason = lost;
         if (gone != null && reason != null && reported.compareAndSet(false, true)) {
-            store.report(() -> gone.accept(reason));
+            store.threads().report(() -> gone.accept(reason));
         }
     }
 

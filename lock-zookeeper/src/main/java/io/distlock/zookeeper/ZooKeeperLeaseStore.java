@@ -4,8 +4,8 @@ import io.distlock.spi.InstanceNames;
 import io.distlock.store.LeaseReading;
 import io.distlock.store.LeaseStore;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Executor;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.imps.CuratorFrameworkState;
@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * lease runs from its node's {@code mtime}, on the ZooKeeper leader's clock: the waiter right behind it compares the
  * lease with the {@code mtime} of a write to the store's clock node ({@code <basePath>/.clock}) and removes the node
  * once the lease ran out, unless the holder extended it meanwhile. The fencing token is the holder node's creation
- * zxid, which grows across the whole ensemble.
+ * zxid, which grows across the whole ensemble. A tree's paths are held by nodes under the
+ * tree's node, each created only while no conflicting path's node is there.
  *
  * <p>A hold is reported gone when its node is removed, and also as soon as the client's connection is suspended or its
  * session lost: while disconnected, the client cannot know whether the ensemble already expired its session and gave
@@ -59,6 +60,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         this.callTimeout = callTimeout;
         this.clock = new ServerClock(client, ZKPaths.makePath(basePath, CLOCK_NODE), calls);
         client.getConnectionStateListenable().addListener(connection);
+        threads.cleanup().execute(new BasePathAccess(client, basePath, calls, callTimeout)::check);
     }
 
     /**
@@ -131,6 +133,30 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public boolean offersReaders() {
         return true;
+    }
+
+    /**
+     * {@inheritDoc} A path is held by an ephemeral node under the tree's node {@code <basePath>/.paths/<tree>}, created
+     * only once no node of a conflicting path is left there, in one transaction with a write to the tree's node at the
+     * version read with its children ({@link ZooKeeperPathAcquisition}). An attempt costs a {@code getChildren} of the
+     * tree's node and that transaction: O(paths held in the tree). Waiters wait only for holders, in no order.
+     */
+    @Override
+    public Acquisition beginPath(String tree, List<String> segments, String owner, String holder, Duration lease) {
+        return new ZooKeeperPathAcquisition(
+                this, tree, segments, PathNodes.treePath(basePath, tree), owner, holder, lease.toMillis());
+    }
+
+    /** {@inheritDoc} A tree's node holds a node per held path; paths apart hold at once. */
+    @Override
+    public boolean offersPaths() {
+        return true;
+    }
+
+    /** Refuses a tree name or a path that is not valid Unicode text, as {@link #validateKey} refuses a key. */
+    @Override
+    public void validatePath(String tree, List<String> segments) {
+        PathNodes.validate(tree, segments);
     }
 
     /**
@@ -243,14 +269,8 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
         return connection;
     }
 
-    /** See {@link StoreThreads#cleanup()}. */
-    Executor cleanup() {
-        return threads.cleanup();
-    }
-
-    /** See {@link StoreThreads#report(Runnable)}. */
-    void report(Runnable gone) {
-        threads.report(gone);
+    StoreThreads threads() {
+        return threads;
     }
 
     /** Settings of a {@link ZooKeeperLeaseStore}. */
@@ -290,12 +310,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder sessionTimeout(Duration sessionTimeout) {
-            if (client != null) {
-                throw new IllegalStateException("the session timeout is the caller's client's setting");
-            }
-            if (sessionTimeout == null || sessionTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
-                throw new IllegalArgumentException("sessionTimeout must be at least 1 s, but was " + sessionTimeout);
-            }
+            requireOwnClient("the session timeout is the caller's client's setting");
             own.sessionTimeout(sessionTimeout);
             return this;
         }
@@ -317,17 +332,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder authorization(String scheme, byte[] credentials) {
-            if (client != null) {
-                throw new IllegalStateException(
-                        "authorization is the caller's client's setting, with an ACLProvider for its nodes");
-            }
-            if (scheme == null || scheme.isBlank()) {
-                throw new IllegalArgumentException("scheme must name an authentication scheme, such as digest");
-            }
-            if (credentials == null) {
-                throw new IllegalArgumentException("credentials must not be null");
-            }
-            OwnClient.checkCredentials(scheme, credentials);
+            requireOwnClient("authorization is the caller's client's setting, with an ACLProvider for its nodes");
             own.authorization(scheme, credentials);
             return this;
         }
@@ -344,13 +349,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalStateException if the store uses the caller's client
          */
         public Builder clientConfig(ZKClientConfig config) {
-            if (client != null) {
-                throw new IllegalStateException("the client configuration is the caller's client's setting");
-            }
-            if (config == null) {
-                throw new IllegalArgumentException("config must not be null");
-            }
-            OwnClient.checkConfig(config);
+            requireOwnClient("the client configuration is the caller's client's setting");
             own.config(config);
             return this;
         }
@@ -374,6 +373,13 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
             return this;
         }
 
+        /** The settings of the client this store creates do not apply to a caller's, which has its own. */
+        private void requireOwnClient(String message) {
+            if (client != null) {
+                throw new IllegalStateException(message);
+            }
+        }
+
         /**
          * Creates the store, and for {@link #builder(String)} its client, which starts connecting. Once the client is
          * connected, the store creates the base path if it is missing and warns if it is open to {@code world:anyone}.
@@ -382,17 +388,12 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
          * @throws IllegalArgumentException if the caller's client was not started
          */
         public ZooKeeperLeaseStore build() {
-            ZooKeeperLeaseStore store;
-            if (client != null) {
-                if (client.getState() != CuratorFrameworkState.STARTED) {
-                    throw new IllegalArgumentException("client must be started, but was " + client.getState());
-                }
-                store = new ZooKeeperLeaseStore(client, false, basePath, callTimeout);
-            } else {
-                store = new ZooKeeperLeaseStore(own.start(connectString), true, basePath, callTimeout);
+            if (client != null && client.getState() != CuratorFrameworkState.STARTED) {
+                throw new IllegalArgumentException("client must be started, but was " + client.getState());
             }
-            store.cleanup().execute(new BasePathAccess(store.client(), basePath, store.calls(), callTimeout)::check);
-            return store;
+            return client != null
+                    ? new ZooKeeperLeaseStore(client, false, basePath, callTimeout)
+                    : new ZooKeeperLeaseStore(own.start(connectString), true, basePath, callTimeout);
         }
     }
 }

@@ -1,12 +1,14 @@
 package io.distlock.zookeeper;
 
+import io.distlock.internal.path.PathRules;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.curator.utils.ZKPaths;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How {@link ZooKeeperLeaseStore} lays out a key's queue under the default base path, for tests outside this package
+ * How {@link ZooKeeperLeaseStore} lays out a key's queue and a tree's held paths under the default base
+ * path, for tests outside this package
  * that read the store's state straight from ZooKeeper, as a checker must, rather than through the store.
  */
 public final class StoredQueues {
@@ -23,6 +25,16 @@ public final class StoredQueues {
     /** A semaphore key's node, parent of its queue of permits. */
     public static String permitsQueuePath(String key) {
         return ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, ".permits", KeyNodes.nodeName(key));
+    }
+
+    /** A tree's node, parent of the nodes of its held paths. */
+    public static String treePath(String tree) {
+        return PathNodes.treePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, tree);
+    }
+
+    /** Whether a child of a tree's node holds this path, given in its canonical spelling. */
+    public static boolean isNodeOfPath(String name, String path) {
+        return PathRules.parse(path).equals(PathNodes.segments(name));
     }
 
     /** A queue's children that the store made, by sequence number, as the store orders them. */

@@ -69,13 +69,13 @@ class ZooKeeperFairKindTest {
     }
 
     @Test
-    void theFairLockIsTheLockItselfAndThePathLockIsNotOffered() throws Exception {
+    void theFairLockIsTheLockItselfBesideItsReadAndPathLocks() throws Exception {
         StoreLock lock = newLock();
 
         assertThat(lock.kind(Kind.FAIR)).containsSame(lock);
         assertThat(lock.fair()).isSameAs(lock);
         assertThat(lock.kind(Kind.READ)).isPresent();
-        assertThat(lock.kind(Kind.PATH)).isEmpty();
+        assertThat(lock.kind(Kind.PATH)).isPresent();
     }
 
     @Test

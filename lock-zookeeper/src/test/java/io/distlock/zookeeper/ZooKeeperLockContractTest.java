@@ -67,10 +67,21 @@ class ZooKeeperLockContractTest extends LockContract {
     public void removeBehindTheClientsBack(String key) throws Exception {
         network.latency(SLOW_NETWORK);
         try (CuratorFramework operator = zookeeper.newClient()) {
-            operator.delete()
-                    .deletingChildrenIfNeeded()
-                    .forPath(ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key)));
+            removeHolder(operator, key);
         }
+    }
+
+    /**
+     * Deletes the nodes that hold the key, through an operator's session.
+     *
+     * @param operator a session that bypasses the clients' proxy
+     * @param key the contract's key
+     * @throws Exception if ZooKeeper could not be asked
+     */
+    void removeHolder(CuratorFramework operator, String key) throws Exception {
+        operator.delete()
+                .deletingChildrenIfNeeded()
+                .forPath(ZKPaths.makePath(ZooKeeperLeaseStore.DEFAULT_BASE_PATH, KeyNodes.nodeName(key)));
     }
 
     /** The nodes in the key's queue, the holder's among them: the lock is its own fair lock. */
@@ -120,12 +131,22 @@ class ZooKeeperLockContractTest extends LockContract {
         };
     }
 
+    /**
+     * The lock that the cases see of a client: the client itself, or a lock it makes, such as a tree's.
+     *
+     * @param client a new client, closed after the case
+     * @return the lock the cases use
+     */
+    Lock seenAs(StoreLock client) {
+        return client;
+    }
+
     private Lock newClient(ZooKeeperLeaseStore.Builder store) {
         StoreLock lock = StoreLock.builder(store.build())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
         locks.add(lock);
-        return lock;
+        return seenAs(lock);
     }
 
     private static CuratorFramework connectedCurator() {

@@ -1,8 +1,10 @@
 package io.distlock.zookeeper.fuzz;
 
 import io.distlock.Kind;
+import io.distlock.Lock;
 import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLock;
+import io.distlock.tck.fuzz.FuzzLock;
 import io.distlock.tck.fuzz.FuzzLockFactory;
 import io.distlock.tck.fuzz.FuzzTarget;
 import io.distlock.tck.fuzz.LockUnderTest;
@@ -28,8 +30,8 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
     /**
-     * On the run's connect string ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, or a
-     * semaphore of StoreLock.
+     * On the run's connect string ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, a
+     * semaphore of StoreLock, or the path lock of one tree.
      */
     @Override
     public LockUnderTest open(FuzzTarget target) {
@@ -42,10 +44,15 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
                 .watchdogLease(target.watchdogLease())
                 .shutdownGracePeriod(Duration.ZERO)
                 .build();
-        LockUnderTest.Builder builder = LockUnderTest.builder(lock, new ZooKeeperLockView(reads));
+        String tree = target.treeName();
+        boolean paths = target.variant().equals(FuzzLock.STORE_PATH);
+        Lock driven = paths ? Kind.PATH.of(lock).tree(tree) : lock;
+        LockUnderTest.Builder builder = LockUnderTest.builder(driven, new ZooKeeperLockView(reads));
         if (target.permits() > 0) {
             builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? ZooKeeperLockView.PERMITS + key : key);
+        } else if (paths) {
+            builder.lockKeys((path, reading) -> ZooKeeperLockView.pathKey(tree, path));
         }
         return builder.onClose(() -> {
                     lock.close();

@@ -45,6 +45,19 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
      */
     static final String PERMITS = "permits/";
 
+    /**
+     * What {@link ZooKeeperFuzzLocks} puts before a tree's name and a path to name the path's lock; a newline, in no
+     * tree's name of a run, ends the tree's name.
+     */
+    private static final String PATHS = "paths/";
+
+    private static final char TREE_END = '\n';
+
+    /** The lock key under which the view reads who holds a path of a tree. */
+    static String pathKey(String tree, String path) {
+        return PATHS + tree + TREE_END + path;
+    }
+
     /** The holder of a semaphore key's permits to a section that holds none of them: no owner token is so. */
     private static final String OTHERS = "(permits)";
 
@@ -52,6 +65,10 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     protected HolderRead readHolder(String key, String ownerToken) throws Exception {
         if (key.startsWith(PERMITS)) {
             return readPermit(key.substring(PERMITS.length()), ownerToken);
+        }
+        if (key.startsWith(PATHS)) {
+            int treeEnd = key.indexOf(TREE_END);
+            return readPath(key.substring(PATHS.length(), treeEnd), key.substring(treeEnd + 1), ownerToken);
         }
         String queue = StoredQueues.queuePath(key);
         while (true) {
@@ -117,6 +134,44 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     }
 
     /**
+     * A path's holder: a granted node of the path among the tree's children, its lease running from the node's {@code
+     * mtime}, the section's own if it is there. Two live ones would be a violation, which the section's own read shows.
+     */
+    private HolderRead readPath(String tree, String path, String ownerToken) throws Exception {
+        String queue = StoredQueues.treePath(tree);
+        List<String> nodes;
+        try {
+            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
+        } catch (KeeperException.NoNodeException e) {
+            return HolderRead.none();
+        }
+        long now = serverMillis();
+        HolderRead other = HolderRead.none();
+        for (String name : nodes) {
+            if (!StoredQueues.isNodeOfPath(name, path)) {
+                continue;
+            }
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
+            } catch (KeeperException.NoNodeException e) {
+                continue;
+            }
+            StoredQueues.Holder holder = StoredQueues.granted(data);
+            long leaseEnd = holder == null ? 0 : stat.getMtime() + holder.leaseMillis();
+            if (holder == null || now >= leaseEnd) {
+                continue;
+            }
+            if (holder.owner().equals(ownerToken)) {
+                return HolderRead.until(ownerToken, leaseEnd);
+            }
+            other = HolderRead.until(holder.owner(), leaseEnd);
+        }
+        return other;
+    }
+
+    /**
      * Every node of the key's queue, first come first: its name, the data the store wrote (queued or held, lease,
      * owner), its version, {@code mtime} and the session that owns it, with the server's time of the reading.
      */
@@ -124,7 +179,9 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     public String describe(String lockKey) {
         String queue = lockKey.startsWith(PERMITS)
                 ? StoredQueues.permitsQueuePath(lockKey.substring(PERMITS.length()))
-                : StoredQueues.queuePath(lockKey);
+                : lockKey.startsWith(PATHS)
+                        ? StoredQueues.treePath(lockKey.substring(PATHS.length(), lockKey.indexOf(TREE_END)))
+                        : StoredQueues.queuePath(lockKey);
         try {
             List<String> children = new ArrayList<>(client.getChildren().forPath(queue));
             children.sort(Comparator.comparing(name -> name.substring(Math.max(0, name.length() - 10))));

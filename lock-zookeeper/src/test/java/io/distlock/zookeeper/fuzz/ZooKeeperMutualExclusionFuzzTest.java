@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock} over
  * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}). The checker reads each key's holder and lease from the
- * head of its queue just before it judges (see {@link ZooKeeperLockView}); its records need no server. A control run drives a StoreLock whose store keeps each key for a thousandth of the lease, which
- * the checker must catch.
+ * head of its queue, and a path's from the path's granted node under its tree's node, just before it judges (see {@link
+ * ZooKeeperLockView}); its records need no server. A control run drives a StoreLock whose store keeps each key for a
+ * thousandth of the lease, which the checker must catch.
  *
  * <p>The tables are printed to the test's output (under {@code target/surefire-reports}). The run is sized for the
  * build; a soak raises it with the settings of {@link FuzzSettings}:
@@ -55,6 +56,15 @@ class ZooKeeperMutualExclusionFuzzTest {
                 FuzzLock.storeSemaphore(ZooKeeperFuzzLocks.class),
                 FuzzSettings.fromEnvironment(6, 2, 5, 4),
                 MutualExclusionFuzz::showsPermitsShared);
+    }
+
+    @Test
+    void pathsOnZooKeeperAreNeverEnteredWhileAnAncestorOrDescendantIsHeld() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers,
+                FuzzLock.storePath(ZooKeeperFuzzLocks.class),
+                FuzzSettings.fromEnvironment(6, 2, 6, 1),
+                MutualExclusionFuzz::showsPathsApartAndRelativesRefused);
     }
 
     @Test
