@@ -144,7 +144,7 @@ public final class ZooKeeperLeaseStore implements LeaseStore {
     @Override
     public Acquisition beginPath(String tree, List<String> segments, String owner, String holder, Duration lease) {
         return new ZooKeeperPathAcquisition(
-                this, tree, segments, PathNodes.treePath(basePath, tree), owner, holder, lease.toMillis());
+                this, segments, PathNodes.treePath(basePath, tree), owner, holder, lease.toMillis());
     }
 
     /** {@inheritDoc} A tree's node holds a node per held path; paths apart hold at once. */

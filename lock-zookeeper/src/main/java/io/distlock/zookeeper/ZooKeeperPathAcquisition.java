@@ -64,7 +64,6 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
 
     ZooKeeperPathAcquisition(
             ZooKeeperLeaseStore store,
-            String tree,
             List<String> segments,
             String treePath,
             String owner,
@@ -77,7 +76,7 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
         this.owner = owner;
         this.holder = holder;
         this.leaseMillis = leaseMillis;
-        this.checks = new AheadChecks(store, tree);
+        this.checks = new AheadChecks(store, key);
     }
 
     @Override
@@ -254,6 +253,8 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
      * False if the tree should be read again.
      */
     private boolean waitFor(List<String> conflicting) {
+        // A child no longer read is gone, and its watch fired with it: only the current ones need forgetting later.
+        watched.clear();
         long checkAgain = System.nanoTime() + checks.unclaimedGraceNanos();
         for (String name : conflicting) {
             String path = ZKPaths.makePath(treePath, name);
