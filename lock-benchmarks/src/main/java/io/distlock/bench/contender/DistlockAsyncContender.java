@@ -33,6 +33,6 @@ final class DistlockAsyncContender implements AsyncContender {
     @Override
     public void close() {
         lock.close();
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

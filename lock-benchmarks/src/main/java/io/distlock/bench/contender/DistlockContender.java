@@ -87,6 +87,6 @@ final class DistlockContender implements Contender {
     @Override
     public void close() {
         redisLock.close();
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

@@ -76,6 +76,6 @@ final class DistlockJavaLockContender implements Contender {
     @Override
     public void close() {
         redisLock.close();
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

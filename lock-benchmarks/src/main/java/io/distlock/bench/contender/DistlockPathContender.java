@@ -55,6 +55,6 @@ final class DistlockPathContender implements Contender {
     public void close() {
         held.forEach(LockHandle::release);
         redisLock.close();
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

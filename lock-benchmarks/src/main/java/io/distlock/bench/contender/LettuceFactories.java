@@ -25,7 +25,32 @@ public final class LettuceFactories {
      */
     private static final Duration CLUSTER_REFRESH_PERIOD = Duration.ofSeconds(5);
 
+    /** How long {@link #destroy} waits for a factory's client to shut down. */
+    private static final Duration SHUTDOWN_WAIT = Duration.ofSeconds(10);
+
     private LettuceFactories() {}
+
+    /**
+     * Destroys a factory, waiting for its client's shutdown at most 10 s. Lettuce's cluster client can wait for its own
+     * shutdown forever (lettuce issue 2278), which must not hold up a run or the build that tests the harness; a
+     * client still shutting down then is left to a daemon thread, and a line on standard error says so.
+     *
+     * @param factory a started factory
+     */
+    public static void destroy(LettuceConnectionFactory factory) {
+        Thread shutdown = new Thread(factory::destroy, "lettuce-factory-shutdown");
+        shutdown.setDaemon(true);
+        shutdown.start();
+        try {
+            shutdown.join(SHUTDOWN_WAIT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (shutdown.isAlive()) {
+            System.err.println(
+                    "A Lettuce client did not shut down within " + SHUTDOWN_WAIT + "; left to a daemon thread");
+        }
+    }
 
     /**
      * Creates and starts a factory with connections of its own.

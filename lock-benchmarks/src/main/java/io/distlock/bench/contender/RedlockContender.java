@@ -25,7 +25,7 @@ final class RedlockContender implements Contender {
             redis.nodes().forEach(node -> connectionFactories.add(LettuceFactories.start(RedisNodes.standalone(node))));
             this.lock = Redlock.builder(connectionFactories).build();
         } catch (RuntimeException e) {
-            connectionFactories.forEach(LettuceConnectionFactory::destroy);
+            connectionFactories.forEach(LettuceFactories::destroy);
             throw e;
         }
     }
@@ -38,6 +38,6 @@ final class RedlockContender implements Contender {
     @Override
     public void close() {
         lock.close();
-        connectionFactories.forEach(LettuceConnectionFactory::destroy);
+        connectionFactories.forEach(LettuceFactories::destroy);
     }
 }

@@ -29,6 +29,6 @@ final class RoundTripBaseline implements Contender {
 
     @Override
     public void close() {
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

@@ -60,6 +60,6 @@ final class SeedFolderLockContender implements Contender {
 
     @Override
     public void close() {
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

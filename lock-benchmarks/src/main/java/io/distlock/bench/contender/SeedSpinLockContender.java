@@ -34,6 +34,6 @@ final class SeedSpinLockContender implements Contender {
 
     @Override
     public void close() {
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

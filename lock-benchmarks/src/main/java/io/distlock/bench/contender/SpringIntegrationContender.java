@@ -29,6 +29,6 @@ final class SpringIntegrationContender implements Contender {
     @Override
     public void close() {
         registry.destroy();
-        connectionFactory.destroy();
+        LettuceFactories.destroy(connectionFactory);
     }
 }

@@ -143,7 +143,7 @@ public final class RedisInfo implements AutoCloseable {
 
     @Override
     public void close() {
-        nodes.forEach(node -> node.factory().destroy());
+        nodes.forEach(node -> LettuceFactories.destroy(node.factory()));
     }
 
     /** A connection of the harness's own to one server. */

@@ -130,7 +130,7 @@ public final class WorkerMain {
                 answers.flush();
             }
         } finally {
-            checkConnection.destroy();
+            LettuceFactories.destroy(checkConnection);
         }
     }
 }
