@@ -7,11 +7,15 @@ import io.distlock.LockHandle;
 import io.distlock.LockLostException;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.path.PathRules;
+import io.distlock.internal.path.ScopedPaths;
 import io.distlock.spi.KeyOrder;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The path lock of one tree of a store ({@link io.distlock.Kind#PATH}): a path conflicts with itself, with each of its
@@ -69,6 +73,26 @@ final class StoreTree implements Lock, KeyOrder {
         return trees.using(tree, path, lock -> lock.acquire(scopeKey(lock, segments), lease));
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A path that a blocking acquisition would join, the path or one below it held by a scope or view of the calling
+     * thread, fails at once with {@link IllegalStateException} too.
+     */
+    @Override
+    public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String path, Lease lease, Duration wait) {
+        String key;
+        String held;
+        try {
+            List<String> segments = PathRules.parse(path);
+            key = PathRules.join(segments);
+            held = trees.using(tree, path, lock -> heldInScope(lock, segments, segments.size()));
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return held != null ? ScopedPaths.heldByCallersScope(key, held) : Lock.super.tryAcquireAsync(key, lease, wait);
+    }
+
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String path, Lease lease) {
         String key = PathRules.join(PathRules.parse(path));
@@ -88,13 +112,22 @@ final class StoreTree implements Lock, KeyOrder {
      * lock re-enters that hold, or else the path itself, which the lock re-enters if such a scope holds it.
      */
     private static String scopeKey(StoreLock lock, List<String> segments) {
-        for (int depth = segments.size() - 1; depth >= 0; depth--) {
-            String ancestor = PathRules.join(segments.subList(0, depth));
-            if (lock.heldInScope(ancestor)) {
-                return ancestor;
+        String ancestor = heldInScope(lock, segments, segments.size() - 1);
+        return ancestor != null ? ancestor : PathRules.join(segments);
+    }
+
+    /**
+     * The innermost path held by a scope or view of this thread among the path's first {@code depth} segments and
+     * their ancestors, or null if none is.
+     */
+    private static @Nullable String heldInScope(StoreLock lock, List<String> segments, int depth) {
+        for (int held = depth; held >= 0; held--) {
+            String path = PathRules.join(segments.subList(0, held));
+            if (lock.heldInScope(path)) {
+                return path;
             }
         }
-        return PathRules.join(segments);
+        return null;
     }
 
     @Override

@@ -5,6 +5,7 @@ import io.distlock.Lock;
 import io.distlock.LockHandle;
 import io.distlock.internal.engine.JavaLockView;
 import io.distlock.internal.path.PathRules;
+import io.distlock.internal.path.ScopedPaths;
 import io.distlock.internal.text.PrintableText;
 import io.distlock.monitor.LockKind;
 import io.distlock.redis.internal.engine.Hold;
@@ -22,6 +23,8 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -162,6 +165,30 @@ public final class PathLock implements Lock, KeyOrder {
         return handle;
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A path that a blocking acquisition would join, the path or one below it held by a scope or view of the calling
+     * thread, fails at once with {@link IllegalStateException} too.
+     */
+    @Override
+    public CompletionStage<Optional<LockHandle>> tryAcquireAsync(String path, Lease lease, Duration wait) {
+        TreePath treePath;
+        try {
+            treePath = validate(path, lease);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        String key = displayKey(treePath, treePath.depth());
+        Holds holds = paths.holds();
+        for (int depth = treePath.depth(); depth >= 0; depth--) {
+            if (scopeHold(treePath, holds, depth) != null) {
+                return ScopedPaths.heldByCallersScope(key, displayKey(treePath, depth));
+            }
+        }
+        return Lock.super.tryAcquireAsync(key, lease, wait);
+    }
+
     @Override
     public java.util.concurrent.locks.Lock asJavaLock(String path, Lease lease) {
         validate(path, lease);
@@ -193,9 +220,7 @@ public final class PathLock implements Lock, KeyOrder {
         long deadline = waitNanos == 0 ? Waits.FOREVER : Waits.deadline(waitNanos);
         Holds holds = paths.holds();
         for (int depth = path.depth(); depth >= 0; depth--) {
-            String holderKey = path.holderKey(depth);
-            Hold scope = kit.heldInScope(
-                    displayKey(path, depth), holds, hold -> hold.lockKey().equals(holderKey));
+            Hold scope = scopeHold(path, holds, depth);
             LockHandle nested = scope == null ? null : holds.join(scope, lease, deadline);
             if (nested != null) {
                 return nested;
@@ -217,6 +242,13 @@ public final class PathLock implements Lock, KeyOrder {
                                 granted.fencingToken(),
                                 lease,
                                 attempt.call().sentNanos()));
+    }
+
+    /** The hold of a scope or view of this thread on the path's ancestor with {@code depth} segments, or null. */
+    private @Nullable Hold scopeHold(TreePath path, Holds holds, int depth) {
+        String holderKey = path.holderKey(depth);
+        return kit.heldInScope(
+                displayKey(path, depth), holds, hold -> hold.lockKey().equals(holderKey));
     }
 
     private TreePath validate(String path, Lease lease) {

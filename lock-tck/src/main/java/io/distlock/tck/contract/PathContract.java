@@ -17,6 +17,7 @@ import io.distlock.Trees;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -111,6 +112,31 @@ public interface PathContract extends ContractSubject {
                 .isEmpty();
         outer.release();
         other.tryAcquire("A/B", LONG_LEASE).orElseThrow().release();
+    }
+
+    @Test
+    default void insideAScopeOfAPathAnAsynchronousAcquisitionOfItOrBelowItFailsAtOnce() throws Exception {
+        Lock lock = treesOfAClient().tree(key("tree"));
+        LockHandle outer = lock.tryAcquire("A", LONG_LEASE).orElseThrow();
+        try (LockContext.Scope scope = LockContext.enter(outer)) {
+            for (String joined : List.of("A", "/A/", "A/B/C")) {
+                CompletableFuture<Optional<LockHandle>> stage =
+                        lock.tryAcquireAsync(joined, LONG_LEASE, LONG).toCompletableFuture();
+                assertThat(stage)
+                        .as("'%s' inside the scope of 'A', which it would wait for", joined)
+                        .isCompletedExceptionally();
+                assertThatThrownBy(stage::join)
+                        .hasCauseInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("a scope of the calling thread");
+            }
+            LockHandle apart = lock.tryAcquireAsync("B", LONG_LEASE, LONG)
+                    .toCompletableFuture()
+                    .get(LONG.toSeconds(), TimeUnit.SECONDS)
+                    .orElseThrow();
+            assertThat(apart.key()).isEqualTo("B");
+            apart.release();
+        }
+        outer.release();
     }
 
     @Test
