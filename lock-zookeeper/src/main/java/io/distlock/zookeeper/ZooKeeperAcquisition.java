@@ -4,14 +4,11 @@ import io.distlock.store.LeaseStore;
 import io.distlock.store.StoreLease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -55,9 +52,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private final boolean reader;
 
     private final AheadChecks checks;
-    private final Runnable wake = this::wake;
-    private final Watcher watcher = event -> wake();
-    private volatile CountDownLatch change = new CountDownLatch(1);
+    private final WaiterSignals signals;
     private @Nullable String ownPath;
     private @Nullable String watchedPath;
     private boolean createUnsure;
@@ -65,9 +60,6 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
     private @Nullable CompletableFuture<CuratorEvent> pendingCreate;
 
     private boolean granted;
-    private boolean waiting;
-    private long checkAgainNanos;
-    private boolean checkAgainDue;
 
     ZooKeeperAcquisition(
             ZooKeeperLeaseStore store,
@@ -87,22 +79,19 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         this.permits = permits;
         this.reader = reader;
         this.checks = new AheadChecks(store, key);
+        this.signals = new WaiterSignals(store.connection());
     }
 
     @Override
     public @Nullable StoreLease tryTake() {
-        if (!waiting) {
-            waiting = true;
-            store.connection().addWaiter(wake);
-        }
-        checkAgainDue = false;
+        signals.startTry();
         for (int round = 0; round < ROUNDS; round++) {
-            change = new CountDownLatch(1);
+            signals.startRound();
             if (ownPath == null) {
                 join();
             }
             String own = ZKPaths.getNodeFromPath(ownPath);
-            List<String> queue = Queue.read(store, key, parent, permits == 1 ? null : watcher);
+            List<String> queue = Queue.read(store, key, parent, permits == 1 ? null : signals.watcher());
             int place = queue.indexOf(own);
             if (place < 0) {
                 // The node went with an expired session; queue again at the back.
@@ -124,28 +113,21 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                 return null;
             }
         }
-        checkAgainAt(System.nanoTime());
+        signals.checkAgainAt(System.nanoTime());
         return null;
     }
 
     @Override
     public void awaitChance(long deadlineNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        long until = checkAgainDue && checkAgainNanos - deadlineNanos < 0 ? checkAgainNanos : deadlineNanos;
-        long wait = until - System.nanoTime();
-        if (wait > 0) {
-            change.await(wait, TimeUnit.NANOSECONDS);
-        }
+        signals.await(deadlineNanos);
     }
 
     @Override
     public void close() {
-        store.connection().removeWaiter(wake);
+        signals.close();
         String watched = watchedPath;
         if (watched != null) {
-            checks.forgetWatch(watched, watcher);
+            checks.forgetWatch(watched, signals.watcher());
         }
         if (granted) {
             return;
@@ -171,10 +153,6 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         } else if (answer == null || Calls.code(answer) != Code.NONODE) {
             Queue.removeOwnerNodes(store, key, parent, owner);
         }
-    }
-
-    private void wake() {
-        change.countDown();
     }
 
     /** Creates this acquisition's queue node; a protected create finds its node again if the answer was lost. */
@@ -289,7 +267,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                             key,
                             "watching the queue",
                             cb -> client().checkExists()
-                                    .usingWatcher(watcher)
+                                    .usingWatcher(signals.watcher())
                                     .inBackground(cb)
                                     .forPath(aheadPath));
             return switch (Calls.code(answer)) {
@@ -297,7 +275,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                     if (answer.getStat() == null) {
                         yield false;
                     }
-                    checkAgainAt(System.nanoTime() + checks.unclaimedGraceNanos());
+                    signals.checkAgainAt(System.nanoTime() + checks.unclaimedGraceNanos());
                     yield true;
                 }
                 case NONODE -> false;
@@ -309,7 +287,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
                         key,
                         "watching the holder",
                         cb -> client().getData()
-                                .usingWatcher(watcher)
+                                .usingWatcher(signals.watcher())
                                 .inBackground(cb)
                                 .forPath(aheadPath));
         switch (Calls.code(answer)) {
@@ -327,7 +305,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         if (ends == AheadChecks.EXPIRED) {
             return false;
         }
-        checkAgainAt(ends);
+        signals.checkAgainAt(ends);
         return true;
     }
 
@@ -339,7 +317,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
         watchedPath = parent;
         long checkAgain = System.nanoTime() + checks.unclaimedGraceNanos();
         if (!firstWaiter) {
-            checkAgainAt(checkAgain);
+            signals.checkAgainAt(checkAgain);
             return true;
         }
         for (String name : holders) {
@@ -359,7 +337,7 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             if (data == null || !data.granted()) {
                 long claimBy = checks.awaitClaim(path, answer.getStat());
                 if (claimBy != AheadChecks.EXPIRED) {
-                    checkAgainAt(claimBy);
+                    signals.checkAgainAt(claimBy);
                 }
                 return claimBy != AheadChecks.EXPIRED;
             }
@@ -369,13 +347,8 @@ final class ZooKeeperAcquisition implements LeaseStore.Acquisition {
             }
             checkAgain = ends - checkAgain < 0 ? ends : checkAgain;
         }
-        checkAgainAt(checkAgain);
+        signals.checkAgainAt(checkAgain);
         return true;
-    }
-
-    private void checkAgainAt(long nanos) {
-        checkAgainNanos = nanos;
-        checkAgainDue = true;
     }
 
     private CuratorFramework client() {

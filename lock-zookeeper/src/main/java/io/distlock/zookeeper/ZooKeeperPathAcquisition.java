@@ -8,15 +8,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.api.CuratorEvent;
 import org.apache.curator.framework.api.transaction.CuratorOp;
 import org.apache.curator.framework.api.transaction.CuratorTransactionResult;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException.Code;
-import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.data.Stat;
 import org.jspecify.annotations.Nullable;
 
@@ -50,17 +47,12 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
     private final long leaseMillis;
 
     private final AheadChecks checks;
-    private final Runnable wake = this::wake;
-    private final Watcher watcher = event -> wake();
+    private final WaiterSignals signals;
     private final Set<String> watched = new HashSet<>();
-    private volatile CountDownLatch change = new CountDownLatch(1);
     /** A claim whose answer did not come in time: it may still succeed, and is undone when Curator reports it. */
     private @Nullable CompletableFuture<CuratorEvent> pendingClaim;
 
     private boolean granted;
-    private boolean waiting;
-    private long checkAgainNanos;
-    private boolean checkAgainDue;
 
     ZooKeeperPathAcquisition(
             ZooKeeperLeaseStore store,
@@ -77,17 +69,14 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
         this.holder = holder;
         this.leaseMillis = leaseMillis;
         this.checks = new AheadChecks(store, key);
+        this.signals = new WaiterSignals(store.connection());
     }
 
     @Override
     public @Nullable StoreLease tryTake() {
-        if (!waiting) {
-            waiting = true;
-            store.connection().addWaiter(wake);
-        }
-        checkAgainDue = false;
+        signals.startTry();
         for (int round = 0; round < ROUNDS; round++) {
-            change = new CountDownLatch(1);
+            signals.startRound();
             TreeRead tree = readTree();
             if (tree == null) {
                 makeTree();
@@ -105,37 +94,26 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
                 return null;
             }
         }
-        checkAgainAt(System.nanoTime());
+        signals.checkAgainAt(System.nanoTime());
         return null;
     }
 
     @Override
     public void awaitChance(long deadlineNanos) throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        long until = checkAgainDue && checkAgainNanos - deadlineNanos < 0 ? checkAgainNanos : deadlineNanos;
-        long wait = until - System.nanoTime();
-        if (wait > 0) {
-            change.await(wait, TimeUnit.NANOSECONDS);
-        }
+        signals.await(deadlineNanos);
     }
 
     @Override
     public void close() {
-        store.connection().removeWaiter(wake);
+        signals.close();
         for (String path : watched) {
-            checks.forgetWatch(path, watcher);
+            checks.forgetWatch(path, signals.watcher());
         }
         CompletableFuture<CuratorEvent> claim = pendingClaim;
         if (!granted && claim != null) {
             claim.whenCompleteAsync(
                     (answer, failure) -> undoClaim(answer), store.threads().cleanup());
         }
-    }
-
-    private void wake() {
-        change.countDown();
     }
 
     /** The tree's children and its node's state, read at once; null if the tree's node does not exist. */
@@ -264,7 +242,7 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
                             "watching a holder",
                             cb -> store.client()
                                     .getData()
-                                    .usingWatcher(watcher)
+                                    .usingWatcher(signals.watcher())
                                     .inBackground(cb)
                                     .forPath(path));
             switch (Calls.code(answer)) {
@@ -289,7 +267,7 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
             }
             checkAgain = ends - checkAgain < 0 ? ends : checkAgain;
         }
-        checkAgainAt(checkAgain);
+        signals.checkAgainAt(checkAgain);
         return true;
     }
 
@@ -301,11 +279,6 @@ final class ZooKeeperPathAcquisition implements LeaseStore.Acquisition {
             // A failed claim made nothing, unless Curator had sent it again after a first one that was made.
             Queue.removeOwnerNodes(store, key, treePath, owner);
         }
-    }
-
-    private void checkAgainAt(long nanos) {
-        checkAgainNanos = nanos;
-        checkAgainDue = true;
     }
 
     /**
