@@ -53,6 +53,11 @@ public final class StoredQueues {
                 .orElse(null);
     }
 
+    /** Whether a node of a key's queue is a reader's. */
+    public static boolean isReader(String name) {
+        return Queue.isReader(name);
+    }
+
     /** The holder that a node's data names if it was granted the key; null for a queued node or foreign data. */
     public static @Nullable Holder granted(byte @Nullable [] data) {
         LeaseData lease = LeaseData.parse(data);

@@ -31,7 +31,7 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
 
     /**
      * On the run's connect string ({@link FuzzTarget#address()}): StoreLock, for the control a short-lease one, a
-     * semaphore of StoreLock, or the path lock of one tree.
+     * semaphore of StoreLock, StoreLock with its read lock, or the path lock of one tree.
      */
     @Override
     public LockUnderTest open(FuzzTarget target) {
@@ -51,6 +51,8 @@ public final class ZooKeeperFuzzLocks implements FuzzLockFactory {
         if (target.permits() > 0) {
             builder.readers(Kind.SEMAPHORE.of(lock).permits(target.permits()))
                     .lockKeys((key, permit) -> permit ? ZooKeeperLockView.PERMITS + key : key);
+        } else if (target.variant().equals(FuzzLock.STORE_READ_WRITE)) {
+            builder.readers(Kind.READ.of(lock)).lockKeys((key, reading) -> ZooKeeperLockView.READS + key);
         } else if (paths) {
             builder.lockKeys((path, reading) -> ZooKeeperLockView.pathKey(tree, path));
         }

@@ -61,10 +61,22 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     /** The holder of a semaphore key's permits to a section that holds none of them: no owner token is so. */
     private static final String OTHERS = "(permits)";
 
+    /**
+     * What {@link ZooKeeperFuzzLocks} puts before a key of a read-write run, whose readers and writers share the key's
+     * queue.
+     */
+    static final String READS = "reads/";
+
+    /** The holder of a key that readers hold to a section that is not among them: no owner token is so. */
+    private static final String READERS = "(readers)";
+
     @Override
     protected HolderRead readHolder(String key, String ownerToken) throws Exception {
         if (key.startsWith(PERMITS)) {
             return readPermit(key.substring(PERMITS.length()), ownerToken);
+        }
+        if (key.startsWith(READS)) {
+            return readReadOrWrite(key.substring(READS.length()), ownerToken);
         }
         if (key.startsWith(PATHS)) {
             int treeEnd = key.indexOf(TREE_END);
@@ -131,6 +143,47 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
             others = true;
         }
         return others ? HolderRead.forGood(OTHERS) : HolderRead.none();
+    }
+
+    /**
+     * A section of a read-write run: its own granted node among the key's queue, with that node's lease end; else a
+     * granted writer; else, while readers hold the key, another owner ({@value #READERS}), whose lease the witness never
+     * judges. A writer and a reader granted at once would be a violation, which the section's own read shows.
+     */
+    private HolderRead readReadOrWrite(String key, String ownerToken) throws Exception {
+        String queue = StoredQueues.queuePath(key);
+        List<String> nodes;
+        try {
+            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
+        } catch (KeeperException.NoNodeException e) {
+            return HolderRead.none();
+        }
+        long now = serverMillis();
+        HolderRead writer = HolderRead.none();
+        boolean readers = false;
+        for (String name : nodes) {
+            Stat stat = new Stat();
+            byte[] data;
+            try {
+                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
+            } catch (KeeperException.NoNodeException e) {
+                continue;
+            }
+            StoredQueues.Holder holder = StoredQueues.granted(data);
+            long leaseEnd = holder == null ? 0 : stat.getMtime() + holder.leaseMillis();
+            if (holder == null || now >= leaseEnd) {
+                continue;
+            }
+            if (holder.owner().equals(ownerToken)) {
+                return HolderRead.until(ownerToken, leaseEnd);
+            }
+            if (StoredQueues.isReader(name)) {
+                readers = true;
+            } else {
+                writer = HolderRead.until(holder.owner(), leaseEnd);
+            }
+        }
+        return writer.holder() != null ? writer : readers ? HolderRead.forGood(READERS) : HolderRead.none();
     }
 
     /**

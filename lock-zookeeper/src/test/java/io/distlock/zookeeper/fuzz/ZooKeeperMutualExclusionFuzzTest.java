@@ -1,5 +1,7 @@
 package io.distlock.zookeeper.fuzz;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.distlock.tck.fuzz.FuzzLock;
 import io.distlock.tck.fuzz.FuzzServers;
 import io.distlock.tck.fuzz.FuzzSettings;
@@ -13,7 +15,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The cross-process mutual-exclusion fuzz ({@link MutualExclusionFuzz}) on {@link io.distlock.store.StoreLock} over
  * ZooKeeper ({@link io.distlock.zookeeper.ZooKeeperLeaseStore}). The checker reads each key's holder and lease from the
- * head of its queue, and a path's from the path's granted node under its tree's node, just before it judges (see {@link
+ * head of its queue, a read-write run's from the granted nodes of the key's queue, and a path's from the path's
+ * granted node under its tree's node, just before it judges (see {@link
  * ZooKeeperLockView}); its records need no server. A control run drives a StoreLock whose store keeps each key for a
  * thousandth of the lease, which the checker must catch.
  *
@@ -56,6 +59,17 @@ class ZooKeeperMutualExclusionFuzzTest {
                 FuzzLock.storeSemaphore(ZooKeeperFuzzLocks.class),
                 FuzzSettings.fromEnvironment(6, 2, 5, 4),
                 MutualExclusionFuzz::showsPermitsShared);
+    }
+
+    @Test
+    void readersOnZooKeeperShareAKeyButNeverWithAWriter() {
+        MutualExclusionFuzz.runWithoutViolations(
+                servers,
+                FuzzLock.storeReadWrite(ZooKeeperFuzzLocks.class),
+                FuzzSettings.fromEnvironment(6, 2, 5, 4),
+                report -> assertThat(report.records().readersBesideReaders())
+                        .as("readers that entered while another reader was inside")
+                        .isPositive());
     }
 
     @Test
