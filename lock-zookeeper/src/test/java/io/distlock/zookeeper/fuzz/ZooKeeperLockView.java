@@ -9,11 +9,13 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.StringJoiner;
+import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.utils.ZKPaths;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads a key's holder straight from ZooKeeper, on a session of the checker's own, just before each judgement: the
@@ -116,33 +118,9 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
      * judges, as the readers of a Redis read-write lock are.
      */
     private HolderRead readPermit(String key, String ownerToken) throws Exception {
-        String queue = StoredQueues.permitsQueuePath(key);
-        List<String> nodes;
-        try {
-            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
-        } catch (KeeperException.NoNodeException e) {
-            return HolderRead.none();
-        }
-        long now = serverMillis();
-        boolean others = false;
-        for (String name : nodes) {
-            Stat stat = new Stat();
-            byte[] data;
-            try {
-                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
-            } catch (KeeperException.NoNodeException e) {
-                continue;
-            }
-            StoredQueues.Holder holder = StoredQueues.granted(data);
-            if (holder == null || now >= stat.getMtime() + holder.leaseMillis()) {
-                continue;
-            }
-            if (holder.owner().equals(ownerToken)) {
-                return HolderRead.until(ownerToken, stat.getMtime() + holder.leaseMillis());
-            }
-            others = true;
-        }
-        return others ? HolderRead.forGood(OTHERS) : HolderRead.none();
+        List<LiveHold> holds = liveHolds(StoredQueues.permitsQueuePath(key), name -> true);
+        HolderRead own = own(holds, ownerToken);
+        return own != null ? own : holds.isEmpty() ? HolderRead.none() : HolderRead.forGood(OTHERS);
     }
 
     /**
@@ -151,39 +129,17 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
      * judges. A writer and a reader granted at once would be a violation, which the section's own read shows.
      */
     private HolderRead readReadOrWrite(String key, String ownerToken) throws Exception {
-        String queue = StoredQueues.queuePath(key);
-        List<String> nodes;
-        try {
-            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
-        } catch (KeeperException.NoNodeException e) {
-            return HolderRead.none();
+        List<LiveHold> holds = liveHolds(StoredQueues.queuePath(key), name -> true);
+        HolderRead own = own(holds, ownerToken);
+        if (own != null) {
+            return own;
         }
-        long now = serverMillis();
-        HolderRead writer = HolderRead.none();
-        boolean readers = false;
-        for (String name : nodes) {
-            Stat stat = new Stat();
-            byte[] data;
-            try {
-                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
-            } catch (KeeperException.NoNodeException e) {
-                continue;
-            }
-            StoredQueues.Holder holder = StoredQueues.granted(data);
-            long leaseEnd = holder == null ? 0 : stat.getMtime() + holder.leaseMillis();
-            if (holder == null || now >= leaseEnd) {
-                continue;
-            }
-            if (holder.owner().equals(ownerToken)) {
-                return HolderRead.until(ownerToken, leaseEnd);
-            }
-            if (StoredQueues.isReader(name)) {
-                readers = true;
-            } else {
-                writer = HolderRead.until(holder.owner(), leaseEnd);
-            }
-        }
-        return writer.holder() != null ? writer : readers ? HolderRead.forGood(READERS) : HolderRead.none();
+        HolderRead readers = holds.isEmpty() ? HolderRead.none() : HolderRead.forGood(READERS);
+        return holds.stream()
+                .filter(hold -> !StoredQueues.isReader(hold.name()))
+                .reduce((first, later) -> later)
+                .map(writer -> HolderRead.until(writer.owner(), writer.leaseEnd()))
+                .orElse(readers);
     }
 
     /**
@@ -191,37 +147,57 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
      * mtime}, the section's own if it is there. Two live ones would be a violation, which the section's own read shows.
      */
     private HolderRead readPath(String tree, String path, String ownerToken) throws Exception {
-        String queue = StoredQueues.treePath(tree);
-        List<String> nodes;
-        try {
-            nodes = StoredQueues.inOrder(client.getChildren().forPath(queue));
-        } catch (KeeperException.NoNodeException e) {
+        List<LiveHold> holds = liveHolds(StoredQueues.treePath(tree), name -> StoredQueues.isNodeOfPath(name, path));
+        HolderRead own = own(holds, ownerToken);
+        if (own != null) {
+            return own;
+        }
+        if (holds.isEmpty()) {
             return HolderRead.none();
         }
+        LiveHold other = holds.get(holds.size() - 1);
+        return HolderRead.until(other.owner(), other.leaseEnd());
+    }
+
+    /** The section's own hold among these, or null if it has none. */
+    private static @Nullable HolderRead own(List<LiveHold> holds, String ownerToken) {
+        return holds.stream()
+                .filter(hold -> hold.owner().equals(ownerToken))
+                .findFirst()
+                .map(hold -> HolderRead.until(ownerToken, hold.leaseEnd()))
+                .orElse(null);
+    }
+
+    /**
+     * The granted nodes among the children of {@code parent} whose names {@code which} accepts and whose leases run on
+     * the server's clock, first come first; none if the parent does not exist.
+     */
+    private List<LiveHold> liveHolds(String parent, Predicate<String> which) throws Exception {
+        List<String> nodes;
+        try {
+            nodes = StoredQueues.inOrder(client.getChildren().forPath(parent));
+        } catch (KeeperException.NoNodeException e) {
+            return List.of();
+        }
         long now = serverMillis();
-        HolderRead other = HolderRead.none();
+        List<LiveHold> holds = new ArrayList<>();
         for (String name : nodes) {
-            if (!StoredQueues.isNodeOfPath(name, path)) {
+            if (!which.test(name)) {
                 continue;
             }
             Stat stat = new Stat();
             byte[] data;
             try {
-                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(queue, name));
+                data = client.getData().storingStatIn(stat).forPath(ZKPaths.makePath(parent, name));
             } catch (KeeperException.NoNodeException e) {
                 continue;
             }
             StoredQueues.Holder holder = StoredQueues.granted(data);
-            long leaseEnd = holder == null ? 0 : stat.getMtime() + holder.leaseMillis();
-            if (holder == null || now >= leaseEnd) {
-                continue;
+            if (holder != null && now < stat.getMtime() + holder.leaseMillis()) {
+                holds.add(new LiveHold(name, holder.owner(), stat.getMtime() + holder.leaseMillis()));
             }
-            if (holder.owner().equals(ownerToken)) {
-                return HolderRead.until(ownerToken, leaseEnd);
-            }
-            other = HolderRead.until(holder.owner(), leaseEnd);
         }
-        return other;
+        return holds;
     }
 
     /**
@@ -232,9 +208,11 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
     public String describe(String lockKey) {
         String queue = lockKey.startsWith(PERMITS)
                 ? StoredQueues.permitsQueuePath(lockKey.substring(PERMITS.length()))
-                : lockKey.startsWith(PATHS)
-                        ? StoredQueues.treePath(lockKey.substring(PATHS.length(), lockKey.indexOf(TREE_END)))
-                        : StoredQueues.queuePath(lockKey);
+                : lockKey.startsWith(READS)
+                        ? StoredQueues.queuePath(lockKey.substring(READS.length()))
+                        : lockKey.startsWith(PATHS)
+                                ? StoredQueues.treePath(lockKey.substring(PATHS.length(), lockKey.indexOf(TREE_END)))
+                                : StoredQueues.queuePath(lockKey);
         try {
             List<String> children = new ArrayList<>(client.getChildren().forPath(queue));
             children.sort(Comparator.comparing(name -> name.substring(Math.max(0, name.length() - 10))));
@@ -274,4 +252,7 @@ final class ZooKeeperLockView extends ReadBeforeLockView {
             return client.setData().forPath(CLOCK_PATH, NOTHING).getMtime();
         }
     }
+
+    /** A granted node whose lease runs: its name, owner token and lease end on the server's clock. */
+    private record LiveHold(String name, String owner, long leaseEnd) {}
 }
